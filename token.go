@@ -1,0 +1,106 @@
+package pumasi
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+// Scope prefixes of a token (DESIGN.md §7).
+const (
+	ScopeAdmin   = "admin"
+	ScopeRoom    = "room:"
+	ScopeMachine = "machine:"
+)
+
+// tokenClaims are the JWT claims: standard ones plus space-separated scopes.
+type tokenClaims struct {
+	Scope string `json:"scope"`
+	jwt.RegisteredClaims
+}
+
+// Principal is who a verified token speaks for.
+type Principal struct {
+	Subject  string
+	Admin    bool
+	Rooms    map[string]bool
+	Machines map[string]bool
+}
+
+// CanRoom reports whether p may act on room's files and placements.
+func (p *Principal) CanRoom(room string) bool { return p != nil && (p.Admin || p.Rooms[room]) }
+
+// CanMachine reports whether p may act as machine.
+func (p *Principal) CanMachine(machine string) bool {
+	return p != nil && (p.Admin || p.Machines[machine])
+}
+
+// CheckScope returns invalid_request unless scope is admin, room:<id> or machine:<id>.
+func CheckScope(scope string) error {
+	switch {
+	case scope == ScopeAdmin:
+		return nil
+	case strings.HasPrefix(scope, ScopeRoom) && ValidID(scope[len(ScopeRoom):]):
+		return nil
+	case strings.HasPrefix(scope, ScopeMachine) && ValidID(scope[len(ScopeMachine):]):
+		return nil
+	}
+	return Errorf(EInvalidRequest, "scope %q is not admin, room:<id> or machine:<id>", scope)
+}
+
+// SignToken mints an HS256 token carrying scopes, valid for ttl from now.
+func SignToken(secret []byte, subject string, scopes []string, ttl time.Duration, now time.Time) (string, error) {
+	if len(secret) < 16 {
+		return "", Errorf(EInvalidRequest, "signing secret is shorter than 16 bytes")
+	}
+	for _, s := range scopes {
+		if err := CheckScope(s); err != nil {
+			return "", err
+		}
+	}
+	c := tokenClaims{
+		Scope: strings.Join(scopes, " "),
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    "pumasi",
+			Subject:   subject,
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(ttl)),
+		},
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(secret)
+}
+
+// ParseToken verifies an HS256 token at time now. Returns unauthorized for a
+// malformed, forged, expired or scope-less token.
+func ParseToken(secret []byte, token string, now time.Time) (*Principal, error) {
+	var c tokenClaims
+	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return secret, nil },
+		jwt.WithValidMethods([]string{"HS256"}),
+		jwt.WithTimeFunc(func() time.Time { return now }),
+		jwt.WithIssuer("pumasi"),
+		jwt.WithExpirationRequired(),
+	)
+	if err != nil {
+		if errors.Is(err, jwt.ErrTokenExpired) {
+			return nil, Errorf(EUnauthorized, "token has expired")
+		}
+		return nil, Errorf(EUnauthorized, "token is not valid")
+	}
+	p := &Principal{Subject: c.Subject, Rooms: map[string]bool{}, Machines: map[string]bool{}}
+	for _, s := range strings.Fields(c.Scope) {
+		switch {
+		case s == ScopeAdmin:
+			p.Admin = true
+		case strings.HasPrefix(s, ScopeRoom) && ValidID(s[len(ScopeRoom):]):
+			p.Rooms[s[len(ScopeRoom):]] = true
+		case strings.HasPrefix(s, ScopeMachine) && ValidID(s[len(ScopeMachine):]):
+			p.Machines[s[len(ScopeMachine):]] = true
+		}
+	}
+	if !p.Admin && len(p.Rooms) == 0 && len(p.Machines) == 0 {
+		return nil, Errorf(EUnauthorized, "token carries no scope")
+	}
+	return p, nil
+}
