@@ -1,0 +1,228 @@
+// Package functions holds pumasi's stateless HTTP handlers. The same handlers
+// serve localdev's mux and, through a thin adapter, each AWS Lambda function:
+// a handler keeps nothing between requests that it cannot rebuild from the store.
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"pumasi"
+)
+
+// MaxJSONBody is the largest JSON request body accepted.
+const MaxJSONBody = 64 << 10
+
+// MachineSocket serves a machine daemon's WebSocket after the API has
+// authenticated it; localdev's gateway implements it.
+type MachineSocket interface {
+	ServeMachine(w http.ResponseWriter, r *http.Request, machine string)
+}
+
+// API is the set of handlers and what they need. Build one per process; it is
+// safe for concurrent use.
+type API struct {
+	Store  pumasi.Store
+	Pusher Pusher
+	// Secret signs and verifies tokens (PUMASI_SECRET).
+	Secret []byte
+	// Socket serves GET /machines/{machine}/ws; nil answers 404 (in AWS the
+	// WebSocket API is a separate endpoint).
+	Socket MachineSocket
+	Now    func() time.Time
+	Log    *slog.Logger
+}
+
+func (a *API) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+func (a *API) log() *slog.Logger {
+	if a.Log != nil {
+		return a.Log
+	}
+	return slog.Default()
+}
+
+func (a *API) pusher() Pusher {
+	if a.Pusher != nil {
+		return a.Pusher
+	}
+	return NopPusher{}
+}
+
+// Route is one endpoint of the HTTP API. Pattern segments in braces are
+// parameters; the table is the single source for routing, for the Lambda
+// functions and for the authorization matrix test.
+type Route struct {
+	Method  string
+	Pattern string
+	// Function is the Lambda function that serves the route.
+	Function string
+	handle   func(a *API, w http.ResponseWriter, r *http.Request, p params)
+}
+
+// params are the decoded path parameters of a matched route.
+type params map[string]string
+
+var routes []Route
+
+// addRoute registers a route; each handler file adds its own in init.
+func addRoute(method, pattern, function string, h func(a *API, w http.ResponseWriter, r *http.Request, p params)) {
+	routes = append(routes, Route{Method: method, Pattern: pattern, Function: function, handle: h})
+}
+
+// Routes returns the API's routes in registration order.
+func Routes() []Route {
+	out := make([]Route, len(routes))
+	copy(out, routes)
+	return out
+}
+
+func init() {
+	addRoute("GET", "/healthz", "health", (*API).health)
+}
+
+// Handler returns the whole API as one http.Handler.
+func (a *API) Handler() http.Handler { return http.HandlerFunc(a.ServeHTTP) }
+
+// ServeHTTP routes by method and path. It matches on the escaped path and
+// decodes each segment itself, so an encoded `/` or `..` in a file name
+// reaches the name rules (400 invalid_name) instead of being cleaned away.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	segs, ok := splitPath(r.URL.EscapedPath())
+	if !ok {
+		writeError(w, pumasi.Errorf(pumasi.EInvalidRequest, "path is not valid"))
+		return
+	}
+	methodMismatch := false
+	for _, rt := range routes {
+		p, ok := matchPattern(rt.Pattern, segs)
+		if !ok {
+			continue
+		}
+		if rt.Method != r.Method && !(rt.Method == "GET" && r.Method == "HEAD") {
+			methodMismatch = true
+			continue
+		}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				a.log().Error("handler panic", "route", rt.Pattern, "panic", v)
+				writeError(w, pumasi.Errorf(pumasi.EInternal, "internal error"))
+			}
+		}()
+		rt.handle(a, w, r, p)
+		return
+	}
+	if methodMismatch {
+		w.Header().Set("Allow", "see API documentation")
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{pumasi.EInvalidRequest, "method not allowed"}})
+		return
+	}
+	writeError(w, pumasi.Errorf(pumasi.ENotFound, "no such endpoint"))
+}
+
+func splitPath(escaped string) ([]string, bool) {
+	escaped = strings.TrimPrefix(escaped, "/")
+	if escaped == "" {
+		return nil, true
+	}
+	raw := strings.Split(escaped, "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, false
+		}
+		segs[i] = d
+	}
+	return segs, true
+}
+
+func matchPattern(pattern string, segs []string) (params, bool) {
+	ps := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+	if len(ps) != len(segs) {
+		return nil, false
+	}
+	p := params{}
+	for i, s := range ps {
+		if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+			p[s[1:len(s)-1]] = segs[i]
+			continue
+		}
+		if s != segs[i] {
+			return nil, false
+		}
+	}
+	return p, true
+}
+
+func (a *API) health(w http.ResponseWriter, r *http.Request, _ params) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+type errorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+// writeError sends the contract's error body; internal causes are logged by
+// the caller through fail, never sent.
+func writeError(w http.ResponseWriter, err error) {
+	code := pumasi.ErrorCode(err)
+	writeJSON(w, pumasi.HTTPStatus(code), errorBody{errorDetail{code, pumasi.ErrorMessage(err)}})
+}
+
+// fail logs internal errors and answers with the error body.
+func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if pumasi.ErrorCode(err) == pumasi.EInternal && !errors.Is(err, context.Canceled) {
+		a.log().Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeError(w, err)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// decodeJSON reads a JSON body of at most MaxJSONBody bytes into v, refusing
+// unknown trailing data. Returns invalid_request or too_large.
+func decodeJSON(r *http.Request, v any) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxJSONBody+1))
+	if err != nil {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "could not read the request body")
+	}
+	if len(body) > MaxJSONBody {
+		return pumasi.Errorf(pumasi.ETooLarge, "JSON body is larger than %d bytes", MaxJSONBody)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	if err := dec.Decode(v); err != nil {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "body is not valid JSON for this endpoint")
+	}
+	if dec.More() {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "body has data after the JSON value")
+	}
+	return nil
+}

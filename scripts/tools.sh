@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tools.sh installs the pinned test peers (MinIO, the Lambda runtime interface
+# emulator) into a cache folder so tests and CI need nothing installed by hand.
+#
+# Usage: scripts/tools.sh [minio|rie|all]   (default: all)
+# Cache: ${PUMASI_TOOLS:-$HOME/.cache/pumasi/tools}/bin, one stamp file per tool.
+set -euo pipefail
+
+MINIO_MODULE="github.com/minio/minio"
+MINIO_VERSION="v0.0.0-20260212201848-7aac2a2c5b7c"
+RIE_MODULE="github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie"
+RIE_VERSION="v0.0.0-20261030222936-bef5c4ba774d"
+
+TOOLS="${PUMASI_TOOLS:-$HOME/.cache/pumasi/tools}"
+BIN="$TOOLS/bin"
+STAMPS="$TOOLS/stamps"
+
+log() { printf 'tools.sh: %s\n' "$*" >&2; }
+
+# install NAME MODULE VERSION builds MODULE@VERSION into $BIN unless the binary
+# exists and its stamp records the same version.
+install() {
+	local name="$1" module="$2" version="$3"
+	local bin="$BIN/$name" stamp="$STAMPS/$name"
+	if [[ -x "$bin" && -f "$stamp" && "$(cat "$stamp")" == "$module@$version" ]]; then
+		log "$name $version already installed at $bin"
+		return 0
+	fi
+	mkdir -p "$BIN" "$STAMPS"
+	log "installing $module@$version into $BIN (MinIO takes a few minutes the first time)"
+	local start=$SECONDS
+	# CGO_ENABLED=0 keeps the binaries static; both build without cgo.
+	if ! CGO_ENABLED=0 GOBIN="$BIN" GOFLAGS="${GOFLAGS:--buildvcs=false}" go install "$module@$version"; then
+		log "install of $name failed"
+		return 1
+	fi
+	printf '%s\n' "$module@$version" >"$stamp"
+	log "installed $name in $((SECONDS - start))s: $bin"
+}
+
+want="${1:-all}"
+case "$want" in
+minio) install minio "$MINIO_MODULE" "$MINIO_VERSION" ;;
+rie) install aws-lambda-rie "$RIE_MODULE" "$RIE_VERSION" ;;
+all)
+	install minio "$MINIO_MODULE" "$MINIO_VERSION"
+	install aws-lambda-rie "$RIE_MODULE" "$RIE_VERSION"
+	;;
+*)
+	echo "usage: $0 [minio|rie|all]" >&2
+	exit 2
+	;;
+esac
