@@ -4,6 +4,7 @@
 package functions
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"pumasi"
 )
@@ -217,7 +219,11 @@ func decodeJSON(r *http.Request, v any) error {
 	if len(body) > MaxJSONBody {
 		return pumasi.Errorf(pumasi.ETooLarge, "JSON body is larger than %d bytes", MaxJSONBody)
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	// encoding/json would quietly turn broken UTF-8 into U+FFFD.
+	if !utf8.Valid(body) {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(v); err != nil {
 		return pumasi.Errorf(pumasi.EInvalidRequest, "body is not valid JSON for this endpoint")
 	}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"pumasi"
+	"pumasi/adapters/local"
+	"pumasi/functions"
+)
+
+func init() {
+	register(scenario{name: "files", run: benchFiles})
+}
+
+var benchSecret = []byte("bench-secret-0123456789abcdef-0123456789")
+
+// benchFiles measures uploads/s of 4 KiB files over HTTP and list latency at
+// 1,000 files against the local backend, beside a raw SQLite insert + fsync
+// of a blob and a no-op HTTP round trip.
+func benchFiles(ctx context.Context, cfg config) ([]row, error) {
+	n := 400
+	if cfg.quick {
+		n = 50
+	}
+	content := make([]byte, 4096)
+	rand.Read(content)
+	text := []byte(hex.EncodeToString(content)[:4096])
+
+	baseOps, err := rawSQLiteInsertFsync(ctx, filepath.Join(cfg.tmp, "raw"), text, n)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+
+	st, err := local.Open(ctx, filepath.Join(cfg.tmp, "home"), local.Options{MaxRoomFiles: 1 << 20, MaxRoomBytes: 1 << 40})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	api := &functions.API{Store: st, Secret: benchSecret}
+	base, stop, err := serve(api.Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	tok, _ := pumasi.SignToken(benchSecret, "bench", []string{pumasi.ScopeAdmin}, time.Hour, time.Now())
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		body := append([]byte(fmt.Sprintf("%08d", i)), text[8:]...)
+		if err := postFile(ctx, client, base, tok, "bench", fmt.Sprintf("f%05d.txt", i), body); err != nil {
+			return nil, err
+		}
+	}
+	uploadOps := float64(n) / time.Since(start).Seconds()
+
+	// Fill the list room to 1,000 files directly through the store.
+	for i := 0; i < 1000; i++ {
+		body := append([]byte(fmt.Sprintf("%08d", i)), text[8:64]...)
+		if _, err := st.PutFile(ctx, pumasi.PutFileInput{Room: "list", Name: fmt.Sprintf("f%05d.txt", i), Body: body, ContentType: "text/plain"}); err != nil {
+			return nil, err
+		}
+	}
+	reps := 200
+	if cfg.quick {
+		reps = 20
+	}
+	list, err := timeRequests(ctx, client, reps, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, "GET", base+"/rooms/list/files", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		return req, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	noop, err := timeRequests(ctx, client, reps, func() (*http.Request, error) {
+		return http.NewRequestWithContext(ctx, "GET", base+"/healthz", nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []row{
+		{Metric: "upload 4 KiB over HTTP (local)", Value: uploadOps, Unit: "ops/s", Baseline: "raw SQLite insert + fsync'd blob", Base: baseOps, HigherIsBetter: true},
+		{Metric: "list 1,000 files p50", Value: percentile(list, 50), Unit: "ms", Baseline: "no-op HTTP round trip p50", Base: percentile(noop, 50)},
+		{Metric: "list 1,000 files p99", Value: percentile(list, 99), Unit: "ms", Baseline: "no-op HTTP round trip p99", Base: percentile(noop, 99)},
+	}, nil
+}
+
+// rawSQLiteInsertFsync is the floor an upload cannot beat: write a blob,
+// fsync it, insert its row in its own transaction.
+func rawSQLiteInsertFsync(ctx context.Context, dir string, body []byte, n int) (float64, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "raw.db")+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE f (name TEXT PRIMARY KEY, sha TEXT, size INTEGER)`); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		b := append([]byte(fmt.Sprintf("%08d", i)), body[8:]...)
+		sum := sha256.Sum256(b)
+		p := filepath.Join(dir, hex.EncodeToString(sum[:]))
+		f, err := os.Create(p)
+		if err != nil {
+			return 0, err
+		}
+		f.Write(b)
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+		f.Close()
+		if _, err := db.ExecContext(ctx, `INSERT INTO f VALUES (?, ?, ?)`, fmt.Sprintf("f%05d", i), hex.EncodeToString(sum[:]), len(b)); err != nil {
+			return 0, err
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// serve runs h on a free loopback port.
+func serve(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+func postFile(ctx context.Context, c *http.Client, base, tok, room, name string, body []byte) error {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	pw, _ := mw.CreateFormFile("file", name)
+	pw.Write(body)
+	mw.Close()
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/rooms/"+room+"/files", &buf)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 201 && resp.StatusCode != 200 {
+		return fmt.Errorf("upload %s: status %d", name, resp.StatusCode)
+	}
+	return nil
+}
+
+// timeRequests runs reps requests one after another and returns their sorted
+// latencies; any non-2xx answer is an error.
+func timeRequests(ctx context.Context, c *http.Client, reps int, mk func() (*http.Request, error)) ([]time.Duration, error) {
+	d := make([]time.Duration, 0, reps)
+	for i := 0; i < reps; i++ {
+		req, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		d = append(d, time.Since(t0))
+		if resp.StatusCode/100 != 2 {
+			return nil, fmt.Errorf("%s: status %d", req.URL.Path, resp.StatusCode)
+		}
+	}
+	return sortDurations(d), nil
+}

@@ -1,0 +1,133 @@
+// Command bench measures pumasi and prints each figure beside a baseline
+// measured in the same run, as a ratio: these machines are shared and noisy,
+// so only ratios compare across runs. Run it with `make bench`.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// row is one line of the table: a measured figure beside its baseline.
+type row struct {
+	Metric   string
+	Value    float64
+	Unit     string
+	Baseline string
+	Base     float64
+	// HigherIsBetter says whether Value/Base above 1 is good (throughput) or
+	// bad (latency); the ratio is printed as value/baseline either way.
+	HigherIsBetter bool
+}
+
+// scenario produces rows; each registers itself in init from its own file.
+type scenario struct {
+	name string
+	run  func(ctx context.Context, cfg config) ([]row, error)
+}
+
+type config struct {
+	quick bool
+	tmp   string
+}
+
+var scenarios []scenario
+
+func register(s scenario) { scenarios = append(scenarios, s) }
+
+func main() {
+	only := flag.String("only", "", "comma-separated scenario names to run (default all)")
+	quick := flag.Bool("quick", false, "fewer iterations (for a smoke run)")
+	list := flag.Bool("list", false, "list scenarios and exit")
+	flag.Parse()
+	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
+	if *list {
+		for _, s := range scenarios {
+			fmt.Println(s.name)
+		}
+		return
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	tmp, err := os.MkdirTemp("", "pumasi-bench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(tmp)
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n != "" {
+			want[n] = true
+		}
+	}
+	var rows []row
+	failed := false
+	for _, s := range scenarios {
+		if len(want) > 0 && !want[s.name] {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
+		start := time.Now()
+		dir, _ := os.MkdirTemp(tmp, s.name+"-")
+		r, err := s.run(ctx, config{quick: *quick, tmp: dir})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %s failed: %v\n", s.name, err)
+			failed = true
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s done in %s\n", s.name, time.Since(start).Round(time.Millisecond))
+		rows = append(rows, r...)
+	}
+	printTable(rows)
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func printTable(rows []row) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "metric\tvalue\tunit\tbaseline (same run)\tbaseline value\tratio\t")
+	for _, r := range rows {
+		ratio := "-"
+		if r.Base > 0 {
+			ratio = fmt.Sprintf("%.3f", r.Value/r.Base)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Metric, num(r.Value), r.Unit, r.Baseline, num(r.Base), ratio)
+	}
+	tw.Flush()
+}
+
+func num(v float64) string {
+	switch {
+	case v == 0:
+		return "-"
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 1:
+		return fmt.Sprintf("%.2f", v)
+	default:
+		return fmt.Sprintf("%.4f", v)
+	}
+}
+
+// percentile returns the p-th percentile (0..100) of sorted durations, in ms.
+func percentile(sorted []time.Duration, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted)-1) * p / 100)
+	return float64(sorted[i]) / float64(time.Millisecond)
+}
+
+func sortDurations(d []time.Duration) []time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d
+}

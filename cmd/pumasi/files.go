@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"pumasi"
+)
+
+func init() {
+	register(command{name: "put", summary: "upload files to a room: put --room R FILE... ", run: runPut})
+	register(command{name: "ls", summary: "list a room's files: ls --room R", run: runLs})
+	register(command{name: "get", summary: "print a room file: get --room R NAME", run: runGet})
+	register(command{name: "rm", summary: "delete a room file: rm --room R NAME", run: runRm})
+	register(command{name: "resolve", summary: "resolve $references: resolve --room R TEXT", run: runResolve})
+}
+
+func roomFlagSet(env *cliEnv, name string) (*flag.FlagSet, *string, func() (*client, error)) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	room := fs.String("room", envOr(env, "PUMASI_ROOM", ""), "room id (env PUMASI_ROOM)")
+	return fs, room, clientFlags(env, fs)
+}
+
+func needRoom(room string) error {
+	if room == "" {
+		return errors.New("--room is required")
+	}
+	return pumasi.CheckID("room", room)
+}
+
+func runPut(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "put")
+	name := fs.String("name", "", "store under this name (one file only)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return errors.New("put needs at least one FILE (- for standard input, with --name)")
+	}
+	if *name != "" && len(files) > 1 {
+		return errors.New("--name works with one file only")
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	for _, path := range files {
+		var data []byte
+		n := *name
+		if path == "-" {
+			if n == "" {
+				return errors.New("reading standard input needs --name")
+			}
+			data, err = io.ReadAll(io.LimitReader(env.stdin, pumasi.MaxFileSize+1))
+		} else {
+			data, err = os.ReadFile(path)
+			if n == "" {
+				n = filepath.Base(path)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		part, err := mw.CreateFormFile("file", n)
+		if err != nil {
+			return err
+		}
+		part.Write(data)
+		mw.Close()
+		h := http.Header{"Content-Type": {mw.FormDataContentType()}}
+		resp, err := c.do(ctx, "POST", roomPath(*room, "files")+"?name="+url.QueryEscape(n), &buf, h)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		var f struct {
+			pumasi.File
+			Changed bool `json:"changed"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&f)
+		resp.Body.Close()
+		if err != nil {
+			return fmt.Errorf("%s: decode answer: %w", path, err)
+		}
+		state := "unchanged"
+		if f.Changed {
+			state = fmt.Sprintf("v%d", f.Version)
+		}
+		fmt.Fprintf(env.stdout, "%s\t%s\t%d bytes\t%s\n", f.Name, f.SHA256[:12], f.Size, state)
+	}
+	return nil
+}
+
+func runLs(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "ls")
+	asJSON := fs.Bool("json", false, "print the listing as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	var l pumasi.Listing
+	if err := c.doJSON(ctx, "GET", roomPath(*room, "files"), nil, &l); err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.stdout, l)
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "NAME\tSIZE\tVERSION\tSHA256\tUPDATED\n")
+	for _, f := range l.Files {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", f.Name, f.Size, f.Version, f.SHA256[:12], f.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))
+	}
+	fmt.Fprintf(tw, "(%d files, rev %d)\n", len(l.Files), l.Rev)
+	return tw.Flush()
+}
+
+func runGet(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "get")
+	out := fs.String("o", "", "write to this file instead of standard output")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("get needs exactly one NAME")
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	resp, err := c.do(ctx, "GET", roomPath(*room, "files", fs.Arg(0)), nil, nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if *out == "" {
+		_, err = io.Copy(env.stdout, resp.Body)
+		return err
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(*out, data, 0o644)
+}
+
+func runRm(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "rm")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("rm needs at least one NAME")
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	for _, n := range fs.Args() {
+		resp, err := c.do(ctx, "DELETE", roomPath(*room, "files", n), nil, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+		resp.Body.Close()
+		fmt.Fprintf(env.stdout, "deleted %s\n", n)
+	}
+	return nil
+}
+
+func runResolve(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "resolve")
+	asJSON := fs.Bool("json", false, "print the whole answer as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	if text == "" || text == "-" {
+		b, err := io.ReadAll(io.LimitReader(env.stdin, 64<<10))
+		if err != nil {
+			return err
+		}
+		text = string(b)
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	var res struct {
+		References []map[string]any `json:"references"`
+		Unknown    []string         `json:"unknown"`
+		Hint       string           `json:"hint"`
+	}
+	if err := c.doJSON(ctx, "POST", roomPath(*room, "resolve"), map[string]any{"text": text}, &res); err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.stdout, res)
+	}
+	if res.Hint != "" {
+		fmt.Fprint(env.stdout, strings.TrimRight(res.Hint, "\n")+"\n")
+	}
+	for _, u := range res.Unknown {
+		fmt.Fprintf(env.stderr, "unknown reference: %s\n", u)
+	}
+	return nil
+}

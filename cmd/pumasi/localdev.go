@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"time"
+
+	"pumasi/localdev"
+)
+
+func init() {
+	register(command{name: "localdev", summary: "run the offline server (disk + SQLite) on 127.0.0.1:8787", run: runLocaldev})
+}
+
+func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("localdev", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	home := fs.String("home", "", "data folder (env PUMASI_HOME, default ~/.pumasi)")
+	addr := fs.String("addr", envOr(env, "PUMASI_ADDR", localdev.DefaultAddr), "listen address (env PUMASI_ADDR)")
+	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
+	noMachine := fs.Bool("no-machine", false, "do not run the in-process daemon for machine \"local\"")
+	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
+	verbose := fs.Bool("v", false, "log debug messages")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	h, err := homeDir(env, *home)
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	return localdev.Run(ctx, localdev.Config{
+		Home:      h,
+		Addr:      *addr,
+		Storage:   *storage,
+		Secret:    []byte(env.getenv("PUMASI_SECRET")),
+		NoMachine: *noMachine,
+		Poll:      *poll,
+		Log:       log,
+		Out:       env.stdout,
+	})
+}

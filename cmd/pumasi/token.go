@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"pumasi"
+	"pumasi/localdev"
+)
+
+func init() {
+	register(command{name: "token", summary: "mint a token: token --admin | --room R | --machine M [--ttl 720h]", run: runToken})
+}
+
+func runToken(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	admin := fs.Bool("admin", false, "full access")
+	var rooms, machines multiFlag
+	fs.Var(&rooms, "room", "access to this room (repeatable)")
+	fs.Var(&machines, "machine", "act as this machine daemon (repeatable)")
+	ttl := fs.Duration("ttl", 720*time.Hour, "lifetime")
+	sub := fs.String("subject", "", "who the token is for (recorded as uploaded_by)")
+	home := fs.String("home", "", "data folder holding the secret (env PUMASI_HOME, default ~/.pumasi)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var scopes []string
+	if *admin {
+		scopes = append(scopes, pumasi.ScopeAdmin)
+	}
+	for _, r := range rooms {
+		scopes = append(scopes, pumasi.ScopeRoom+r)
+	}
+	for _, m := range machines {
+		scopes = append(scopes, pumasi.ScopeMachine+m)
+	}
+	if len(scopes) == 0 {
+		return errors.New("say what the token grants: --admin, --room R or --machine M")
+	}
+	if *ttl <= 0 {
+		return errors.New("--ttl must be positive")
+	}
+	secret := []byte(env.getenv("PUMASI_SECRET"))
+	if len(secret) == 0 {
+		h, err := homeDir(env, *home)
+		if err != nil {
+			return err
+		}
+		if secret, err = localdev.LoadOrCreateSecret(h); err != nil {
+			return err
+		}
+	}
+	subject := *sub
+	if subject == "" {
+		subject = scopes[0]
+	}
+	tok, err := pumasi.SignToken(secret, subject, scopes, *ttl, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.stdout, tok)
+	return nil
+}
+
+// multiFlag collects a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return fmt.Sprint([]string(*m)) }
+
+// Set adds one value.
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

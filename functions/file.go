@@ -1,0 +1,276 @@
+package functions
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pumasi"
+)
+
+// maxUploadRequest bounds a whole upload request: the file plus multipart
+// framing and headers.
+const maxUploadRequest = pumasi.MaxFileSize + 64<<10
+
+func init() {
+	addRoute("POST", "/rooms/{room}/files", "upload", (*API).upload)
+	addRoute("GET", "/rooms/{room}/files", "list", (*API).list)
+	addRoute("GET", "/rooms/{room}/files/{name}", "get", (*API).get)
+	addRoute("DELETE", "/rooms/{room}/files/{name}", "delete", (*API).delete)
+}
+
+// upload takes a multipart field "file" (its filename is the name) or any
+// other body raw with ?name=; ?name= overrides the filename either way.
+func (a *API) upload(w http.ResponseWriter, r *http.Request, p params) {
+	room := p["room"]
+	who, err := a.authRoom(r, room)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	name, body, err := readUpload(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if q := r.URL.Query().Get("name"); q != "" || r.URL.Query().Has("name") {
+		name = q
+	}
+	if name == "" {
+		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidName, "a file name is required: a multipart filename or ?name="))
+		return
+	}
+	name, err = pumasi.NormalizeName(name)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	ctype, err := pumasi.CheckContent(name, body)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	in := pumasi.PutFileInput{Room: room, Name: name, Body: body, ContentType: ctype, UploadedBy: who.Subject}
+	if in.IfMatch, in.IfNoneMatch, err = preconditions(r); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	res, err := a.Store.PutFile(r.Context(), in)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if res.Changed {
+		status = http.StatusCreated
+		a.fanOut(r.Context(), room, func(pl pumasi.Placement) pumasi.Frame { return writeFrame(pl, res.File, body) })
+	}
+	w.Header().Set("ETag", strconv.Quote(res.File.SHA256))
+	writeJSON(w, status, fileChanged{res.File, res.Changed})
+}
+
+type fileChanged struct {
+	pumasi.File
+	Changed bool `json:"changed"`
+}
+
+// readUpload returns the file name (may be empty) and bytes of an upload.
+// The body is read at most one byte past the limit, so an oversize upload is
+// refused without buffering it.
+func readUpload(r *http.Request) (string, []byte, error) {
+	mediaType, mp, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "multipart/form-data" {
+		body, err := io.ReadAll(io.LimitReader(r.Body, pumasi.MaxFileSize+1))
+		if err != nil {
+			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "could not read the request body")
+		}
+		if len(body) > pumasi.MaxFileSize {
+			return "", nil, tooLarge()
+		}
+		return "", body, nil
+	}
+	if mp["boundary"] == "" {
+		return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body has no boundary")
+	}
+	mr := multipart.NewReader(io.LimitReader(r.Body, maxUploadRequest+1), mp["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, `multipart body has no "file" field`)
+		}
+		if err != nil {
+			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+		}
+		if part.FormName() != "file" {
+			// Skip other fields, bounded by the request limit.
+			if _, err := io.Copy(io.Discard, part); err != nil {
+				return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+			}
+			continue
+		}
+		body, err := io.ReadAll(io.LimitReader(part, pumasi.MaxFileSize+1))
+		if len(body) > pumasi.MaxFileSize {
+			return "", nil, tooLarge()
+		}
+		if err != nil {
+			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+		}
+		// The part must end cleanly: a truncated body is not an upload.
+		if _, err := mr.NextPart(); err != nil && !errors.Is(err, io.EOF) {
+			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+		}
+		return partFileName(part), body, nil
+	}
+}
+
+// partFileName returns the raw filename parameter. multipart.Part.FileName
+// strips directories, which would turn the hostile "a/b" into the harmless
+// "b"; the name rules must see what the client sent.
+func partFileName(part *multipart.Part) string {
+	_, dp, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return ""
+	}
+	return dp["filename"]
+}
+
+func tooLarge() error {
+	return pumasi.Errorf(pumasi.ETooLarge, "file is larger than %d bytes", pumasi.MaxFileSize)
+}
+
+// preconditions reads If-Match: "<sha256>" and If-None-Match: *.
+func preconditions(r *http.Request) (ifMatch string, ifNoneMatch bool, err error) {
+	if v := strings.TrimSpace(r.Header.Get("If-None-Match")); v != "" {
+		if v != "*" {
+			return "", false, pumasi.Errorf(pumasi.EInvalidRequest, "If-None-Match on a file write must be *")
+		}
+		ifNoneMatch = true
+	}
+	if v := strings.TrimSpace(r.Header.Get("If-Match")); v != "" {
+		ifMatch = strings.TrimPrefix(strings.Trim(v, `"`), "W/")
+		ifMatch = strings.Trim(ifMatch, `"`)
+		if !isSHA256Hex(ifMatch) {
+			return "", false, pumasi.Errorf(pumasi.EInvalidRequest, `If-Match must be "<sha256>"`)
+		}
+	}
+	return ifMatch, ifNoneMatch, nil
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// etagMatches reports whether an If-None-Match header lists etag (or *).
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *API) list(w http.ResponseWriter, r *http.Request, p params) {
+	room := p["room"]
+	if _, err := a.authRoomRead(r, room); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	l, err := a.Store.ListFiles(r.Context(), room)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	etag := `"r` + strconv.FormatInt(l.Rev, 10) + `"`
+	w.Header().Set("ETag", etag)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if l.Files == nil {
+		l.Files = []pumasi.File{}
+	}
+	writeJSON(w, http.StatusOK, l)
+}
+
+func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
+	room := p["room"]
+	if _, err := a.authRoomRead(r, room); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	name, err := pumasi.NormalizeName(p["name"])
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	meta := r.URL.Query().Get("meta")
+	if meta == "1" || meta == "true" {
+		f, err := a.Store.StatFile(r.Context(), room, name)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		w.Header().Set("ETag", strconv.Quote(f.SHA256))
+		writeJSON(w, http.StatusOK, f)
+		return
+	}
+	f, body, err := a.Store.ReadFile(r.Context(), room, name)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	etag := strconv.Quote(f.SHA256)
+	w.Header().Set("ETag", etag)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", f.ContentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": f.Name}))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = io.Copy(w, bytes.NewReader(body))
+	}
+}
+
+func (a *API) delete(w http.ResponseWriter, r *http.Request, p params) {
+	room := p["room"]
+	if _, err := a.authRoom(r, room); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	name, err := pumasi.NormalizeName(p["name"])
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	ifMatch, _, err := preconditions(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	f, _, err := a.Store.DeleteFile(r.Context(), room, name, ifMatch)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	a.fanOut(r.Context(), room, func(pl pumasi.Placement) pumasi.Frame { return deleteFrame(pl, f) })
+	w.WriteHeader(http.StatusNoContent)
+}

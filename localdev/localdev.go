@@ -1,0 +1,151 @@
+// Package localdev is the offline emulator behind `make localdev`: every
+// function on one net/http mux, the WebSocket gateway, the sweep scheduler and
+// an in-process machine daemon, over disk + SQLite (or any PUMASI_STORAGE).
+package localdev
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"pumasi"
+	"pumasi/adapters/local"
+	"pumasi/adapters/push"
+	"pumasi/functions"
+)
+
+// DefaultAddr is where localdev listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:8787"
+
+// Config is localdev's configuration, read from env and flags by main.
+type Config struct {
+	// Home is the data folder (PUMASI_HOME, default ~/.pumasi).
+	Home string
+	// Addr is the listen address (PUMASI_ADDR).
+	Addr string
+	// Storage is "local" or an s3:// URL (PUMASI_STORAGE).
+	Storage string
+	// Secret signs tokens (PUMASI_SECRET); empty means <home>/secret.
+	Secret []byte
+	// NoMachine turns off the in-process daemon for machine "local".
+	NoMachine bool
+	// Poll is the in-process daemon's poll interval.
+	Poll time.Duration
+	// SweepGrace is how old an unreferenced blob must be before the sweep
+	// removes it.
+	SweepGrace time.Duration
+	Log        *slog.Logger
+	// Out receives the banner: address, admin token, examples.
+	Out io.Writer
+}
+
+// Run serves until ctx is cancelled; cancellation is a clean stop.
+func Run(ctx context.Context, cfg Config) error {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.SweepGrace == 0 {
+		cfg.SweepGrace = 10 * time.Minute
+	}
+	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
+		return fmt.Errorf("create home: %w", err)
+	}
+	secret := cfg.Secret
+	if len(secret) == 0 {
+		var err error
+		if secret, err = LoadOrCreateSecret(cfg.Home); err != nil {
+			return err
+		}
+	}
+	adminToken, err := ensureAdminToken(cfg.Home, secret, time.Now())
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	hub := push.NewHub(cfg.Log)
+	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	base := "http://" + ln.Addr().String()
+	srv := &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
+	}
+	if err := writeFileAtomic(filepath.Join(cfg.Home, "localdev.addr"), []byte(base+"\n"), 0o600); err != nil {
+		return err
+	}
+	printBanner(cfg.Out, base, cfg.Home, adminToken)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go runSweeps(ctx, cfg.Log, store, cfg.SweepGrace)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	waitMachine := startMachine(ctx, cfg, secret, base)
+	defer waitMachine()
+	defer cancel()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	// Shutdown does not close hijacked WebSocket connections; the hub does.
+	_ = hub.Close()
+	shutdownCtx, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// openStore opens the configured backend.
+func openStore(ctx context.Context, cfg Config) (pumasi.Store, error) {
+	switch {
+	case cfg.Storage == "" || cfg.Storage == "local":
+		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.SweepGrace})
+	default:
+		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
+	}
+}
+
+func printBanner(w io.Writer, base, home, token string) {
+	fmt.Fprintf(w, "pumasi localdev listening on %s\n", base)
+	fmt.Fprintf(w, "home: %s\n", home)
+	fmt.Fprintf(w, "admin token (also in %s):\n%s\n", filepath.Join(home, "admin.token"), token)
+	fmt.Fprintf(w, "try: curl -H \"Authorization: Bearer $(cat %s)\" %s/rooms/r1/files\n",
+		shellQuote(filepath.Join(home, "admin.token")), base)
+}
+
+func shellQuote(s string) string {
+	if strings.ContainsAny(s, " '\"$`\\") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
