@@ -1,0 +1,40 @@
+// Package wire opens the outside world from configuration, for the places
+// that only wire: localdev, the Lambda mains and the CLI.
+package wire
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"pumasi"
+	"pumasi/adapters/local"
+	"pumasi/adapters/s3"
+)
+
+// StoreConfig names a backend: "local" (disk + SQLite under Home) or an
+// s3://bucket/prefix?endpoint=...&region=...&path_style=true URL.
+type StoreConfig struct {
+	Storage string
+	Home    string
+	Grace   time.Duration
+	Log     *slog.Logger
+	Now     func() time.Time
+}
+
+// OpenStore opens the configured backend.
+func OpenStore(ctx context.Context, cfg StoreConfig) (pumasi.Store, error) {
+	switch {
+	case cfg.Storage == "" || cfg.Storage == "local":
+		if cfg.Home == "" {
+			return nil, fmt.Errorf("local storage needs a home folder (PUMASI_HOME)")
+		}
+		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now})
+	case strings.HasPrefix(cfg.Storage, "s3://"):
+		return s3.Open(ctx, cfg.Storage, s3.Options{Logger: cfg.Log, Now: cfg.Now})
+	default:
+		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
+	}
+}
