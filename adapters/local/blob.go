@@ -1,0 +1,269 @@
+package local
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"pumasi"
+)
+
+// trashPrefix names a blob moved aside by a delete's transaction; it is
+// removed after the commit, or put back if the commit fails or a crash
+// interrupts it (boot cleanup restores it when a row still needs it).
+const trashPrefix = "del-"
+
+func (s *Store) roomDir(room string) string { return filepath.Join(s.filesDir, room) }
+
+func (s *Store) tmpDir(room string) string { return filepath.Join(s.filesDir, room, ".tmp") }
+
+func (s *Store) blobPath(room, sum string) string { return filepath.Join(s.filesDir, room, sum) }
+
+// writeTemp writes body durably to a fresh file in the room's .tmp/ and
+// returns its path.
+func (s *Store) writeTemp(room string, body []byte) (string, error) {
+	dir := s.tmpDir(room)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write temp: %w", err)
+	}
+	f, err := os.CreateTemp(dir, "up-*")
+	if err != nil {
+		return "", fmt.Errorf("write temp: %w", err)
+	}
+	_, err = f.Write(body)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write temp: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// placeBlob renames a temp file onto the blob path and syncs the room
+// directory, so the blob is durable before any row pointing at it commits.
+// An identical blob already there is overwritten harmlessly.
+func (s *Store) placeBlob(room, sum, tmp string) error {
+	if err := os.Rename(tmp, s.blobPath(room, sum)); err != nil {
+		return fmt.Errorf("place blob %s: %w", sum, err)
+	}
+	if err := syncDir(s.roomDir(room)); err != nil {
+		return fmt.Errorf("place blob %s: %w", sum, err)
+	}
+	return nil
+}
+
+// stashBlob moves a blob no row will reference once tx commits into .tmp/,
+// returning where it went ("" when it was already gone). Call inside the
+// write transaction that drops the last reference.
+func (s *Store) stashBlob(room, sum string) (string, error) {
+	trash := filepath.Join(s.tmpDir(room), trashPrefix+sum+"-"+randHex(8))
+	if err := os.MkdirAll(s.tmpDir(room), 0o755); err != nil {
+		return "", fmt.Errorf("stash blob %s: %w", sum, err)
+	}
+	err := os.Rename(s.blobPath(room, sum), trash)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("stash blob %s: %w", sum, err)
+	}
+	return trash, nil
+}
+
+// unstash puts a stashed blob back after a failed commit. Restoring is always
+// safe: the content is addressed by its hash, and an unneeded blob is swept.
+func (s *Store) unstash(room, sum, trash string) {
+	if trash == "" {
+		return
+	}
+	if err := os.Rename(trash, s.blobPath(room, sum)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Error("restore blob", "room", room, "sha256", sum, "err", err)
+	}
+}
+
+// referenced reports whether any row of room points at sum.
+func referenced(ctx context.Context, tx *sql.Tx, room, sum string) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE room_id = ? AND sha256 = ?`, room, sum).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("blob refs %s: %w", sum, err)
+	}
+	return n > 0, nil
+}
+
+// dropBlobIfOrphan removes a blob after a failed put, unless a committed row
+// references it; the check and removal share one write transaction.
+func (s *Store) dropBlobIfOrphan(ctx context.Context, room, sum string) {
+	// The cleanup must run even when the upload failed because ctx ended.
+	ctx = context.WithoutCancel(ctx)
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		ref, err := referenced(ctx, tx, room, sum)
+		if err != nil || ref {
+			return err
+		}
+		err = os.Remove(s.blobPath(room, sum))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		s.log.Warn("drop orphan blob", "room", room, "sha256", sum, "err", err)
+	}
+}
+
+// Sweep removes .tmp/ leftovers and blobs no file references whose
+// modification time is older than grace before now. The cutoff uses the
+// real clock, not Options.Now, because it is compared with file mtimes.
+func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepReport, error) {
+	if grace < 0 {
+		grace = 0
+	}
+	return s.sweep(ctx, time.Now().Add(-grace), false)
+}
+
+// sweep cleans every room. With all set (boot, no other process on the
+// home) everything is removed regardless of age and stashed blobs a row
+// still needs are restored; otherwise only items older than cutoff go.
+func (s *Store) sweep(ctx context.Context, cutoff time.Time, all bool) (pumasi.SweepReport, error) {
+	var rep pumasi.SweepReport
+	entries, err := os.ReadDir(s.filesDir)
+	if err != nil {
+		return rep, fmt.Errorf("sweep: %w", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !pumasi.ValidID(e.Name()) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		r, err := s.sweepRoom(ctx, e.Name(), cutoff, all)
+		rep.TempFiles += r.TempFiles
+		rep.Blobs += r.Blobs
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// sweepRoom cleans one room inside one write transaction, so no upload can
+// place a blob and no delete can stash one while it decides.
+func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, all bool) (pumasi.SweepReport, error) {
+	var rep pumasi.SweepReport
+	old := func(info fs.FileInfo) bool { return all || info.ModTime().Before(cutoff) }
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		rep = pumasi.SweepReport{}
+		refs := map[string]bool{}
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sha256 FROM files WHERE room_id = ?`, room)
+		if err != nil {
+			return fmt.Errorf("sweep %s: %w", room, err)
+		}
+		for rows.Next() {
+			var sum string
+			if err := rows.Scan(&sum); err != nil {
+				rows.Close()
+				return fmt.Errorf("sweep %s: %w", room, err)
+			}
+			refs[sum] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sweep %s: %w", room, err)
+		}
+
+		// Temp files first, so a restored blob is not then taken for an orphan.
+		tmps, err := os.ReadDir(s.tmpDir(room))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sweep %s: %w", room, err)
+		}
+		for _, t := range tmps {
+			p := filepath.Join(s.tmpDir(room), t.Name())
+			info, err := t.Info()
+			if err != nil || !old(info) {
+				continue
+			}
+			if all && strings.HasPrefix(t.Name(), trashPrefix) {
+				sum := strings.TrimPrefix(t.Name(), trashPrefix)
+				if i := strings.IndexByte(sum, '-'); i >= 0 {
+					sum = sum[:i]
+				}
+				if refs[sum] {
+					if _, err := os.Stat(s.blobPath(room, sum)); errors.Is(err, fs.ErrNotExist) {
+						if err := os.Rename(p, s.blobPath(room, sum)); err == nil {
+							s.log.Warn("restored blob stashed by an interrupted delete", "room", room, "sha256", sum)
+							continue
+						}
+					}
+				}
+			}
+			if err := os.RemoveAll(p); err == nil {
+				rep.TempFiles++
+			}
+		}
+
+		blobs, err := os.ReadDir(s.roomDir(room))
+		if err != nil {
+			return fmt.Errorf("sweep %s: %w", room, err)
+		}
+		for _, b := range blobs {
+			if b.IsDir() || !isSHA256(b.Name()) || refs[b.Name()] {
+				continue
+			}
+			info, err := b.Info()
+			if err != nil || !old(info) {
+				continue
+			}
+			if err := os.Remove(filepath.Join(s.roomDir(room), b.Name())); err == nil {
+				rep.Blobs++
+			}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// isSHA256 reports whether s is a lowercase hex sha256, the only names blobs get.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func sum256(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,387 @@
+package local
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"pumasi"
+)
+
+const fileColumns = `id, room_id, name, sha256, size, content_type, version, uploaded_by, created_at, updated_at`
+
+// PutFile stores a file: the body goes to .tmp/ and is synced first, then one
+// write transaction checks the name, preconditions and quotas, renames the
+// body into its content-addressed place and writes the row. Returns
+// invalid_request for a bad room id, invalid_name, name_conflict,
+// precondition_failed, too_large and quota_exceeded.
+func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.PutFileResult, error) {
+	var res pumasi.PutFileResult
+	if err := pumasi.CheckID("room", in.Room); err != nil {
+		return res, err
+	}
+	name, err := pumasi.NormalizeName(in.Name)
+	if err != nil {
+		return res, err
+	}
+	if len(in.Body) > pumasi.MaxFileSize {
+		return res, pumasi.Errorf(pumasi.ETooLarge, "file is %d bytes; the limit is %d", len(in.Body), pumasi.MaxFileSize)
+	}
+	sum := sum256(in.Body)
+	size := int64(len(in.Body))
+	ifMatch := normalizeETag(in.IfMatch)
+	contentType := in.ContentType
+	if contentType == "" {
+		contentType = pumasi.DetectContentType(name, in.Body)
+	}
+
+	if !in.IfNoneMatch {
+		if r, ok, err := s.unchanged(ctx, in.Room, name, sum, ifMatch); err != nil || ok {
+			return r, err
+		}
+	}
+
+	tmp, err := s.writeTemp(in.Room, in.Body)
+	if err != nil {
+		return res, fmt.Errorf("put file: %w", err)
+	}
+	defer os.Remove(tmp) // Gone already once renamed into place.
+
+	var placed bool
+	var stashed, stashedSum string
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
+		if err != nil {
+			return err
+		}
+		if found && cur.Name != name {
+			return pumasi.Errorf(pumasi.ENameConflict, "%q clashes with existing file %q (names differing only in case cannot coexist)", name, cur.Name)
+		}
+		if in.IfNoneMatch && found {
+			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name)
+		}
+		if ifMatch != "" && (!found || cur.SHA256 != ifMatch) {
+			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have the expected content", name)
+		}
+
+		if found && cur.SHA256 == sum {
+			// Identical content: nothing changes, but heal a missing blob.
+			if _, err := os.Stat(s.blobPath(in.Room, sum)); errors.Is(err, fs.ErrNotExist) {
+				if err := s.placeBlob(in.Room, sum, tmp); err != nil {
+					return err
+				}
+				s.log.Warn("restored missing blob on identical upload", "room", in.Room, "sha256", sum)
+			}
+			rev, err := roomRev(ctx, tx, in.Room)
+			if err != nil {
+				return err
+			}
+			res = pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}
+			return nil
+		}
+
+		var count, total int64
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE room_id = ?`,
+			in.Room).Scan(&count, &total); err != nil {
+			return fmt.Errorf("room usage: %w", err)
+		}
+		newTotal := total + size
+		if found {
+			newTotal -= cur.Size
+		} else if count+1 > int64(s.maxFiles) {
+			return pumasi.Errorf(pumasi.EQuotaExceeded, "room %s already has %d files; the limit is %d", in.Room, count, s.maxFiles)
+		}
+		if newTotal > s.maxBytes && newTotal > total {
+			return pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.Room, newTotal, s.maxBytes)
+		}
+
+		if err := s.placeBlob(in.Room, sum, tmp); err != nil {
+			return err
+		}
+		placed = true
+
+		now := s.now().UTC()
+		f := pumasi.File{
+			ID: uuid.NewString(), RoomID: in.Room, Name: name, SHA256: sum, Size: size,
+			ContentType: contentType, Version: 1, UploadedBy: in.UploadedBy, CreatedAt: now, UpdatedAt: now,
+		}
+		if found {
+			f.ID, f.Version, f.CreatedAt = cur.ID, cur.Version+1, cur.CreatedAt
+			_, err = tx.ExecContext(ctx, `UPDATE files SET sha256 = ?, size = ?, content_type = ?, version = ?,
+				uploaded_by = ?, updated_at = ? WHERE id = ?`,
+				f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy, formatTime(now), f.ID)
+		} else {
+			_, err = tx.ExecContext(ctx, `INSERT INTO files (`+fileColumns+`, fold) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				f.ID, f.RoomID, f.Name, f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy,
+				formatTime(now), formatTime(now), pumasi.FoldName(name))
+		}
+		if err != nil {
+			return fmt.Errorf("write row: %w", err)
+		}
+		if found {
+			ref, err := referenced(ctx, tx, in.Room, cur.SHA256)
+			if err != nil {
+				return err
+			}
+			if !ref {
+				if stashed, err = s.stashBlob(in.Room, cur.SHA256); err != nil {
+					return err
+				}
+				stashedSum = cur.SHA256
+			}
+		}
+		rev, err := bumpRev(ctx, tx, in.Room)
+		if err != nil {
+			return err
+		}
+		res = pumasi.PutFileResult{File: f, Changed: true, Rev: rev}
+		return nil
+	})
+	if err != nil {
+		s.unstash(in.Room, stashedSum, stashed)
+		if placed {
+			s.dropBlobIfOrphan(ctx, in.Room, sum)
+		}
+		return pumasi.PutFileResult{}, wrapInternal("put file", err)
+	}
+	if stashed != "" {
+		os.Remove(stashed)
+	}
+	return res, nil
+}
+
+// unchanged is PutFile's fast path for re-delivery: when name already holds
+// sum (and its blob is on disk), the upload is answered from one read
+// snapshot without writing a temp file or taking the write lock.
+func (s *Store) unchanged(ctx context.Context, room, name, sum, ifMatch string) (pumasi.PutFileResult, bool, error) {
+	if ifMatch != "" && ifMatch != sum {
+		return pumasi.PutFileResult{}, false, nil
+	}
+	var res pumasi.PutFileResult
+	var ok bool
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		cur, found, err := fileByName(ctx, tx, room, name)
+		if err != nil || !found || cur.SHA256 != sum {
+			return err
+		}
+		if _, err := os.Stat(s.blobPath(room, sum)); err != nil {
+			return nil // Let the slow path heal it.
+		}
+		rev, err := roomRev(ctx, tx, room)
+		if err != nil {
+			return err
+		}
+		res, ok = pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}, true
+		return nil
+	})
+	if err != nil {
+		return pumasi.PutFileResult{}, false, fmt.Errorf("put file: %w", err)
+	}
+	return res, ok, nil
+}
+
+// StatFile returns a file's metadata. Returns not_found when absent.
+func (s *Store) StatFile(ctx context.Context, room, name string) (pumasi.File, error) {
+	name, err := checkRoomName(room, name)
+	if err != nil {
+		return pumasi.File{}, err
+	}
+	f, found, err := fileByName(ctx, s.db, room, name)
+	if err != nil {
+		return pumasi.File{}, fmt.Errorf("stat file: %w", err)
+	}
+	if !found {
+		return pumasi.File{}, pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", name, room)
+	}
+	return f, nil
+}
+
+// ReadFile returns a file's metadata and bytes, verified against its sha256.
+// A concurrent update or delete may remove the blob between reading the row
+// and the body; then the row is read again. Returns not_found when absent.
+func (s *Store) ReadFile(ctx context.Context, room, name string) (pumasi.File, []byte, error) {
+	name, err := checkRoomName(room, name)
+	if err != nil {
+		return pumasi.File{}, nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		f, found, err := fileByName(ctx, s.db, room, name)
+		if err != nil {
+			return pumasi.File{}, nil, fmt.Errorf("read file: %w", err)
+		}
+		if !found {
+			return pumasi.File{}, nil, pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", name, room)
+		}
+		body, err := os.ReadFile(s.blobPath(room, f.SHA256))
+		if errors.Is(err, fs.ErrNotExist) && attempt < 5 {
+			continue
+		}
+		if err != nil {
+			return pumasi.File{}, nil, fmt.Errorf("read file %s/%s: %w", room, f.SHA256, err)
+		}
+		if got := sum256(body); got != f.SHA256 {
+			return pumasi.File{}, nil, fmt.Errorf("read file %s/%s: blob holds %s", room, f.SHA256, got)
+		}
+		return f, body, nil
+	}
+}
+
+// ListFiles lists a room sorted by name (byte order of the NFC names) at one
+// consistent revision. An unknown room lists empty at rev 0.
+func (s *Store) ListFiles(ctx context.Context, room string) (pumasi.Listing, error) {
+	l := pumasi.Listing{RoomID: room, Files: []pumasi.File{}}
+	if err := pumasi.CheckID("room", room); err != nil {
+		return l, err
+	}
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		rev, err := roomRev(ctx, tx, room)
+		if err != nil {
+			return err
+		}
+		l.Rev = rev
+		rows, err := tx.QueryContext(ctx, `SELECT `+fileColumns+` FROM files WHERE room_id = ? ORDER BY name`, room)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			f, err := scanFile(rows)
+			if err != nil {
+				return err
+			}
+			l.Files = append(l.Files, f)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return pumasi.Listing{RoomID: room, Files: []pumasi.File{}}, fmt.Errorf("list files %s: %w", room, err)
+	}
+	return l, nil
+}
+
+// DeleteFile removes a file; its blob goes in the same transaction when no
+// other name references it. Returns not_found when absent and
+// precondition_failed when ifMatch is set and differs from the current sha256.
+func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pumasi.File, int64, error) {
+	name, err := checkRoomName(room, name)
+	if err != nil {
+		return pumasi.File{}, 0, err
+	}
+	ifMatch = normalizeETag(ifMatch)
+	var f pumasi.File
+	var rev int64
+	var stashed, stashedSum string
+	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		cur, found, err := fileByName(ctx, tx, room, name)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", name, room)
+		}
+		if ifMatch != "" && cur.SHA256 != ifMatch {
+			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have the expected content", name)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, cur.ID); err != nil {
+			return fmt.Errorf("delete row: %w", err)
+		}
+		if rev, err = bumpRev(ctx, tx, room); err != nil {
+			return err
+		}
+		ref, err := referenced(ctx, tx, room, cur.SHA256)
+		if err != nil {
+			return err
+		}
+		if !ref {
+			if stashed, err = s.stashBlob(room, cur.SHA256); err != nil {
+				return err
+			}
+			stashedSum = cur.SHA256
+		}
+		f = cur
+		return nil
+	})
+	if err != nil {
+		s.unstash(room, stashedSum, stashed)
+		return pumasi.File{}, 0, wrapInternal("delete file", err)
+	}
+	if stashed != "" {
+		os.Remove(stashed)
+	}
+	return f, rev, nil
+}
+
+// checkRoomName validates the room id and returns the NFC form of name.
+func checkRoomName(room, name string) (string, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return "", err
+	}
+	return pumasi.NormalizeName(name)
+}
+
+func fileByName(ctx context.Context, q querier, room, name string) (pumasi.File, bool, error) {
+	return fileWhere(ctx, q, `room_id = ? AND name = ?`, room, name)
+}
+
+func fileByFold(ctx context.Context, q querier, room, fold string) (pumasi.File, bool, error) {
+	return fileWhere(ctx, q, `room_id = ? AND fold = ?`, room, fold)
+}
+
+func fileWhere(ctx context.Context, q querier, where string, args ...any) (pumasi.File, bool, error) {
+	f, err := scanFile(q.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return pumasi.File{}, false, nil
+	}
+	if err != nil {
+		return pumasi.File{}, false, fmt.Errorf("select file: %w", err)
+	}
+	return f, true, nil
+}
+
+// scanner is what *sql.Row and *sql.Rows share.
+type scanner interface{ Scan(dest ...any) error }
+
+func scanFile(r scanner) (pumasi.File, error) {
+	var f pumasi.File
+	var created, updated string
+	if err := r.Scan(&f.ID, &f.RoomID, &f.Name, &f.SHA256, &f.Size, &f.ContentType, &f.Version,
+		&f.UploadedBy, &created, &updated); err != nil {
+		return f, err
+	}
+	var err error
+	if f.CreatedAt, err = parseTime(created); err != nil {
+		return f, err
+	}
+	if f.UpdatedAt, err = parseTime(updated); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// normalizeETag accepts a sha256 bare or as a quoted ETag, in any case.
+func normalizeETag(s string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(s), `"`))
+}
+
+// wrapInternal leaves coded errors as they are and wraps the rest with op.
+func wrapInternal(op string, err error) error {
+	var pe *pumasi.Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,296 @@
+// Package local is the offline storage backend: metadata, placements and
+// status in SQLite at <home>/pumasi.db, room file bodies as content-addressed
+// blobs under <home>/room_files/<room>/<sha256>. Several processes may share
+// one home; every invariant between rows and blobs is kept by SQLite write
+// transactions, not by in-process locks.
+package local
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	_ "modernc.org/sqlite" // Registers the "sqlite" driver.
+
+	"pumasi"
+)
+
+// DefaultGrace is how old a temp file or unreferenced blob must be before a
+// process that is not alone on its home removes it at boot.
+const DefaultGrace = 10 * time.Minute
+
+// Options configures a Store. Zero values mean the defaults.
+type Options struct {
+	// Now is the clock for created_at, updated_at, placed_at and reported_at.
+	Now func() time.Time
+	// Logger receives cleanup and recovery notes.
+	Logger *slog.Logger
+	// MaxRoomFiles caps the files of one room (pumasi.DefaultMaxRoomFiles).
+	MaxRoomFiles int
+	// MaxRoomBytes caps the total size of one room (pumasi.DefaultMaxRoomBytes).
+	MaxRoomBytes int64
+	// Grace is the age past which boot cleanup removes leftovers when other
+	// processes share the home (DefaultGrace).
+	Grace time.Duration
+}
+
+// Store is the local backend. It is safe for concurrent use, also by other
+// processes holding their own Store on the same home.
+type Store struct {
+	home     string
+	filesDir string
+	db       *sql.DB
+	now      func() time.Time
+	log      *slog.Logger
+	maxFiles int
+	maxBytes int64
+	grace    time.Duration
+
+	// wmu serialises this process's write transactions. It only spares
+	// SQLite's busy handler; correctness comes from BEGIN IMMEDIATE.
+	wmu sync.Mutex
+
+	lock *os.File
+}
+
+var _ pumasi.Store = (*Store)(nil)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open opens (creating if needed) the store at home, runs the migrations and
+// cleans leftovers of crashed uploads: everything when no other process holds
+// the home, else only items older than the grace period.
+func Open(ctx context.Context, home string, opts Options) (*Store, error) {
+	if strings.ContainsRune(home, '?') {
+		return nil, fmt.Errorf("open store: home %q may not contain '?'", home)
+	}
+	s := &Store{
+		home:     home,
+		filesDir: filepath.Join(home, "room_files"),
+		now:      opts.Now,
+		log:      opts.Logger,
+		maxFiles: opts.MaxRoomFiles,
+		maxBytes: opts.MaxRoomBytes,
+		grace:    opts.Grace,
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.maxFiles <= 0 {
+		s.maxFiles = pumasi.DefaultMaxRoomFiles
+	}
+	if s.maxBytes <= 0 {
+		s.maxBytes = pumasi.DefaultMaxRoomBytes
+	}
+	if s.grace <= 0 {
+		s.grace = DefaultGrace
+	}
+	if err := os.MkdirAll(s.filesDir, 0o755); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+
+	dsn := filepath.Join(home, "pumasi.db") +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open db: %w", err)
+	}
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	s.db = db
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+
+	alone, err := s.takeLock()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	var cleanErr error
+	var rep pumasi.SweepReport
+	if alone {
+		rep, cleanErr = s.sweep(ctx, time.Time{}, true)
+	} else {
+		rep, cleanErr = s.sweep(ctx, time.Now().Add(-s.grace), false)
+	}
+	if alone {
+		// Downgrade so later processes see the home is in use.
+		if err := syscall.Flock(int(s.lock.Fd()), syscall.LOCK_SH); err != nil && cleanErr == nil {
+			cleanErr = fmt.Errorf("lock home: %w", err)
+		}
+	}
+	if cleanErr != nil {
+		s.Close()
+		return nil, fmt.Errorf("boot cleanup: %w", cleanErr)
+	}
+	if rep.TempFiles > 0 || rep.Blobs > 0 {
+		s.log.Info("boot cleanup", "home", home, "alone", alone, "temp_files", rep.TempFiles, "blobs", rep.Blobs)
+	}
+	return s, nil
+}
+
+// takeLock reports whether this is the only process on the home: it tries an
+// exclusive flock on <home>/.lock and, failing that, holds a shared one.
+func (s *Store) takeLock() (alone bool, err error) {
+	f, err := os.OpenFile(filepath.Join(s.home, ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return false, fmt.Errorf("lock home: %w", err)
+	}
+	s.lock = f
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		return true, nil
+	}
+	if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, fmt.Errorf("lock home: %w", err)
+	}
+	// Blocks only while another process runs its own exclusive boot cleanup.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
+		return false, fmt.Errorf("lock home: %w", err)
+	}
+	return false, nil
+}
+
+// Close releases the database and the home lock.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.lock != nil {
+		syscall.Flock(int(s.lock.Fd()), syscall.LOCK_UN)
+		s.lock.Close()
+		s.lock = nil
+	}
+	return err
+}
+
+// migrate applies every embedded migrations/*.sql not applied yet, in name
+// order, each in its own write transaction so that processes opening the
+// same home at once apply each file exactly once.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+		base := filepath.Base(name)
+		err = s.writeTx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, base).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`,
+				base, formatTime(time.Now()))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// writeTx runs fn in a write (BEGIN IMMEDIATE) transaction and commits when
+// fn returns nil. File system steps that must be atomic with the rows (blob
+// renames and removals) belong inside fn: the write lock orders them against
+// every other process's transaction.
+func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// readTx runs fn in a deferred read transaction: one consistent snapshot
+// without taking the write lock.
+func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// bumpRev increments a room's revision, creating the room at rev 1.
+func bumpRev(ctx context.Context, tx *sql.Tx, room string) (int64, error) {
+	var rev int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO rooms (room_id, rev) VALUES (?, 1)
+		ON CONFLICT (room_id) DO UPDATE SET rev = rev + 1 RETURNING rev`, room).Scan(&rev)
+	if err != nil {
+		return 0, fmt.Errorf("bump rev %s: %w", room, err)
+	}
+	return rev, nil
+}
+
+// roomRev returns a room's revision, 0 for a room never changed.
+func roomRev(ctx context.Context, q querier, room string) (int64, error) {
+	var rev int64
+	err := q.QueryRowContext(ctx, `SELECT rev FROM rooms WHERE room_id = ?`, room).Scan(&rev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("room rev %s: %w", room, err)
+	}
+	return rev, nil
+}
+
+// querier is what *sql.DB and *sql.Tx share for reads.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// timeLayout is fixed-width so stored times also sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("parse time %q: %w", s, err)
+	}
+	return t.UTC(), nil
+}
