@@ -27,7 +27,8 @@ install() {
 		return 0
 	fi
 	mkdir -p "$BIN" "$STAMPS"
-	log "installing $module@$version into $BIN (MinIO takes a few minutes the first time)"
+	log "installing $module@$version into $BIN"
+	if [[ "$name" == minio ]]; then log "MinIO takes about 3 CPU-minutes to build the first time"; fi
 	local start=$SECONDS
 	# CGO_ENABLED=0 keeps the binaries static; both build without cgo.
 	if ! CGO_ENABLED=0 GOBIN="$BIN" GOFLAGS="${GOFLAGS:--buildvcs=false}" go install "$module@$version"; then

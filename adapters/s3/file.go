@@ -1,0 +1,391 @@
+package s3
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/google/uuid"
+
+	"pumasi"
+)
+
+// manifest is a room's one mutable object: its revision, files and
+// placements. Every change to it goes through update (compare-and-swap).
+type manifest struct {
+	Rev        int64         `json:"rev"`
+	Files      []pumasi.File `json:"files"`      // sorted by name
+	Placements []placement   `json:"placements"` // sorted by agent id
+}
+
+// findFile returns the index of name in m.Files, or -1.
+func (m *manifest) findFile(name string) int {
+	i, ok := slices.BinarySearchFunc(m.Files, name, func(f pumasi.File, n string) int { return strings.Compare(f.Name, n) })
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// usage returns the room's file count and total bytes.
+func (m *manifest) usage() (files int, bytes int64) {
+	for _, f := range m.Files {
+		bytes += f.Size
+	}
+	return len(m.Files), bytes
+}
+
+func (s *Store) readManifest(ctx context.Context, room string) (manifest, error) {
+	var m manifest
+	if _, _, err := s.getJSON(ctx, s.manifestKey(room), &m); err != nil {
+		return manifest{}, err
+	}
+	return m, nil
+}
+
+// PutFile stores the blob first (content-addressed, so idempotent) and then
+// records it in the room's manifest by compare-and-swap. A crash between the
+// two leaves only an unreferenced blob, which the sweep collects.
+func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.PutFileResult, error) {
+	if err := pumasi.CheckID("room", in.Room); err != nil {
+		return pumasi.PutFileResult{}, err
+	}
+	name, err := pumasi.NormalizeName(in.Name)
+	if err != nil {
+		return pumasi.PutFileResult{}, err
+	}
+	ifMatch := normETag(in.IfMatch)
+	contentType := in.ContentType
+	if contentType == "" {
+		contentType = pumasi.DetectContentType(name, in.Body)
+	}
+	h := sha256.Sum256(in.Body)
+	sum := hex.EncodeToString(h[:])
+	size := int64(len(in.Body))
+
+	existed, err := s.putBlob(ctx, in.Room, sum, in.Body, contentType)
+	if err != nil {
+		return pumasi.PutFileResult{}, err
+	}
+	if s.afterBlob != nil {
+		s.afterBlob()
+	}
+
+	var res pumasi.PutFileResult
+	changed, err := update(ctx, s, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
+		res = pumasi.PutFileResult{}
+		i := m.findFile(name)
+		fold := pumasi.FoldName(name)
+		for j, f := range m.Files {
+			if j != i && pumasi.FoldName(f.Name) == fold {
+				return false, pumasi.Errorf(pumasi.ENameConflict, "%q clashes with %q, which differs only in case", name, f.Name)
+			}
+		}
+		if in.IfNoneMatch && i >= 0 {
+			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name)
+		}
+		if ifMatch != "" && (i < 0 || m.Files[i].SHA256 != ifMatch) {
+			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have content %s", name, ifMatch)
+		}
+		if i >= 0 && m.Files[i].SHA256 == sum {
+			res = pumasi.PutFileResult{File: m.Files[i], Changed: false, Rev: m.Rev}
+			return false, nil
+		}
+		count, total := m.usage()
+		if i >= 0 {
+			total -= m.Files[i].Size
+		} else {
+			count++
+		}
+		total += size
+		if count > s.maxFiles {
+			return false, pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d files; the limit is %d", in.Room, count, s.maxFiles)
+		}
+		if total > s.maxBytes {
+			return false, pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.Room, total, s.maxBytes)
+		}
+		now := s.now().UTC()
+		f := pumasi.File{
+			ID: uuid.NewString(), RoomID: in.Room, Name: name, SHA256: sum, Size: size,
+			ContentType: contentType, Version: 1, UploadedBy: in.UploadedBy, CreatedAt: now, UpdatedAt: now,
+		}
+		m.Rev++
+		if i >= 0 {
+			old := m.Files[i]
+			f.ID, f.CreatedAt, f.Version = old.ID, old.CreatedAt, old.Version+1
+			m.Files[i] = f
+		} else {
+			at, _ := slices.BinarySearchFunc(m.Files, name, func(f pumasi.File, n string) int { return strings.Compare(f.Name, n) })
+			m.Files = slices.Insert(m.Files, at, f)
+		}
+		res = pumasi.PutFileResult{File: f, Changed: true, Rev: m.Rev}
+		return true, nil
+	})
+	if err != nil {
+		if pumasi.ErrorCode(err) == pumasi.EInternal {
+			return pumasi.PutFileResult{}, fmt.Errorf("put file %s/%s: %w", in.Room, name, err)
+		}
+		return pumasi.PutFileResult{}, err
+	}
+	if changed && existed {
+		// A sweep that judged the existing blob an old orphan just before
+		// our rewrite may have deleted it after; the manifest now points at
+		// it, so make sure it is there. A blob we created is young, and the
+		// sweep leaves young blobs alone.
+		if err := s.ensureBlob(ctx, in.Room, sum, in.Body, contentType); err != nil {
+			return pumasi.PutFileResult{}, err
+		}
+	}
+	return res, nil
+}
+
+// normETag turns a sha256 precondition as clients send it (quoted, any
+// case) into the stored lowercase hex.
+func normETag(v string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
+}
+
+// putBlob stores a blob, creating it with If-None-Match: * so that it learns
+// whether the blob already existed. An existing blob is written again: its
+// age restarts, so a sweep no longer takes it for an old orphan.
+func (s *Store) putBlob(ctx context.Context, room, sum string, body []byte, contentType string) (existed bool, err error) {
+	key := s.blobKey(room, sum)
+	_, err = s.putObject(ctx, key, body, contentType, "", true)
+	if err == nil {
+		return false, nil
+	}
+	if st := statusOf(err); st != 412 && st != 409 {
+		return false, fmt.Errorf("put blob %s: %w", sum, err)
+	}
+	if _, err := s.putObject(ctx, key, body, contentType, "", false); err != nil {
+		return true, fmt.Errorf("put blob %s: %w", sum, err)
+	}
+	return true, nil
+}
+
+// ensureBlob re-uploads a blob that is missing.
+func (s *Store) ensureBlob(ctx context.Context, room, sum string, body []byte, contentType string) error {
+	_, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.blobKey(room, sum))})
+	if err == nil {
+		return nil
+	}
+	if !isNotFound(err) {
+		return fmt.Errorf("check blob %s: %w", sum, err)
+	}
+	s.log.Warn("s3 blob vanished during upload; restoring it", "room", room, "sha256", sum)
+	if _, err := s.putObject(ctx, s.blobKey(room, sum), body, contentType, "", false); err != nil {
+		return fmt.Errorf("restore blob %s: %w", sum, err)
+	}
+	return nil
+}
+
+// StatFile returns a file's metadata from the room's manifest.
+func (s *Store) StatFile(ctx context.Context, room, name string) (pumasi.File, error) {
+	return s.statFile(ctx, room, name)
+}
+
+func (s *Store) statFile(ctx context.Context, room, name string) (pumasi.File, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return pumasi.File{}, err
+	}
+	n, err := pumasi.NormalizeName(name)
+	if err != nil {
+		return pumasi.File{}, err
+	}
+	m, err := s.readManifest(ctx, room)
+	if err != nil {
+		return pumasi.File{}, fmt.Errorf("stat file %s/%s: %w", room, n, err)
+	}
+	i := m.findFile(n)
+	if i < 0 {
+		return pumasi.File{}, pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", n, room)
+	}
+	return m.Files[i], nil
+}
+
+// ReadFile returns a file's metadata and bytes, checking the bytes against
+// the sha256 the manifest records.
+func (s *Store) ReadFile(ctx context.Context, room, name string) (pumasi.File, []byte, error) {
+	f, err := s.statFile(ctx, room, name)
+	if err != nil {
+		return pumasi.File{}, nil, err
+	}
+	body, _, exists, err := s.getObject(ctx, s.blobKey(room, f.SHA256))
+	if err != nil {
+		return pumasi.File{}, nil, fmt.Errorf("read file %s/%s: %w", room, f.Name, err)
+	}
+	if !exists {
+		return pumasi.File{}, nil, fmt.Errorf("read file %s/%s: blob %s is missing", room, f.Name, f.SHA256)
+	}
+	if h := sha256.Sum256(body); hex.EncodeToString(h[:]) != f.SHA256 {
+		return pumasi.File{}, nil, fmt.Errorf("read file %s/%s: blob %s does not match its sha256", room, f.Name, f.SHA256)
+	}
+	return f, body, nil
+}
+
+// ListFiles lists a room from its manifest; an unknown room lists empty at
+// rev 0.
+func (s *Store) ListFiles(ctx context.Context, room string) (pumasi.Listing, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return pumasi.Listing{}, err
+	}
+	m, err := s.readManifest(ctx, room)
+	if err != nil {
+		return pumasi.Listing{}, fmt.Errorf("list files %s: %w", room, err)
+	}
+	files := m.Files
+	if files == nil {
+		files = []pumasi.File{}
+	}
+	return pumasi.Listing{RoomID: room, Rev: m.Rev, Files: files}, nil
+}
+
+// DeleteFile drops a file from the room's manifest. Its blob stays until the
+// sweep finds it unreferenced: deleting it here would race with an upload of
+// the same content that has already PUT the blob.
+func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pumasi.File, int64, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return pumasi.File{}, 0, err
+	}
+	n, err := pumasi.NormalizeName(name)
+	if err != nil {
+		return pumasi.File{}, 0, err
+	}
+	ifMatch = normETag(ifMatch)
+	var removed pumasi.File
+	var rev int64
+	_, err = update(ctx, s, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
+		i := m.findFile(n)
+		if i < 0 {
+			return false, pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", n, room)
+		}
+		if ifMatch != "" && m.Files[i].SHA256 != ifMatch {
+			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have content %s", n, ifMatch)
+		}
+		removed = m.Files[i]
+		m.Files = slices.Delete(m.Files, i, i+1)
+		m.Rev++
+		rev = m.Rev
+		return true, nil
+	})
+	if err != nil {
+		if pumasi.ErrorCode(err) == pumasi.EInternal {
+			return pumasi.File{}, 0, fmt.Errorf("delete file %s/%s: %w", room, n, err)
+		}
+		return pumasi.File{}, 0, err
+	}
+	return removed, rev, nil
+}
+
+// Sweep repairs placement projections a crash left behind (see
+// PlaceAgent) and removes, room by room, blobs that the room's manifest does not
+// reference and that were last written before now-grace; grace should exceed
+// the longest upload (blob PUT to manifest update), or an upload in flight
+// loses its blob. It lists the blobs before reading the manifest and
+// checks each candidate's age again right before deleting it, so a blob that
+// an upload has just (re)written is never taken. S3 keeps no temp files, so
+// TempFiles is always 0.
+func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepReport, error) {
+	if grace < 0 {
+		grace = 0
+	}
+	cutoff := s.now().Add(-grace)
+	var rep pumasi.SweepReport
+	rooms, err := s.listRooms(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("sweep: %w", err)
+	}
+	for _, room := range rooms {
+		n, err := s.sweepRoom(ctx, room, cutoff)
+		rep.Blobs += n
+		if err != nil {
+			return rep, fmt.Errorf("sweep room %s: %w", room, err)
+		}
+	}
+	repaired, err := s.repairPlacements(ctx, rooms)
+	if err != nil {
+		return rep, fmt.Errorf("sweep: %w", err)
+	}
+	if rep.Blobs > 0 || repaired > 0 {
+		s.log.Info("s3 sweep", "bucket", s.bucket, "prefix", s.prefix, "blobs", rep.Blobs, "agents_repaired", repaired)
+	}
+	return rep, nil
+}
+
+// listRooms returns every room id that has objects under the prefix.
+func (s *Store) listRooms(ctx context.Context) ([]string, error) {
+	base := s.prefix + "rooms/"
+	var rooms []string
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{
+		Bucket: aws.String(s.bucket), Prefix: aws.String(base), Delimiter: aws.String("/"),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list rooms: %w", err)
+		}
+		for _, cp := range page.CommonPrefixes {
+			room := strings.TrimSuffix(strings.TrimPrefix(aws.ToString(cp.Prefix), base), "/")
+			if pumasi.ValidID(room) {
+				rooms = append(rooms, room)
+			}
+		}
+	}
+	return rooms, nil
+}
+
+func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time) (int, error) {
+	base := s.prefix + "rooms/" + room + "/blobs/"
+	var old []string
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(base)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("list blobs: %w", err)
+		}
+		for _, o := range page.Contents {
+			if o.LastModified != nil && o.LastModified.Before(cutoff) {
+				old = append(old, strings.TrimPrefix(aws.ToString(o.Key), base))
+			}
+		}
+	}
+	if len(old) == 0 {
+		return 0, nil
+	}
+	m, err := s.readManifest(ctx, room)
+	if err != nil {
+		return 0, err
+	}
+	referenced := make(map[string]bool, len(m.Files))
+	for _, f := range m.Files {
+		referenced[f.SHA256] = true
+	}
+	removed := 0
+	for _, sum := range old {
+		if referenced[sum] {
+			continue
+		}
+		key := base + sum
+		head, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+		if err != nil {
+			if isNotFound(err) {
+				continue
+			}
+			return removed, fmt.Errorf("check blob %s: %w", sum, err)
+		}
+		if head.LastModified == nil || !head.LastModified.Before(cutoff) {
+			continue
+		}
+		if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}); err != nil {
+			return removed, fmt.Errorf("delete blob %s: %w", sum, err)
+		}
+		removed++
+	}
+	return removed, nil
+}

@@ -1,0 +1,471 @@
+package s3
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/google/uuid"
+
+	"pumasi"
+)
+
+// placement is a Placement as the S3 objects keep it. Gen is new on every
+// write of the agent's record, so a projection entry can be matched to the
+// exact record it was copied from.
+type placement struct {
+	pumasi.Placement
+	Gen string `json:"gen"`
+}
+
+func (p placement) placed() bool { return p.RoomID != "" }
+
+// same reports whether p and q are copies of one record.
+func (p placement) same(q placement) bool {
+	return p.Gen == q.Gen && p.RoomID == q.RoomID && p.MachineID == q.MachineID && p.PlacedAt.Equal(q.PlacedAt)
+}
+
+// machineIndex is machines/<machine>.json: the placements on one machine.
+type machineIndex struct {
+	Placements []placement `json:"placements"` // sorted by agent id
+}
+
+// reconcileRounds bounds how often a placement change re-reads the agent's
+// record when other writers keep moving the same agent.
+const reconcileRounds = 20
+
+// PlaceAgent places agent on machine in room, moving it out of any other room.
+//
+// The agent's own record, agents/<agent>.json, is the commit point and the
+// truth: it is changed first, by compare-and-swap, so two concurrent moves
+// of one agent are ordered there. The room manifests and machine indexes are
+// projections of that record, brought in line afterwards by reconcile, which
+// re-reads the record until it stays the same across a full pass. A writer
+// that raced and lost thus undoes its own stale projection writes, and every
+// projection ends as the last record says. A crash between the record and its
+// projections leaves them behind until the next placement call for that agent.
+func (s *Store) PlaceAgent(ctx context.Context, room, agent, machine string) (*pumasi.Placement, bool, error) {
+	for _, c := range [][2]string{{"room", room}, {"agent", agent}, {"machine", machine}} {
+		if err := pumasi.CheckID(c[0], c[1]); err != nil {
+			return nil, false, err
+		}
+	}
+	var prev placement
+	var changed bool
+	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
+		prev, changed = *rec, false
+		if rec.RoomID == room && rec.MachineID == machine {
+			return false, nil
+		}
+		*rec = placement{
+			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: s.now().UTC()},
+			Gen:       uuid.NewString(),
+		}
+		changed = true
+		return true, nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("place agent %s: %w", agent, err)
+	}
+	rooms, machines := []string{room}, []string{machine}
+	if prev.placed() {
+		rooms = append(rooms, prev.RoomID)
+		machines = append(machines, prev.MachineID)
+	}
+	if _, err := s.reconcile(ctx, agent, rooms, machines); err != nil {
+		return nil, false, fmt.Errorf("place agent %s: %w", agent, err)
+	}
+	if !prev.placed() {
+		return nil, changed, nil
+	}
+	p := prev.Placement
+	return &p, changed, nil
+}
+
+// UnplaceAgent removes agent from room: its record is emptied first, then
+// the projections follow (see PlaceAgent). A stale projection entry left by
+// a crash is removed too and reported as the placement.
+func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Placement, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return pumasi.Placement{}, err
+	}
+	if err := pumasi.CheckID("agent", agent); err != nil {
+		return pumasi.Placement{}, err
+	}
+	var prev placement
+	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
+		prev = *rec
+		if rec.RoomID != room {
+			return false, nil
+		}
+		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString()}
+		return true, nil
+	})
+	if err != nil {
+		return pumasi.Placement{}, fmt.Errorf("unplace agent %s: %w", agent, err)
+	}
+	machines := []string{}
+	if prev.placed() {
+		machines = append(machines, prev.MachineID)
+	}
+	removed, err := s.reconcile(ctx, agent, []string{room}, machines)
+	if err != nil {
+		return pumasi.Placement{}, fmt.Errorf("unplace agent %s: %w", agent, err)
+	}
+	if prev.RoomID == room {
+		return prev.Placement, nil
+	}
+	if r, ok := removed[room]; ok {
+		return r.Placement, nil
+	}
+	return pumasi.Placement{}, pumasi.Errorf(pumasi.ENotFound, "agent %s is not placed in room %s", agent, room)
+}
+
+// reconcile makes the agent's entries in the given room manifests and
+// machine indexes match its record, repeating with the rooms and machines of
+// any newer record until the record holds still. It returns the entries it
+// removed from room manifests, by room.
+func (s *Store) reconcile(ctx context.Context, agent string, rooms, machines []string) (map[string]placement, error) {
+	removed := map[string]placement{}
+	var truth placement
+	if _, _, err := s.getJSON(ctx, s.agentKey(agent), &truth); err != nil {
+		return nil, err
+	}
+	for round := 0; round < reconcileRounds; round++ {
+		if truth.placed() {
+			rooms = append(rooms, truth.RoomID)
+			machines = append(machines, truth.MachineID)
+		}
+		for _, room := range uniq(rooms) {
+			r, ok, err := s.syncRoomEntry(ctx, room, agent, truth)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				removed[room] = r
+			}
+		}
+		for _, machine := range uniq(machines) {
+			if err := s.syncMachineEntry(ctx, machine, agent, truth); err != nil {
+				return nil, err
+			}
+		}
+		var again placement
+		if _, _, err := s.getJSON(ctx, s.agentKey(agent), &again); err != nil {
+			return nil, err
+		}
+		if again.Gen == truth.Gen {
+			return removed, nil
+		}
+		truth = again
+	}
+	return nil, fmt.Errorf("reconcile agent %s: %w", agent, errTooBusy)
+}
+
+// syncRoomEntry sets the agent's entry in room's manifest to truth, or
+// removes it when truth is elsewhere; it bumps the rev when the agent
+// appears, leaves or changes machine. It returns the entry it removed.
+func (s *Store) syncRoomEntry(ctx context.Context, room, agent string, truth placement) (placement, bool, error) {
+	var removed placement
+	var didRemove bool
+	_, err := update(ctx, s, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
+		removed, didRemove = placement{}, false
+		i, found := slices.BinarySearchFunc(m.Placements, agent, byAgent)
+		want := truth.placed() && truth.RoomID == room
+		switch {
+		case want && found:
+			cur := m.Placements[i]
+			if cur.same(truth) {
+				return false, nil
+			}
+			if cur.MachineID != truth.MachineID {
+				m.Rev++
+			}
+			m.Placements[i] = truth
+		case want:
+			m.Placements = slices.Insert(m.Placements, i, truth)
+			m.Rev++
+		case found:
+			removed, didRemove = m.Placements[i], true
+			m.Placements = slices.Delete(m.Placements, i, i+1)
+			m.Rev++
+		default:
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return placement{}, false, fmt.Errorf("room %s: %w", room, err)
+	}
+	return removed, didRemove, nil
+}
+
+// syncMachineEntry sets the agent's entry in machine's index to truth, or
+// removes it when truth is on another machine or nowhere.
+func (s *Store) syncMachineEntry(ctx context.Context, machine, agent string, truth placement) error {
+	_, err := update(ctx, s, s.machineKey(machine), func(ix *machineIndex, _ bool) (bool, error) {
+		i, found := slices.BinarySearchFunc(ix.Placements, agent, byAgent)
+		want := truth.placed() && truth.MachineID == machine
+		switch {
+		case want && found:
+			if ix.Placements[i].same(truth) {
+				return false, nil
+			}
+			ix.Placements[i] = truth
+		case want:
+			ix.Placements = slices.Insert(ix.Placements, i, truth)
+		case found:
+			ix.Placements = slices.Delete(ix.Placements, i, i+1)
+		default:
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("machine %s: %w", machine, err)
+	}
+	return nil
+}
+
+// repairPlacements finds agents whose room manifests or machine indexes
+// disagree with their record, as a crash between the two writes leaves them,
+// and reconciles each. It reads every manifest, machine index and agent
+// record once, so it belongs in the sweep, not on a request path. It returns
+// how many agents it repaired.
+func (s *Store) repairPlacements(ctx context.Context, rooms []string) (int, error) {
+	type seen struct {
+		rooms, machines []string
+		gens            []string
+	}
+	by := map[string]*seen{}
+	note := func(p placement, room, machine string) {
+		e := by[p.AgentID]
+		if e == nil {
+			e = &seen{}
+			by[p.AgentID] = e
+		}
+		if room != "" {
+			e.rooms = append(e.rooms, room)
+		}
+		if machine != "" {
+			e.machines = append(e.machines, machine)
+		}
+		e.gens = append(e.gens, p.Gen)
+	}
+	for _, room := range rooms {
+		m, err := s.readManifest(ctx, room)
+		if err != nil {
+			return 0, err
+		}
+		for _, p := range m.Placements {
+			note(p, room, "")
+		}
+	}
+	machines, err := s.listIDs(ctx, "machines/")
+	if err != nil {
+		return 0, err
+	}
+	for _, machine := range machines {
+		var ix machineIndex
+		if _, _, err := s.getJSON(ctx, s.machineKey(machine), &ix); err != nil {
+			return 0, err
+		}
+		for _, p := range ix.Placements {
+			note(p, "", machine)
+		}
+	}
+	agents, err := s.listIDs(ctx, "agents/")
+	if err != nil {
+		return 0, err
+	}
+	for _, agent := range agents {
+		if by[agent] == nil {
+			by[agent] = &seen{}
+		}
+	}
+	repaired := 0
+	for _, agent := range slices.Sorted(maps.Keys(by)) {
+		e := by[agent]
+		var truth placement
+		if _, _, err := s.getJSON(ctx, s.agentKey(agent), &truth); err != nil {
+			return repaired, err
+		}
+		// Consistent: every entry is a copy of the record, a placed record
+		// has exactly its room entry and its machine entry, and an empty
+		// one has none.
+		ok := len(e.rooms) == 0 && len(e.machines) == 0
+		if truth.placed() {
+			ok = len(e.rooms) == 1 && e.rooms[0] == truth.RoomID &&
+				len(e.machines) == 1 && e.machines[0] == truth.MachineID
+		}
+		for _, g := range e.gens {
+			ok = ok && g == truth.Gen
+		}
+		if ok {
+			continue
+		}
+		if _, err := s.reconcile(ctx, agent, e.rooms, e.machines); err != nil {
+			return repaired, err
+		}
+		repaired++
+	}
+	return repaired, nil
+}
+
+// listIDs returns the ids of the <dir><id>.json objects under the prefix.
+func (s *Store) listIDs(ctx context.Context, dir string) ([]string, error) {
+	base := s.prefix + dir
+	var ids []string
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(base)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", base, err)
+		}
+		for _, o := range page.Contents {
+			id, ok := strings.CutSuffix(strings.TrimPrefix(aws.ToString(o.Key), base), ".json")
+			if ok && pumasi.ValidID(id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
+}
+
+func byAgent(p placement, agent string) int { return strings.Compare(p.AgentID, agent) }
+
+func uniq(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func plain(ps []placement) []pumasi.Placement {
+	out := make([]pumasi.Placement, len(ps))
+	for i, p := range ps {
+		out[i] = p.Placement
+	}
+	return out
+}
+
+// RoomAgents lists the placements of a room from its manifest.
+func (s *Store) RoomAgents(ctx context.Context, room string) ([]pumasi.Placement, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return nil, err
+	}
+	m, err := s.readManifest(ctx, room)
+	if err != nil {
+		return nil, fmt.Errorf("room agents %s: %w", room, err)
+	}
+	return plain(m.Placements), nil
+}
+
+// MachineAgents lists the placements on a machine from its index.
+func (s *Store) MachineAgents(ctx context.Context, machine string) ([]pumasi.Placement, error) {
+	if err := pumasi.CheckID("machine", machine); err != nil {
+		return nil, err
+	}
+	var ix machineIndex
+	if _, _, err := s.getJSON(ctx, s.machineKey(machine), &ix); err != nil {
+		return nil, fmt.Errorf("machine agents %s: %w", machine, err)
+	}
+	return plain(ix.Placements), nil
+}
+
+// statusParallel bounds the concurrent requests of one status call.
+const statusParallel = 8
+
+// ReportStatus writes one status object per agent, replacing that agent's
+// earlier report; the last report wins, so no compare-and-swap is needed.
+func (s *Store) ReportStatus(ctx context.Context, machine string, agents []pumasi.AgentStatus) error {
+	if err := pumasi.CheckID("machine", machine); err != nil {
+		return err
+	}
+	for _, a := range agents {
+		if err := pumasi.CheckID("agent", a.AgentID); err != nil {
+			return err
+		}
+	}
+	now := s.now().UTC()
+	return forEach(ctx, len(agents), func(ctx context.Context, i int) error {
+		st := agents[i]
+		st.MachineID = machine
+		st.ReportedAt = now
+		if st.Files == nil {
+			st.Files = []pumasi.Holding{}
+		}
+		body, err := jsonMarshal(st)
+		if err != nil {
+			return err
+		}
+		if _, err := s.putObject(ctx, s.statusKey(st.AgentID), body, "application/json", "", false); err != nil {
+			return fmt.Errorf("report status %s: %w", st.AgentID, err)
+		}
+		return nil
+	})
+}
+
+// AgentStatuses reads the status objects of the given agents.
+func (s *Store) AgentStatuses(ctx context.Context, agents []string) (map[string]pumasi.AgentStatus, error) {
+	out := make(map[string]pumasi.AgentStatus, len(agents))
+	var mu sync.Mutex
+	ids := uniq(agents)
+	err := forEach(ctx, len(ids), func(ctx context.Context, i int) error {
+		if !pumasi.ValidID(ids[i]) {
+			return nil // never reported: no object can have that name
+		}
+		var st pumasi.AgentStatus
+		_, exists, err := s.getJSON(ctx, s.statusKey(ids[i]), &st)
+		if err != nil {
+			return fmt.Errorf("agent status %s: %w", ids[i], err)
+		}
+		if exists {
+			mu.Lock()
+			out[ids[i]] = st
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// forEach runs fn for 0..n-1 with at most statusParallel at once and returns
+// the first error.
+func forEach(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, statusParallel)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	for i := 0; i < n; i++ {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := fn(ctx, i); err != nil {
+				once.Do(func() { first = err; cancel() })
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,107 @@
+package testpeer_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"pumasi/internal/testpeer"
+)
+
+// TestMinIO starts a real MinIO, writes and reads one object in a fresh
+// bucket, checks conditional writes are honoured (the s3 backend relies on
+// them) and that the server is gone after cleanup.
+func TestMinIO(t *testing.T) {
+	var endpoint string
+	t.Run("run", func(t *testing.T) {
+		srv := testpeer.MinIO(t)
+		endpoint = srv.Endpoint
+		ctx := context.Background()
+		bucket := srv.NewBucket(t)
+		c := srv.Client()
+		put := func(body, ifMatch, ifNoneMatch string) (*s3.PutObjectOutput, error) {
+			in := &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("k"), Body: bytes.NewReader([]byte(body))}
+			if ifMatch != "" {
+				in.IfMatch = aws.String(ifMatch)
+			}
+			if ifNoneMatch != "" {
+				in.IfNoneMatch = aws.String(ifNoneMatch)
+			}
+			return c.PutObject(ctx, in)
+		}
+		first, err := put("one", "", "*")
+		if err != nil {
+			t.Fatalf("create with If-None-Match: %v", err)
+		}
+		if _, err := put("two", "", "*"); err == nil {
+			t.Fatalf("second create with If-None-Match: * succeeded, want 412")
+		}
+		if _, err := put("two", `"0123456789abcdef0123456789abcdef"`, ""); err == nil {
+			t.Fatalf("put with a wrong If-Match succeeded, want 412")
+		}
+		if _, err := put("two", aws.ToString(first.ETag), ""); err != nil {
+			t.Fatalf("put with the right If-Match: %v", err)
+		}
+		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("k")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(out.Body)
+		out.Body.Close()
+		if string(got) != "two" {
+			t.Fatalf("body = %q, want %q", got, "two")
+		}
+	})
+	if endpoint == "" {
+		return // skipped
+	}
+	if resp, err := http.Get(endpoint + "/minio/health/live"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("minio still answers at %s after cleanup", endpoint)
+	}
+}
+
+// TestMissingBinary runs this test binary again with an empty tools folder:
+// without CI it must skip with the install hint, with CI=1 or
+// PUMASI_REQUIRE_PEERS=1 it must fail, so CI never passes by skipping.
+func TestMissingBinary(t *testing.T) {
+	if os.Getenv("TESTPEER_CHILD") == "1" {
+		testpeer.MinIO(t)
+		t.Fatal("MinIO returned without a binary")
+	}
+	empty := t.TempDir()
+	tests := []struct {
+		env      []string
+		wantFail bool
+		want     string
+	}{
+		{env: nil, wantFail: false, want: "--- SKIP: TestMissingBinary"},
+		{env: []string{"CI=true"}, wantFail: true, want: "--- FAIL: TestMissingBinary"},
+		{env: []string{"PUMASI_REQUIRE_PEERS=1"}, wantFail: true, want: "--- FAIL: TestMissingBinary"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMissingBinary$", "-test.v")
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "PUMASI_REQUIRE_PEERS=") && !strings.HasPrefix(kv, "PUMASI_TOOLS=") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(append(env, "TESTPEER_CHILD=1", "PUMASI_TOOLS="+empty), tt.env...)
+		out, err := cmd.CombinedOutput()
+		if failed := err != nil; failed != tt.wantFail {
+			t.Errorf("env %v: failed = %v, want %v\n%s", tt.env, failed, tt.wantFail, out)
+		}
+		if !strings.Contains(string(out), tt.want) || !strings.Contains(string(out), "run scripts/tools.sh minio") {
+			t.Errorf("env %v: output lacks %q or the install hint:\n%s", tt.env, tt.want, out)
+		}
+	}
+}
