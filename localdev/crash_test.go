@@ -45,14 +45,14 @@ type proc struct {
 
 // startLocaldev starts `pumasi localdev` on a free loopback port and waits,
 // bounded, until it answers /healthz.
-func startLocaldev(t *testing.T, home string) *proc {
+func startLocaldev(t *testing.T, home string, env ...string) *proc {
 	t.Helper()
 	bin, err := buildPumasi()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "localdev", "--home", home, "--addr", "127.0.0.1:0", "--no-machine")
-	cmd.Env = append(os.Environ(), "PUMASI_SECRET=")
+	cmd.Env = append(append(os.Environ(), "PUMASI_SECRET=", "PUMASI_STORAGE="), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
