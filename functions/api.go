@@ -40,6 +40,18 @@ type API struct {
 	Socket MachineSocket
 	Now    func() time.Time
 	Log    *slog.Logger
+
+	// Knowledge keeps collective knowledge; Embedder embeds contributions
+	// and queries for it (functions/knowledge.go).
+	Knowledge pumasi.KnowledgeStore
+	Embedder  Embedder
+	// MergeThreshold is the cosine above which a contribution merges into
+	// its nearest entry (pumasi.DefaultMergeThreshold when zero).
+	MergeThreshold float64
+	// RateLimits bound keyless knowledge writes; the zero value means the
+	// defaults.
+	RateLimits RateLimits
+	limiters   knowledgeLimiters
 }
 
 func (a *API) now() time.Time {

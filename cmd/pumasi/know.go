@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pumasi"
+)
+
+func init() {
+	register(command{name: "know query", summary: "search collective knowledge: know query <text> [--limit 5] [--hive H]", run: runKnowQuery})
+	register(command{name: "know contribute", summary: "share a finding: know contribute --title T --content C [--hive H] [--tags a,b]", run: runKnowContribute})
+	mcpToolsets = append(mcpToolsets, mcpToolset{name: "knowledge", flags: knowMCPFlags, add: addKnowledgeTools})
+}
+
+// knowClient speaks the Hive-compatible knowledge API. Reads are public and
+// writes carry only X-Hive-Agent, so it sends no bearer token.
+type knowClient struct {
+	server string
+	agent  string
+	http   *http.Client
+}
+
+// knowContributeData is the `data` of a contribution answer.
+type knowContributeData struct {
+	Verdict    string        `json:"verdict"`
+	Entry      *pumasi.Entry `json:"entry,omitempty"`
+	Similarity *float64      `json:"similarity,omitempty"`
+	Stage      string        `json:"stage,omitempty"`
+	Reason     string        `json:"reason,omitempty"`
+	Details    []string      `json:"details,omitempty"`
+}
+
+// send makes one request; a 2xx or 422 answer is decoded into out (the
+// body's `data`), anything else becomes an *apiError.
+func (k *knowClient) send(ctx context.Context, method, path string, body any, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, k.server+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if k.agent != "" {
+		req.Header.Set("X-Hive-Agent", k.agent)
+	}
+	resp, err := k.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return resp.StatusCode, fmt.Errorf("read answer: %w", err)
+	}
+	ok := resp.StatusCode/100 == 2 || resp.StatusCode == http.StatusUnprocessableEntity
+	if !ok {
+		var eb struct {
+			Error apiError `json:"error"`
+		}
+		if json.Unmarshal(raw, &eb) != nil || eb.Error.Code == "" {
+			return resp.StatusCode, &apiError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(raw))}
+		}
+		eb.Error.Status = resp.StatusCode
+		return resp.StatusCode, &eb.Error
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || len(env.Data) == 0 {
+		return resp.StatusCode, fmt.Errorf("answer is not {\"data\": ...}: %.200s", raw)
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return resp.StatusCode, fmt.Errorf("decode answer: %w", err)
+	}
+	return resp.StatusCode, nil
+}
+
+func (k *knowClient) query(ctx context.Context, q string, limit int, hive string) ([]pumasi.Hit, error) {
+	v := url.Values{"q": {q}}
+	if limit > 0 {
+		v.Set("limit", strconv.Itoa(limit))
+	}
+	if hive != "" {
+		v.Set("hive", hive)
+	}
+	var hits []pumasi.Hit
+	if _, err := k.send(ctx, "GET", "/knowledge/query?"+v.Encode(), nil, &hits); err != nil {
+		return nil, err
+	}
+	if hits == nil {
+		hits = []pumasi.Hit{}
+	}
+	return hits, nil
+}
+
+func (k *knowClient) contribute(ctx context.Context, req pumasi.ContributionRequest) (knowContributeData, error) {
+	if req.Tags == nil {
+		req.Tags = []string{}
+	}
+	var d knowContributeData
+	_, err := k.send(ctx, "POST", "/knowledge/contribute", req, &d)
+	return d, err
+}
+
+// knowParse parses fs allowing flags after positional arguments
+// (`know query some words --limit 3`) and returns the positionals.
+func knowParse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// flag stops at "--": everything after it is positional.
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func knowServerFlag(env *cliEnv, fs *flag.FlagSet) *string {
+	return fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
+}
+
+func newKnowClient(server, agent string) *knowClient {
+	return &knowClient{server: strings.TrimRight(server, "/"), agent: agent, http: &http.Client{Timeout: time.Minute}}
+}
+
+func runKnowQuery(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("know query", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	server := knowServerFlag(env, fs)
+	limit := fs.Int("limit", pumasi.DefaultQueryLimit, "most results (at most 50)")
+	hive := fs.String("hive", "", "search only this hive (default: every hive)")
+	asJSON := fs.Bool("json", false, "print the answer's data as JSON")
+	pos, err := knowParse(fs, args)
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(strings.Join(pos, " "))
+	if q == "" {
+		return &exitCodeError{2, errors.New("know query: give the text to search for")}
+	}
+	hits, err := newKnowClient(*server, "").query(ctx, q, *limit, *hive)
+	if err != nil {
+		return fmt.Errorf("know query: %w", err)
+	}
+	if *asJSON {
+		return printJSON(env.stdout, hits)
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(env.stdout, "no knowledge matches")
+		return nil
+	}
+	for i, h := range hits {
+		fmt.Fprintf(env.stdout, "%d. %s\n   hive %s · score %.2f · similarity %.2f · %d contributions · %d citations · %d endorsements\n",
+			i+1, h.Title, h.Hive, h.Score, h.Similarity, h.ContributionCount, h.CitationCount, h.EndorsementCount)
+		for _, line := range strings.Split(h.Content, "\n") {
+			fmt.Fprintf(env.stdout, "   %s\n", line)
+		}
+		fmt.Fprintf(env.stdout, "   id %s\n", h.ID)
+	}
+	return nil
+}
+
+func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("know contribute", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	server := knowServerFlag(env, fs)
+	agent := fs.String("agent", env.getenv("PUMASI_AGENT"), "your handle, sent as X-Hive-Agent (env PUMASI_AGENT)")
+	title := fs.String("title", "", "one-line summary of the finding (required)")
+	content := fs.String("content", "", "the finding; - reads it from stdin (required)")
+	hive := fs.String("hive", "", "hive to contribute to (default academy)")
+	tags := fs.String("tags", "", "comma-separated tags")
+	asJSON := fs.Bool("json", false, "print the answer's data as JSON")
+	pos, err := knowParse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return &exitCodeError{2, fmt.Errorf("know contribute: unexpected argument %q (use --title and --content)", pos[0])}
+	}
+	if !pumasi.ValidHandle(*agent) {
+		return &exitCodeError{2, errors.New("know contribute: --agent or PUMASI_AGENT must be 3-64 characters of A-Z a-z 0-9 . _ -")}
+	}
+	body := *content
+	if body == "-" {
+		b, err := io.ReadAll(io.LimitReader(env.stdin, 1<<20))
+		if err != nil {
+			return fmt.Errorf("know contribute: read stdin: %w", err)
+		}
+		body = string(b)
+	}
+	if strings.TrimSpace(*title) == "" || strings.TrimSpace(body) == "" {
+		return &exitCodeError{2, errors.New("know contribute: --title and --content are required")}
+	}
+	req := pumasi.ContributionRequest{Title: *title, Content: body, Hive: *hive, Tags: []string{}}
+	for _, t := range strings.Split(*tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			req.Tags = append(req.Tags, t)
+		}
+	}
+	d, err := newKnowClient(*server, *agent).contribute(ctx, req)
+	if err != nil {
+		return fmt.Errorf("know contribute: %w", err)
+	}
+	if *asJSON {
+		if err := printJSON(env.stdout, d); err != nil {
+			return err
+		}
+	} else {
+		printVerdict(env.stdout, d)
+	}
+	if d.Verdict == pumasi.VerdictRejected {
+		return &exitCodeError{1, fmt.Errorf("contribution rejected (%s)", d.Stage)}
+	}
+	return nil
+}
+
+func printVerdict(w io.Writer, d knowContributeData) {
+	switch d.Verdict {
+	case pumasi.VerdictAccepted:
+		fmt.Fprintf(w, "accepted: new entry %s in hive %s\n", d.Entry.ID, d.Entry.Hive)
+	case pumasi.VerdictMerged:
+		sim := 0.0
+		if d.Similarity != nil {
+			sim = *d.Similarity
+		}
+		fmt.Fprintf(w, "merged into %s (similarity %.3f): %q now has %d contributions\n",
+			d.Entry.ID, sim, d.Entry.Title, d.Entry.ContributionCount)
+	default:
+		fmt.Fprintf(w, "rejected at %s: %s\n", d.Stage, d.Reason)
+		if len(d.Details) > 0 {
+			fmt.Fprintf(w, "details: %s\n", strings.Join(d.Details, ", "))
+		}
+	}
+}
+
+// ---- MCP tools: The Hive's query_knowledge and contribute_knowledge ----
+
+// knowMCPServer and knowMCPHandle are the knowledge tools' flags of
+// `pumasi mcp`; a --server another toolset already defined is shared.
+var knowMCPServer, knowMCPHandle *flag.Flag
+
+func knowMCPFlags(fs *flag.FlagSet) {
+	if knowMCPServer = fs.Lookup("server"); knowMCPServer == nil {
+		fs.String("server", "", "pumasi server for the knowledge tools (env PUMASI_SERVER, default "+defaultServer+")")
+		knowMCPServer = fs.Lookup("server")
+	}
+	if knowMCPHandle = fs.Lookup("handle"); knowMCPHandle == nil {
+		fs.String("handle", "", "X-Hive-Agent handle for contribute_knowledge (env PUMASI_AGENT, default the --agent id)")
+		knowMCPHandle = fs.Lookup("handle")
+	}
+}
+
+type queryKnowledgeInput struct {
+	Query string `json:"query" jsonschema:"what you are about to work on, in plain words"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most results, default 5, at most 50"`
+	Hive  string `json:"hive,omitempty" jsonschema:"search only this hive; default every hive"`
+}
+
+type queryKnowledgeOutput struct {
+	Results []pumasi.Hit `json:"results"`
+}
+
+type contributeKnowledgeInput struct {
+	Title   string   `json:"title" jsonschema:"one-line summary of the finding"`
+	Content string   `json:"content" jsonschema:"the specific, actionable finding: tool, version, error message, fix"`
+	Hive    string   `json:"hive,omitempty" jsonschema:"hive to contribute to, default academy"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"topic tags"`
+}
+
+// addKnowledgeTools registers query_knowledge and contribute_knowledge; they
+// call the server's knowledge API as the agent.
+func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
+	server := ""
+	if knowMCPServer != nil {
+		server = knowMCPServer.Value.String()
+	}
+	if server == "" {
+		server = envOr(cfg.env, "PUMASI_SERVER", defaultServer)
+	}
+	handle := ""
+	if knowMCPHandle != nil {
+		handle = knowMCPHandle.Value.String()
+	}
+	if handle == "" {
+		handle = envOr(cfg.env, "PUMASI_AGENT", cfg.agent)
+	}
+	// An agent id too short for a handle still gets the read tool; only
+	// contributing asks for --handle.
+	handleOK := pumasi.ValidHandle(handle)
+	kc := newKnowClient(server, handle)
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "query_knowledge",
+		Description: "Search the collective knowledge other agents contributed, before starting a task. " +
+			"Results are ranked by similarity × quality.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in queryKnowledgeInput) (*mcp.CallToolResult, queryKnowledgeOutput, error) {
+		if strings.TrimSpace(in.Query) == "" {
+			return nil, queryKnowledgeOutput{}, errors.New("invalid_request: query is required")
+		}
+		hits, err := kc.query(ctx, in.Query, in.Limit, in.Hive)
+		if err != nil {
+			return nil, queryKnowledgeOutput{}, knowToolError(err)
+		}
+		return nil, queryKnowledgeOutput{Results: hits}, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{
+		Name: "contribute_knowledge",
+		Description: "Share a specific, actionable finding (tool, version, error, fix) with other agents. " +
+			"Personal data, secrets, diaries and vague advice are rejected; duplicates merge into the existing entry.",
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, knowContributeData, error) {
+		if !handleOK {
+			return nil, knowContributeData{}, errors.New("agent_required: start pumasi mcp with --handle (3-64 characters of A-Z a-z 0-9 . _ -)")
+		}
+		d, err := kc.contribute(ctx, pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags})
+		if err != nil {
+			return nil, knowContributeData{}, knowToolError(err)
+		}
+		return nil, d, nil
+	})
+	return nil
+}
+
+// knowToolError shows the model the server's client-safe error, or a plain
+// note when the server cannot be reached.
+func knowToolError(err error) error {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("%s: %s", ae.Code, ae.Message)
+	}
+	return errors.New("knowledge server unreachable or answered unexpectedly")
+}

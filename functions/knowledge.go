@@ -1,0 +1,240 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pumasi"
+)
+
+// Embedder turns texts into vectors, one per text, in order. Model names the
+// vector space: entries are compared only with vectors of the same model.
+// adapters/embed provides the offline hashed embedder and an
+// OpenAI-compatible client.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Model() string
+}
+
+// HeaderAgent is The Hive's header naming the writing agent.
+const HeaderAgent = "X-Hive-Agent"
+
+// MaxQueryBytes bounds ?q=.
+const MaxQueryBytes = 4096
+
+func init() {
+	addRoute("POST", "/knowledge/contribute", "knowledge-contribute", (*API).contributeKnowledge)
+	addRoute("GET", "/knowledge/query", "knowledge-query", (*API).queryKnowledge)
+	addRoute("GET", "/knowledge/{id}", "knowledge-query", (*API).getKnowledge)
+	addRoute("POST", "/knowledge/{id}/cite", "knowledge-counters", (*API).citeKnowledge)
+	addRoute("POST", "/knowledge/{id}/endorse", "knowledge-counters", (*API).endorseKnowledge)
+}
+
+func (a *API) mergeThreshold() float64 {
+	if a.MergeThreshold > 0 {
+		return a.MergeThreshold
+	}
+	return pumasi.DefaultMergeThreshold
+}
+
+// knowledgeReady reports a deployment without a knowledge store or embedder
+// as an internal error, logged once per request.
+func (a *API) knowledgeReady(needEmbedder bool) error {
+	if a.Knowledge == nil {
+		return fmt.Errorf("knowledge store is not configured")
+	}
+	if needEmbedder && a.Embedder == nil {
+		return fmt.Errorf("embedder is not configured")
+	}
+	return nil
+}
+
+// contributeData is the Hive-shaped `data` of a contribution answer.
+type contributeData struct {
+	Verdict    string        `json:"verdict"`
+	Entry      *pumasi.Entry `json:"entry,omitempty"`
+	Similarity *float64      `json:"similarity,omitempty"`
+	Stage      string        `json:"stage,omitempty"`
+	Reason     string        `json:"reason,omitempty"`
+	Details    []string      `json:"details,omitempty"`
+}
+
+// contributeKnowledge runs the gate, embeds and hands the contribution to the
+// store's dedup: 201 accepted, 200 merged, 422 rejected.
+func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
+	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
+	if err := pumasi.CheckHandle(agent); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if err := a.knowledgeReady(true); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	var req pumasi.ContributionRequest
+	if err := decodeJSON(r, &req); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	req, err := req.Normalize()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	gate := pumasi.CheckContribution(req.Title, req.Content)
+	if !gate.Pass {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+			"data": contributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details},
+			// The contract's error body too, for clients that branch on it.
+			"error": errorDetail{pumasi.ERejected, gate.Reason},
+		})
+		return
+	}
+	vecs, err := a.Embedder.Embed(r.Context(), []string{pumasi.EmbeddingText(req.Title, req.Content)})
+	if err != nil {
+		a.fail(w, r, fmt.Errorf("embed contribution: %w", err))
+		return
+	}
+	if len(vecs) != 1 {
+		a.fail(w, r, fmt.Errorf("embed contribution: got %d vectors for 1 text", len(vecs)))
+		return
+	}
+	res, err := a.Knowledge.Contribute(r.Context(), pumasi.ContributeInput{
+		Hive: req.Hive, Agent: agent, Title: req.Title, Content: req.Content, Tags: req.Tags,
+		NormHash: pumasi.KnowledgeHash(req.Title, req.Content), Model: a.Embedder.Model(), Vector: vecs[0],
+		Specificity: gate.Specificity, Threshold: a.mergeThreshold(), At: a.now(),
+	})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	data := contributeData{Verdict: res.Verdict, Entry: &res.Entry}
+	status := http.StatusCreated
+	if res.Verdict == pumasi.VerdictMerged {
+		status = http.StatusOK
+		sim := res.Similarity
+		data.Similarity = &sim
+	}
+	writeJSON(w, status, map[string]any{"data": data})
+}
+
+// queryKnowledge answers GET /knowledge/query?q=&limit=&hive=: public; an
+// absent hive searches every hive.
+func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
+	if err := a.knowledgeReady(true); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	qs := r.URL.Query()
+	q := strings.TrimSpace(qs.Get("q"))
+	if q == "" {
+		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "q is required"))
+		return
+	}
+	if len(q) > MaxQueryBytes {
+		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "q is longer than %d bytes", MaxQueryBytes))
+		return
+	}
+	limit := pumasi.DefaultQueryLimit
+	if s := strings.TrimSpace(qs.Get("limit")); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer"))
+			return
+		}
+		limit = min(n, pumasi.MaxQueryLimit)
+	}
+	hive := strings.TrimSpace(qs.Get("hive"))
+	if hive != "" {
+		if err := pumasi.CheckID("hive", hive); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+	}
+	vecs, err := a.Embedder.Embed(r.Context(), []string{q})
+	if err != nil {
+		a.fail(w, r, fmt.Errorf("embed query: %w", err))
+		return
+	}
+	if len(vecs) != 1 {
+		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
+		return
+	}
+	hits, err := a.Knowledge.Query(r.Context(), pumasi.QueryInput{Hive: hive, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if hits == nil {
+		hits = []pumasi.Hit{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": hits})
+}
+
+// getKnowledge answers GET /knowledge/{id} with the entry and its
+// contributions.
+func (a *API) getKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	if err := a.knowledgeReady(false); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	e, err := a.Knowledge.GetEntry(r.Context(), p["id"])
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": e})
+}
+
+func (a *API) citeKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	a.bumpKnowledge(w, r, p, false)
+}
+
+func (a *API) endorseKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	a.bumpKnowledge(w, r, p, true)
+}
+
+// bumpKnowledge runs an atomic counter bump (cite, or endorse once per
+// handle) for the agent in X-Hive-Agent.
+func (a *API) bumpKnowledge(w http.ResponseWriter, r *http.Request, p params, endorse bool) {
+	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
+	if err := pumasi.CheckHandle(agent); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if err := a.knowledgeReady(false); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	bump := a.Knowledge.Cite
+	if endorse {
+		bump = a.Knowledge.Endorse
+	}
+	e, err := bump(r.Context(), p["id"], agent)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": e})
+}
+
+// SweepKnowledge collapses racing near-duplicates with the API's merge
+// threshold; the scheduled sweep (localdev's scheduler, the sweep Lambda)
+// calls it.
+func (a *API) SweepKnowledge(ctx context.Context) (pumasi.KnowledgeSweepReport, error) {
+	if err := a.knowledgeReady(false); err != nil {
+		return pumasi.KnowledgeSweepReport{}, err
+	}
+	return a.Knowledge.SweepKnowledge(ctx, a.mergeThreshold())
+}

@@ -1,0 +1,413 @@
+package pumasi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Verdicts of a contribution (DESIGN.md §6).
+const (
+	VerdictAccepted = "accepted"
+	VerdictMerged   = "merged"
+	VerdictRejected = "rejected"
+)
+
+// DefaultHive is the hive a contribution lands in when it names none, as in
+// The Hive's own client.
+const DefaultHive = "academy"
+
+// DefaultMergeThreshold is the cosine similarity above which a contribution
+// merges into the nearest entry of its hive.
+const DefaultMergeThreshold = 0.94
+
+// Limits on a contribution. The Hive stores short findings; anything longer
+// is a document, which belongs in room files.
+const (
+	MaxTitleRunes   = 300
+	MaxContentRunes = 10000
+	MaxTags         = 16
+	MaxTagRunes     = 64
+)
+
+// Query limits: the default and the cap of ?limit=.
+const (
+	DefaultQueryLimit = 5
+	MaxQueryLimit     = 50
+)
+
+// Entry is one piece of collective knowledge. It is written once; only its
+// counters move afterwards, atomically in the store.
+type Entry struct {
+	ID                string   `json:"id"`
+	Hive              string   `json:"hive"`
+	Title             string   `json:"title"`
+	Content           string   `json:"content"`
+	Tags              []string `json:"tags"`
+	ContributionCount int64    `json:"contribution_count"`
+	CitationCount     int64    `json:"citation_count"`
+	EndorsementCount  int64    `json:"endorsement_count"`
+	// Specificity is the gate's score when the entry was first accepted.
+	Specificity float64 `json:"specificity"`
+	// Quality is Specificity lifted by the entry's counters (see Quality).
+	Quality   float64   `json:"quality"`
+	CreatedAt time.Time `json:"created_at"`
+	// Contributions attribute the entry: its first contribution and every
+	// one merged into it since. Only GetEntry fills them.
+	Contributions []Contribution `json:"contributions,omitempty"`
+}
+
+// Contribution is one agent's submission kept for attribution. Similarity is
+// the cosine to the entry at merge time; 1 for the entry's first contribution.
+type Contribution struct {
+	Agent      string    `json:"agent"`
+	Title      string    `json:"title"`
+	Content    string    `json:"content"`
+	At         time.Time `json:"at"`
+	Similarity float64   `json:"similarity"`
+}
+
+// Hit is one query result: an entry with its similarity to the query and its
+// rank score, similarity × quality.
+type Hit struct {
+	Entry
+	Similarity float64 `json:"similarity"`
+	Score      float64 `json:"score"`
+}
+
+// ContributeInput is a contribution that passed the gate, ready for dedup.
+type ContributeInput struct {
+	Hive    string
+	Agent   string
+	Title   string
+	Content string
+	Tags    []string
+	// NormHash is KnowledgeHash(Title, Content): the exact-duplicate key.
+	NormHash string
+	// Model names the embedder that made Vector; only vectors of the same
+	// model are compared.
+	Model  string
+	Vector []float32
+	// Specificity is the gate's score.
+	Specificity float64
+	// Threshold is the cosine above which the nearest entry absorbs this
+	// contribution; values above 1 disable near-duplicate merging.
+	Threshold float64
+	At        time.Time
+}
+
+// ContributeResult tells what became of a contribution: accepted as a new
+// entry, or merged into Entry at Similarity.
+type ContributeResult struct {
+	Verdict    string
+	Entry      Entry
+	Similarity float64
+}
+
+// QueryInput asks for the entries nearest Vector. An empty Hive searches
+// every hive.
+type QueryInput struct {
+	Hive   string
+	Model  string
+	Vector []float32
+	Limit  int
+}
+
+// KnowledgeSweepReport counts what a knowledge sweep did.
+type KnowledgeSweepReport struct {
+	// Scanned is how many entries were compared.
+	Scanned int `json:"scanned"`
+	// Merged is how many entries were folded into older near-duplicates.
+	Merged int `json:"merged"`
+}
+
+// KnowledgeStore keeps collective knowledge. Every method is safe for
+// concurrent use by many processes sharing one backend; counters move only
+// by atomic increments in the store.
+type KnowledgeStore interface {
+	// Contribute adds in to its hive: an entry with the same NormHash, or
+	// else the nearest entry of the same model with cosine above
+	// in.Threshold, absorbs it (contribution_count + 1 and an attribution
+	// row); otherwise a new entry is written. Exact duplicates never make
+	// two entries, however many contribute at once.
+	Contribute(ctx context.Context, in ContributeInput) (ContributeResult, error)
+	// Query returns up to q.Limit entries ranked by similarity × quality.
+	Query(ctx context.Context, q QueryInput) ([]Hit, error)
+	// GetEntry returns an entry with its contributions, oldest first.
+	// Returns not_found when there is no such entry.
+	GetEntry(ctx context.Context, id string) (Entry, error)
+	// Cite bumps an entry's citation_count. Returns not_found when absent.
+	Cite(ctx context.Context, id, agent string) (Entry, error)
+	// Endorse bumps an entry's endorsement_count once per agent; endorsing
+	// again changes nothing. Returns not_found when absent.
+	Endorse(ctx context.Context, id, agent string) (Entry, error)
+	// SweepKnowledge collapses near-duplicates (cosine above threshold within
+	// a hive and model) that racing contributions let in: the older entry
+	// absorbs the newer's counts and contributions. Running it again finds
+	// nothing more to do.
+	SweepKnowledge(ctx context.Context, threshold float64) (KnowledgeSweepReport, error)
+}
+
+var handlePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{3,64}$`)
+
+// ValidHandle reports whether h is a valid X-Hive-Agent handle.
+func ValidHandle(h string) bool { return handlePattern.MatchString(h) }
+
+// CheckHandle validates an X-Hive-Agent handle. Returns agent_required when
+// it is missing or malformed: either way the writer is unidentified.
+func CheckHandle(h string) error {
+	if h == "" {
+		return Errorf(EAgentRequired, "the X-Hive-Agent header is required for writes")
+	}
+	if !ValidHandle(h) {
+		return Errorf(EAgentRequired, "X-Hive-Agent must be 3-64 characters of A-Z a-z 0-9 . _ -")
+	}
+	return nil
+}
+
+// ContributionRequest is the body of POST /knowledge/contribute.
+type ContributionRequest struct {
+	Title   string   `json:"title"`
+	Content string   `json:"content"`
+	Hive    string   `json:"hive,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+}
+
+// Normalize trims the request, fills the default hive and cleans the tags
+// (lowercased, deduplicated, order kept). Returns invalid_request for an
+// empty or oversized title or content, a bad hive id or bad tags.
+func (r ContributionRequest) Normalize() (ContributionRequest, error) {
+	out := ContributionRequest{
+		Title:   strings.TrimSpace(norm.NFC.String(r.Title)),
+		Content: strings.TrimSpace(norm.NFC.String(r.Content)),
+		Hive:    strings.TrimSpace(r.Hive),
+	}
+	if out.Hive == "" {
+		out.Hive = DefaultHive
+	}
+	if err := CheckID("hive", out.Hive); err != nil {
+		return out, err
+	}
+	switch {
+	case out.Title == "":
+		return out, Errorf(EInvalidRequest, "title is required")
+	case out.Content == "":
+		return out, Errorf(EInvalidRequest, "content is required")
+	case len([]rune(out.Title)) > MaxTitleRunes:
+		return out, Errorf(EInvalidRequest, "title is longer than %d characters", MaxTitleRunes)
+	case len([]rune(out.Content)) > MaxContentRunes:
+		return out, Errorf(EInvalidRequest, "content is longer than %d characters", MaxContentRunes)
+	case len(r.Tags) > MaxTags:
+		return out, Errorf(EInvalidRequest, "at most %d tags", MaxTags)
+	}
+	seen := map[string]bool{}
+	out.Tags = []string{}
+	for _, t := range r.Tags {
+		t = strings.ToLower(strings.TrimSpace(norm.NFC.String(t)))
+		if t == "" {
+			continue
+		}
+		if len([]rune(t)) > MaxTagRunes {
+			return out, Errorf(EInvalidRequest, "a tag is longer than %d characters", MaxTagRunes)
+		}
+		for _, c := range t {
+			if unicode.IsControl(c) {
+				return out, Errorf(EInvalidRequest, "tags may not contain control characters")
+			}
+		}
+		if !seen[t] {
+			seen[t] = true
+			out.Tags = append(out.Tags, t)
+		}
+	}
+	return out, nil
+}
+
+// NormalizeText is the form under which two texts are exact duplicates: NFC,
+// case-folded, whitespace collapsed to single spaces, trimmed.
+func NormalizeText(s string) string {
+	s = cases.Fold().String(norm.NFC.String(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// KnowledgeHash is the exact-duplicate key of a contribution: the sha256 of
+// its normalised title and content, lowercase hex. The hive is a separate
+// column of the unique key.
+func KnowledgeHash(title, content string) string {
+	sum := sha256.Sum256([]byte(NormalizeText(title) + "\n" + NormalizeText(content)))
+	return hex.EncodeToString(sum[:])
+}
+
+// EmbeddingText is what gets embedded for a contribution or entry.
+func EmbeddingText(title, content string) string {
+	return strings.TrimSpace(title) + "\n" + strings.TrimSpace(content)
+}
+
+// Cosine returns the cosine similarity of a and b, 0 when their lengths
+// differ or either is zero.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+// Quality is an entry's rank weight in [0,1]: its specificity lifted a
+// little, on a log scale, by independent contributions, citations and
+// endorsements, so that a finding many agents confirm outranks a lone one of
+// the same relevance without popularity drowning relevance.
+func Quality(specificity float64, contributions, citations, endorsements int64) float64 {
+	q := specificity
+	if contributions > 1 {
+		q += 0.05 * math.Log(float64(contributions))
+	}
+	if citations > 0 {
+		q += 0.03 * math.Log1p(float64(citations))
+	}
+	if endorsements > 0 {
+		q += 0.05 * math.Log1p(float64(endorsements))
+	}
+	return clamp01(q)
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// RankHits sorts hits by score, best first, ties broken by similarity, then
+// by age (older first) and id so the order is stable, and cuts to limit.
+func RankHits(hits []Hit, limit int) []Hit {
+	sort.SliceStable(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Similarity != b.Similarity {
+			return a.Similarity > b.Similarity
+		}
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		return a.ID < b.ID
+	})
+	if limit >= 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
+// SweepCandidate is what the sweep needs to know of an entry. Seq orders
+// entries by insertion where CreatedAt ties; New marks entries added since
+// the last sweep (only pairs with at least one new entry are compared).
+type SweepCandidate struct {
+	ID        string
+	Hive      string
+	Model     string
+	CreatedAt time.Time
+	Seq       int64
+	Vector    []float32
+	New       bool
+}
+
+// SweepMerge folds the entries Absorbed into Keep, the oldest of a cluster.
+type SweepMerge struct {
+	Keep     string
+	Absorbed []string
+}
+
+// PlanSweep clusters candidates whose cosine exceeds threshold within one
+// hive and model (transitively) and keeps the oldest of each cluster. Pairs
+// of two entries both seen by an earlier sweep are not compared again: the
+// earlier sweep already found them apart. Pure, so every backend collapses
+// the same clusters.
+func PlanSweep(cands []SweepCandidate, threshold float64) []SweepMerge {
+	type key struct{ hive, model string }
+	groups := map[key][]int{}
+	for i, c := range cands {
+		k := key{c.Hive, c.Model}
+		groups[k] = append(groups[k], i)
+	}
+	parent := make([]int, len(cands))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, idx := range groups {
+		for x, i := range idx {
+			if !cands[i].New {
+				continue
+			}
+			for y, j := range idx {
+				if y == x || (cands[j].New && y < x) {
+					continue // new-new pairs once
+				}
+				if Cosine(cands[i].Vector, cands[j].Vector) > threshold {
+					ri, rj := find(i), find(j)
+					if ri != rj {
+						parent[ri] = rj
+					}
+				}
+			}
+		}
+	}
+	clusters := map[int][]int{}
+	for i := range cands {
+		r := find(i)
+		clusters[r] = append(clusters[r], i)
+	}
+	var out []SweepMerge
+	for _, members := range clusters {
+		if len(members) < 2 {
+			continue
+		}
+		sort.Slice(members, func(a, b int) bool {
+			ca, cb := cands[members[a]], cands[members[b]]
+			if !ca.CreatedAt.Equal(cb.CreatedAt) {
+				return ca.CreatedAt.Before(cb.CreatedAt)
+			}
+			if ca.Seq != cb.Seq {
+				return ca.Seq < cb.Seq
+			}
+			return ca.ID < cb.ID
+		})
+		m := SweepMerge{Keep: cands[members[0]].ID}
+		for _, i := range members[1:] {
+			m.Absorbed = append(m.Absorbed, cands[i].ID)
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Keep < out[b].Keep })
+	return out
+}

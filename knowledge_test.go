@@ -1,0 +1,106 @@
+package pumasi
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestValidHandle(t *testing.T) {
+	for h, want := range map[string]bool{
+		"claude-code": true, "a.b_c-9": true, "abc": true, strings.Repeat("x", 64): true,
+		"ab": false, strings.Repeat("x", 65): false, "has space": false, "한글핸들": false, "a/b": false, "": false,
+	} {
+		if got := ValidHandle(h); got != want {
+			t.Errorf("ValidHandle(%q) = %v, want %v", h, got, want)
+		}
+	}
+	if got := ErrorCode(CheckHandle("")); got != EAgentRequired {
+		t.Fatalf("CheckHandle(\"\") code = %q", got)
+	}
+	if got := ErrorCode(CheckHandle("x")); got != EAgentRequired {
+		t.Fatalf("CheckHandle(x) code = %q", got)
+	}
+}
+
+func TestKnowledgeHashNormalises(t *testing.T) {
+	a := KnowledgeHash("Postgres  now()", "Frozen\tin a TRANSACTION ")
+	b := KnowledgeHash(" postgres now()", "frozen in a transaction")
+	if a != b || len(a) != 64 {
+		t.Fatalf("hashes %s %s", a, b)
+	}
+	if a == KnowledgeHash("postgres now()", "frozen in a transaction.") {
+		t.Fatal("different text, same hash")
+	}
+	// NFD and NFC Korean are one text.
+	if KnowledgeHash("설정", "x") != KnowledgeHash("\u1109\u1165\u11af\u110c\u1165\u11bc", "x") {
+		t.Fatal("NFD Korean hashes differently from NFC")
+	}
+}
+
+func TestContributionRequestNormalize(t *testing.T) {
+	r, err := ContributionRequest{Title: " T ", Content: " c ", Tags: []string{"Go", "go", " ", "SQLite"}}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Hive != DefaultHive || r.Title != "T" || r.Content != "c" || !reflect.DeepEqual(r.Tags, []string{"go", "sqlite"}) {
+		t.Fatalf("normalised = %+v", r)
+	}
+	bad := []ContributionRequest{
+		{Content: "c"}, {Title: "t"}, {Title: "t", Content: "c", Hive: "Bad Hive"},
+		{Title: strings.Repeat("t", MaxTitleRunes+1), Content: "c"},
+		{Title: "t", Content: strings.Repeat("c", MaxContentRunes+1)},
+		{Title: "t", Content: "c", Tags: make([]string, MaxTags+1)},
+	}
+	for _, b := range bad {
+		if _, err := b.Normalize(); ErrorCode(err) != EInvalidRequest {
+			t.Errorf("Normalize(%.40v) err = %v, want invalid_request", b, err)
+		}
+	}
+}
+
+func TestQualityAndRank(t *testing.T) {
+	if q := Quality(0.6, 1, 0, 0); q != 0.6 {
+		t.Fatalf("lone entry quality %v", q)
+	}
+	if !(Quality(0.6, 10, 3, 2) > Quality(0.6, 1, 0, 0)) || Quality(1, 1000, 1000, 1000) != 1 {
+		t.Fatal("quality does not grow with counters or is not capped")
+	}
+	now := time.Now()
+	hits := []Hit{
+		{Entry: Entry{ID: "a", CreatedAt: now}, Similarity: 0.9, Score: 0.45},
+		{Entry: Entry{ID: "b", CreatedAt: now}, Similarity: 0.6, Score: 0.6},
+		{Entry: Entry{ID: "c", CreatedAt: now}, Similarity: 0.8, Score: 0.6},
+	}
+	got := RankHits(hits, 2)
+	if len(got) != 2 || got[0].ID != "c" || got[1].ID != "b" {
+		t.Fatalf("ranked %v", got)
+	}
+}
+
+func TestPlanSweep(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	v := func(x, y float32) []float32 { return []float32{x, y} }
+	cands := []SweepCandidate{
+		{ID: "old", Hive: "h", Model: "m", CreatedAt: t0, Seq: 1, Vector: v(1, 0)},
+		{ID: "new1", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Second), Seq: 2, Vector: v(1, 0.01), New: true},
+		{ID: "new2", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Second), Seq: 3, Vector: v(1, 0.02), New: true},
+		{ID: "far", Hive: "h", Model: "m", CreatedAt: t0, Seq: 4, Vector: v(0, 1), New: true},
+		{ID: "otherhive", Hive: "g", Model: "m", CreatedAt: t0, Seq: 5, Vector: v(1, 0), New: true},
+		{ID: "othermodel", Hive: "h", Model: "n", CreatedAt: t0, Seq: 6, Vector: v(1, 0), New: true},
+		{ID: "oldtwin", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Hour), Seq: 7, Vector: v(0.0001, 1)},
+	}
+	got := PlanSweep(cands, 0.94)
+	want := []SweepMerge{{Keep: "far", Absorbed: []string{"oldtwin"}}, {Keep: "old", Absorbed: []string{"new1", "new2"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("PlanSweep = %+v, want %+v", got, want)
+	}
+	// Two old entries are never compared again.
+	for i := range cands {
+		cands[i].New = false
+	}
+	if got := PlanSweep(cands, 0.94); len(got) != 0 {
+		t.Fatalf("PlanSweep over old entries = %+v, want none", got)
+	}
+}
