@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pumasi/machine"
+)
+
+func init() {
+	register(command{
+		name:    "machine run",
+		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s]",
+		run:     runMachine,
+	})
+}
+
+// runMachine runs the daemon that mirrors each agent's room into
+// <home>/agents/<agent>/memory/shared/ until a signal stops it.
+func runMachine(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("machine run", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	server := fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
+	id := fs.String("machine", "", "this machine's id (required)")
+	token := fs.String("token", "", "machine:<id> token (env PUMASI_TOKEN, else <home>/admin.token)")
+	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
+	poll := fs.Duration("poll", machine.DefaultPoll, "fallback poll interval for assignments")
+	verbose := fs.Bool("v", false, "log debug messages")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *id == "" {
+		return &exitCodeError{2, errors.New("machine run: --machine is required")}
+	}
+	if *poll <= 0 {
+		return &exitCodeError{2, errors.New("machine run: --poll must be positive")}
+	}
+	h, err := homeDir(env, *home)
+	if err != nil {
+		return err
+	}
+	tok := *token
+	if tok == "" {
+		tok = env.getenv("PUMASI_TOKEN")
+	}
+	if tok == "" {
+		b, err := os.ReadFile(filepath.Join(h, "admin.token"))
+		if err != nil {
+			return fmt.Errorf("machine run: no token: pass --token (pumasi token --machine %s), or set PUMASI_TOKEN", *id)
+		}
+		tok = strings.TrimSpace(string(b))
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	return machine.Run(ctx, machine.Config{
+		Server:  *server,
+		Machine: *id,
+		Token:   tok,
+		Home:    h,
+		Poll:    *poll,
+		Log:     log,
+	})
+}
