@@ -10,6 +10,7 @@
 //	agents/<agent>.json            where the agent is placed (the commit point)
 //	machines/<machine>.json        the placements on that machine
 //	status/<agent>.json            what the agent's daemon last reported
+//	knowledge/...                  collective knowledge (see knowledge.go)
 //
 // Manifests, agent records and machine indexes are only ever written with
 // If-Match on the ETag read before (If-None-Match: * to create) and retried on
@@ -124,6 +125,10 @@ type Store struct {
 
 	// cache holds the last seen copy of each JSON object (see update).
 	cache objCache
+
+	// know caches collective knowledge's immutable index segments and each
+	// hive's decoded index (see knowledge.go).
+	know knowState
 
 	// afterBlob, when set by tests, runs between the blob PUT and the
 	// manifest update of PutFile.
