@@ -125,5 +125,6 @@ type PlacementStore interface {
 type Store interface {
 	FileStore
 	PlacementStore
+	ConnectionStore
 	Close() error
 }

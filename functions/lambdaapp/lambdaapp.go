@@ -1,0 +1,356 @@
+// Package lambdaapp wires pumasi's handlers into AWS Lambda functions. Each
+// functions/<name>/main.go reads its configuration with LoadConfig and hands
+// it to one Start function; everything else lives here, so the mains stay
+// a few lines and the template test can check their env from one table.
+package lambdaapp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"pumasi"
+	"pumasi/adapters/embed"
+	"pumasi/adapters/push"
+	s3store "pumasi/adapters/s3"
+	"pumasi/functions"
+)
+
+// Env vars a function may read (DESIGN.md §9).
+const (
+	EnvStorage         = "PUMASI_STORAGE"
+	EnvSecret          = "PUMASI_SECRET"
+	EnvGateway         = "PUMASI_GATEWAY_ENDPOINT"
+	EnvEmbeddingsURL   = "PUMASI_EMBEDDINGS_URL"
+	EnvEmbeddingsModel = "PUMASI_EMBEDDINGS_MODEL"
+	EnvEmbeddingsKey   = "PUMASI_EMBEDDINGS_KEY"
+	EnvSweepGrace      = "PUMASI_SWEEP_GRACE"
+)
+
+// Kinds of function: what event a function's handler takes.
+const (
+	KindHTTP      = "http"      // API Gateway HTTP API payload v2
+	KindWebSocket = "websocket" // API Gateway WebSocket API proxy event
+	KindSchedule  = "schedule"  // EventBridge scheduled event
+)
+
+// Function is one Lambda function: its kind and the env it reads.
+type Function struct {
+	Name string
+	Kind string
+	// Env are the variables the function reads; Required must be set.
+	Env      []string
+	Required []string
+}
+
+var (
+	storageSecret = []string{EnvStorage, EnvSecret}
+	pushing       = []string{EnvStorage, EnvSecret, EnvGateway}
+	embedding     = []string{EnvStorage, EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey}
+)
+
+// table is the list of functions of DESIGN.md §2 plus health, which the
+// route table names for GET /healthz.
+var table = []Function{
+	{Name: "upload", Kind: KindHTTP, Env: pushing, Required: storageSecret},
+	{Name: "list", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "get", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "delete", Kind: KindHTTP, Env: pushing, Required: storageSecret},
+	{Name: "resolve", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "placements", Kind: KindHTTP, Env: pushing, Required: storageSecret},
+	{Name: "assignments", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "status", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "knowledge-contribute", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
+	{Name: "knowledge-query", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
+	{Name: "knowledge-counters", Kind: KindHTTP, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
+	{Name: "health", Kind: KindHTTP},
+	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
+	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
+	{Name: "ws-default", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
+	{Name: "sweep", Kind: KindSchedule, Env: []string{EnvStorage, EnvSweepGrace}, Required: []string{EnvStorage}},
+}
+
+// Functions returns every Lambda function, sorted by name.
+func Functions() []Function {
+	out := append([]Function(nil), table...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the function called name.
+func Lookup(name string) (Function, bool) {
+	for _, f := range table {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Function{}, false
+}
+
+// Config is one function's configuration, read from its env.
+type Config struct {
+	Function        Function
+	Storage         string
+	Secret          []byte
+	GatewayEndpoint string
+	Embeddings      EmbedderConfig
+	SweepGrace      time.Duration
+}
+
+// EmbedderConfig selects the embedder: the offline hashed one unless URL is
+// set.
+type EmbedderConfig struct {
+	URL, Model, Key string
+}
+
+// DefaultSweepGrace is how old an unreferenced blob must be before the
+// scheduled sweep removes it.
+const DefaultSweepGrace = time.Hour
+
+// LoadConfig reads function's configuration through getenv (os.Getenv in a
+// main). It reads only the variables the function's table entry lists, so
+// the template test's check of that list is a check of what runs.
+func LoadConfig(function string, getenv func(string) string) (Config, error) {
+	f, ok := Lookup(function)
+	if !ok {
+		return Config{}, fmt.Errorf("unknown function %q", function)
+	}
+	env := map[string]string{}
+	for _, k := range f.Env {
+		env[k] = strings.TrimSpace(getenv(k))
+	}
+	for _, k := range f.Required {
+		if env[k] == "" {
+			return Config{}, fmt.Errorf("function %s: %s is not set", function, k)
+		}
+	}
+	cfg := Config{
+		Function:        f,
+		Storage:         env[EnvStorage],
+		GatewayEndpoint: env[EnvGateway],
+		Embeddings:      EmbedderConfig{URL: env[EnvEmbeddingsURL], Model: env[EnvEmbeddingsModel], Key: env[EnvEmbeddingsKey]},
+		SweepGrace:      DefaultSweepGrace,
+	}
+	if cfg.Storage != "" && !strings.HasPrefix(cfg.Storage, "s3://") {
+		// A Lambda's disk is private to one instance and lost with it.
+		return Config{}, fmt.Errorf("function %s: %s must be an s3:// URL in Lambda, not %q", function, EnvStorage, cfg.Storage)
+	}
+	if s := env[EnvSecret]; s != "" {
+		if len(s) < 16 {
+			return Config{}, fmt.Errorf("function %s: %s is shorter than 16 bytes", function, EnvSecret)
+		}
+		cfg.Secret = []byte(s)
+	}
+	if s := env[EnvSweepGrace]; s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return Config{}, fmt.Errorf("function %s: %s %q is not a duration", function, EnvSweepGrace, s)
+		}
+		cfg.SweepGrace = d
+	}
+	return cfg, nil
+}
+
+// initTimeout bounds the cold start's store and SDK setup.
+const initTimeout = 20 * time.Second
+
+// Open builds the API a function serves: its store, and its pusher and
+// knowledge store when it uses them. It opens the s3 backend directly, not
+// through internal/wire, so that no function links SQLite: smaller
+// bootstraps start faster.
+func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, error) {
+	api := &functions.API{Secret: cfg.Secret, Log: log}
+	if cfg.Storage == "" {
+		return api, nil
+	}
+	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	api.Store = store
+	if cfg.GatewayEndpoint != "" {
+		g, err := push.NewGateway(ctx, cfg.GatewayEndpoint, store, push.GatewayOptions{Log: log})
+		if err != nil {
+			store.Close()
+			return nil, err
+		}
+		api.Pusher = g
+	}
+	if strings.HasPrefix(cfg.Function.Name, "knowledge-") || cfg.Function.Name == "sweep" {
+		if k, ok := any(store).(pumasi.KnowledgeStore); ok {
+			api.Knowledge = k
+		} else {
+			// The knowledge routes answer 500 and log.
+			log.Warn("storage backend has no knowledge store")
+		}
+		if cfg.Function.Name != "sweep" && cfg.Function.Name != "knowledge-counters" {
+			if api.Embedder, err = openEmbedder(cfg.Embeddings); err != nil {
+				store.Close()
+				return nil, err
+			}
+		}
+	}
+	return api, nil
+}
+
+func openEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {
+	if cfg.URL == "" {
+		return embed.NewHashed(0), nil
+	}
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("%s is set but %s is not", EnvEmbeddingsURL, EnvEmbeddingsModel)
+	}
+	return embed.NewOpenAI(embed.OpenAIConfig{URL: cfg.URL, Model: cfg.Model, Key: cfg.Key})
+}
+
+// Logger is the JSON logger a function writes to CloudWatch with.
+func Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+}
+
+// Fatal reports a configuration error and exits: Lambda records the init
+// failure and retries on the next invocation.
+func Fatal(err error) {
+	Logger().Error("function init failed", "err", err)
+	os.Exit(1)
+}
+
+// Start opens cfg's function and serves its events until the runtime stops
+// it. It never returns.
+func Start(cfg Config) {
+	log := Logger().With("function", cfg.Function.Name)
+	ctx, cancel := context.WithTimeout(context.Background(), initTimeout)
+	api, err := Open(ctx, cfg, log)
+	cancel()
+	if err != nil {
+		Fatal(err)
+	}
+	switch cfg.Function.Kind {
+	case KindHTTP:
+		lambda.Start(HTTPHandler(api, cfg.Function.Name))
+	case KindWebSocket:
+		h, err := WebSocketHandler(api, cfg.Function.Name)
+		if err != nil {
+			Fatal(err)
+		}
+		lambda.Start(h)
+	case KindSchedule:
+		lambda.Start(SweepHandler(api, cfg.SweepGrace))
+	default:
+		Fatal(fmt.Errorf("function %s has unknown kind %q", cfg.Function.Name, cfg.Function.Kind))
+	}
+}
+
+// HTTPHandler serves the routes of function, through the same adapter and
+// handlers localdev runs; a request for another function's route answers
+// 404, as it would if API Gateway routed it here by mistake.
+func HTTPHandler(api *functions.API, function string) func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+	own := ownRoutes(function)
+	all := api.Handler()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !own(r.Method, r.URL.EscapedPath()) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"error":{"code":%q,"message":"no such endpoint"}}`+"\n", pumasi.ENotFound)
+			return
+		}
+		all.ServeHTTP(w, r)
+	})
+	return functions.LambdaHTTP(h)
+}
+
+// ownRoutes returns a matcher of the requests function serves.
+func ownRoutes(function string) func(method, escapedPath string) bool {
+	var mine []functions.Route
+	for _, rt := range functions.Routes() {
+		if rt.Function == function {
+			mine = append(mine, rt)
+		}
+	}
+	return func(method, escapedPath string) bool {
+		segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
+		for _, rt := range mine {
+			if rt.Method != method && !(rt.Method == http.MethodGet && method == http.MethodHead) {
+				continue
+			}
+			if matches(rt.Pattern, segs) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// matches reports whether escaped path segments fit a route pattern.
+// A literal segment must match exactly; a {param} matches one non-empty
+// segment.
+func matches(pattern string, segs []string) bool {
+	ps := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+	if len(ps) != len(segs) {
+		return false
+	}
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			if segs[i] == "" {
+				return false
+			}
+			continue
+		}
+		if s, err := url.PathUnescape(segs[i]); err != nil || s != p {
+			return false
+		}
+	}
+	return true
+}
+
+// WebSocketHandler returns the handler of one WebSocket route function.
+func WebSocketHandler(api *functions.API, function string) (func(ctx context.Context, ev events.APIGatewayWebsocketProxyRequest) (functions.WSResponse, error), error) {
+	switch function {
+	case "ws-connect":
+		return api.WSConnect, nil
+	case "ws-disconnect":
+		return api.WSDisconnect, nil
+	case "ws-default":
+		return api.WSDefault, nil
+	}
+	return nil, fmt.Errorf("no WebSocket route for function %q", function)
+}
+
+// SweepReport is what the scheduled sweep returns (and logs).
+type SweepReport struct {
+	Files     pumasi.SweepReport           `json:"files"`
+	Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge,omitempty"`
+}
+
+// SweepHandler runs the daily sweep: unreferenced blobs older than grace,
+// then racing near-duplicate knowledge entries.
+func SweepHandler(api *functions.API, grace time.Duration) func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
+	return func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
+		var rep SweepReport
+		files, err := api.Store.Sweep(ctx, grace)
+		if err != nil {
+			return rep, fmt.Errorf("sweep files: %w", err)
+		}
+		rep.Files = files
+		if api.Knowledge != nil {
+			k, err := api.Knowledge.SweepKnowledge(ctx, pumasi.DefaultMergeThreshold)
+			if err != nil {
+				return rep, fmt.Errorf("sweep knowledge: %w", err)
+			}
+			rep.Knowledge = &k
+		}
+		if api.Log != nil {
+			api.Log.Info("sweep", "temp_files", files.TempFiles, "blobs", files.Blobs, "knowledge", rep.Knowledge)
+		}
+		return rep, nil
+	}
+}

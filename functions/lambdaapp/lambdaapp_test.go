@@ -1,0 +1,84 @@
+package lambdaapp
+
+import (
+	"strings"
+	"testing"
+
+	"pumasi/functions"
+)
+
+func TestLoadConfig(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	full := map[string]string{
+		EnvStorage: "s3://b/p?region=us-east-1", EnvSecret: "0123456789abcdef0123", EnvGateway: "https://x.example/prod",
+		EnvSweepGrace: "30m", "PUMASI_HOME": "/tmp/ignored",
+	}
+	cfg, err := LoadConfig("upload", env(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.GatewayEndpoint != full[EnvGateway] || string(cfg.Secret) != full[EnvSecret] || cfg.Storage != full[EnvStorage] {
+		t.Fatalf("upload config = %+v", cfg)
+	}
+	// list does not push, so it does not read the gateway endpoint.
+	if cfg, _ := LoadConfig("list", env(full)); cfg.GatewayEndpoint != "" {
+		t.Fatalf("list read %s", EnvGateway)
+	}
+	if cfg, _ := LoadConfig("sweep", env(full)); cfg.SweepGrace.String() != "30m0s" || cfg.Secret != nil {
+		t.Fatalf("sweep config = %+v, want grace 30m and no secret", cfg)
+	}
+	for _, tc := range []struct {
+		fn   string
+		env  map[string]string
+		want string
+	}{
+		{"upload", map[string]string{EnvStorage: "s3://b/p"}, "PUMASI_SECRET is not set"},
+		{"upload", map[string]string{EnvSecret: "0123456789abcdef0123"}, "PUMASI_STORAGE is not set"},
+		{"list", map[string]string{EnvStorage: "local", EnvSecret: "0123456789abcdef0123"}, "must be an s3:// URL"},
+		{"list", map[string]string{EnvStorage: "s3://b/p", EnvSecret: "short"}, "shorter than 16"},
+		{"sweep", map[string]string{EnvStorage: "s3://b/p", EnvSweepGrace: "soon"}, "not a duration"},
+		{"nope", full, "unknown function"},
+	} {
+		if _, err := LoadConfig(tc.fn, env(tc.env)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("LoadConfig(%s, %v) error = %v, want %q", tc.fn, tc.env, err, tc.want)
+		}
+	}
+}
+
+func TestEveryRouteHasAFunction(t *testing.T) {
+	for _, rt := range functions.Routes() {
+		f, ok := Lookup(rt.Function)
+		if !ok {
+			t.Errorf("route %s %s names function %q, which has no main", rt.Method, rt.Pattern, rt.Function)
+			continue
+		}
+		want := KindHTTP
+		if rt.Function == "ws-connect" {
+			want = KindWebSocket
+		}
+		if f.Kind != want {
+			t.Errorf("function %s kind = %s, want %s", f.Name, f.Kind, want)
+		}
+	}
+}
+
+func TestOwnRoutes(t *testing.T) {
+	get := ownRoutes("get")
+	for _, tc := range []struct {
+		method, path string
+		want         bool
+	}{
+		{"GET", "/rooms/r1/files/notes.md", true},
+		{"HEAD", "/rooms/r1/files/notes.md", true},
+		{"GET", "/rooms/r1/files/a%2Fb", true},
+		{"GET", "/rooms/r1/files/%ED%9A%8C%EC%9D%98.md", true},
+		{"GET", "/rooms/r1/files", false},
+		{"DELETE", "/rooms/r1/files/notes.md", false},
+		{"GET", "/rooms/r1/files/", false},
+		{"GET", "/rooms/r1/files/a/b", false},
+	} {
+		if got := get(tc.method, tc.path); got != tc.want {
+			t.Errorf("get serves %s %s = %v, want %v", tc.method, tc.path, got, tc.want)
+		}
+	}
+}
