@@ -4,7 +4,7 @@ BIN     ?= bin
 PUMASI  := $(BIN)/pumasi
 GOFLAGS_BUILD := -trimpath -buildvcs=false
 
-.PHONY: build localdev test tools bench fuzz vet
+.PHONY: build localdev test tools browser bench fuzz vet
 
 build:
 	$(GO) build $(GOFLAGS_BUILD) -o $(PUMASI) ./cmd/pumasi
@@ -17,8 +17,12 @@ localdev: build
 tools:
 	bash scripts/tools.sh all
 
+## browser: install the pinned Debian chromium and playwright-core (dashboard test)
+browser:
+	bash scripts/browser.sh
+
 ## test: vet, then every test (fuzz seed corpora included) with real peers
-test: tools
+test: tools browser
 	$(GO) vet ./...
 	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 14m ./...
 
@@ -30,3 +34,15 @@ bench: tools build
 FUZZTIME ?= 60s
 fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
+
+## lambda: dist/<function>.zip for every functions/<name>/main.go, each holding a
+## `bootstrap` for provided.al2023 (ARCH=arm64 by default, ARCH=amd64 too),
+## built reproducibly: no VCS stamp, trimmed paths, fixed zip times and order
+LAMBDA_FUNCTIONS := $(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go))
+ARCH ?= arm64
+.PHONY: lambda
+lambda:
+	rm -rf dist/build-$(ARCH) && mkdir -p dist/build-$(ARCH)
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -trimpath -buildvcs=false -tags lambda.norpc \
+		-ldflags='-s -w' -o dist/build-$(ARCH)/ $(addprefix ./functions/,$(LAMBDA_FUNCTIONS))
+	$(GO) run ./scripts/lambdazip -out dist $(addprefix dist/build-$(ARCH)/,$(LAMBDA_FUNCTIONS))

@@ -47,11 +47,17 @@ type proc struct {
 // bounded, until it answers /healthz.
 func startLocaldev(t *testing.T, home string, env ...string) *proc {
 	t.Helper()
+	return startLocaldevArgs(t, home, []string{"--no-machine"}, env...)
+}
+
+// startLocaldevArgs is startLocaldev with extra flags instead of --no-machine.
+func startLocaldevArgs(t *testing.T, home string, args []string, env ...string) *proc {
+	t.Helper()
 	bin, err := buildPumasi()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "localdev", "--home", home, "--addr", "127.0.0.1:0", "--no-machine")
+	cmd := exec.Command(bin, append([]string{"localdev", "--home", home, "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(append(os.Environ(), "PUMASI_SECRET=", "PUMASI_STORAGE="), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -16,10 +16,10 @@ import (
 	"strings"
 	"time"
 
-	"pumasi"
-	"pumasi/adapters/local"
 	"pumasi/adapters/push"
 	"pumasi/functions"
+	"pumasi/internal/wire"
+	"pumasi/localdev/dashboard"
 )
 
 // DefaultAddr is where localdev listens unless told otherwise.
@@ -37,12 +37,20 @@ type Config struct {
 	Secret []byte
 	// NoMachine turns off the in-process daemon for machine "local".
 	NoMachine bool
+	// GatewayPush sends frames through localdev's own @connections endpoint
+	// with the API Gateway push adapter, the code path AWS runs.
+	GatewayPush bool
 	// Poll is the in-process daemon's poll interval.
 	Poll time.Duration
 	// SweepGrace is how old an unreferenced blob must be before the sweep
 	// removes it.
 	SweepGrace time.Duration
 	Log        *slog.Logger
+	// Embeddings selects the knowledge embedder (PUMASI_EMBEDDINGS_*); the
+	// zero value is the offline hashed one.
+	Embeddings wire.EmbedderConfig
+	// RateLimits bound keyless knowledge writes (zero: the defaults).
+	RateLimits functions.RateLimits
 	// Out receives the banner: address, admin token, examples.
 	Out io.Writer
 }
@@ -75,21 +83,35 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg)
+	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: cfg.Storage, Home: cfg.Home, Grace: cfg.SweepGrace, Log: cfg.Log})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 
+	embedder, err := wire.OpenEmbedder(cfg.Embeddings)
+	if err != nil {
+		return err
+	}
+	know, err := wire.OpenKnowledge(store)
+	if err != nil {
+		return err
+	}
 	hub := push.NewHub(cfg.Log)
-	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub}
+	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, RateLimits: cfg.RateLimits}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	base := "http://" + ln.Addr().String()
+	if cfg.GatewayPush {
+		if api.Pusher, err = GatewayPusher(ctx, base, hub, adminToken, cfg.Log); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	srv := &http.Server{
-		Handler:           api.Handler(),
+		Handler:           ConnectionsHandler(hub, secret, dashboard.Wrap(api.Handler())),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
@@ -103,7 +125,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go runSweeps(ctx, cfg.Log, store, cfg.SweepGrace)
+	go runSweeps(ctx, func(ctx context.Context) { sweepOnce(ctx, cfg.Log, api, cfg.SweepGrace) })
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -125,20 +147,11 @@ func Run(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// openStore opens the configured backend.
-func openStore(ctx context.Context, cfg Config) (pumasi.Store, error) {
-	switch {
-	case cfg.Storage == "" || cfg.Storage == "local":
-		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.SweepGrace})
-	default:
-		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
-	}
-}
-
 func printBanner(w io.Writer, base, home, token string) {
 	fmt.Fprintf(w, "pumasi localdev listening on %s\n", base)
 	fmt.Fprintf(w, "home: %s\n", home)
 	fmt.Fprintf(w, "admin token (also in %s):\n%s\n", filepath.Join(home, "admin.token"), token)
+	fmt.Fprintf(w, "dashboard (one click, signs in as admin): %s/#token=%s\n", base, token)
 	fmt.Fprintf(w, "try: curl -H \"Authorization: Bearer $(cat %s)\" %s/rooms/r1/files\n",
 		shellQuote(filepath.Join(home, "admin.token")), base)
 }

@@ -6,7 +6,54 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
+
+// readmeBlock returns the sh block after the README marker <!-- name.
+func readmeBlock(t *testing.T, name string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "<!-- "+name)
+	if !ok {
+		t.Fatalf("README has no %q marker", name)
+	}
+	_, block, _ := strings.Cut(after, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !strings.Contains(block, "127.0.0.1:8787") {
+		t.Fatalf("README block %q does not use localdev's default address:\n%s", name, block)
+	}
+	return block
+}
+
+// runBlock runs README blocks, as written, with bash against base, in work,
+// with $HOME set to fakeHome; only the port differs from the README.
+func runBlock(t *testing.T, base, fakeHome, work string, blocks ...string) string {
+	t.Helper()
+	script := strings.ReplaceAll(strings.Join(blocks, "\n"), "http://127.0.0.1:8787", base)
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("README block failed: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+func assertContains(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, `"error"`) {
+		t.Errorf("output holds an error:\n%s", got)
+	}
+}
 
 // TestReadmeQuickStart runs the README's quick-start curl block, as written,
 // against a real localdev whose home is ~/.pumasi of a temporary $HOME. Only
@@ -15,50 +62,54 @@ func TestReadmeQuickStart(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")
 	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+	block := readmeBlock(t, "quickstart")
+	if !strings.Contains(block, "~/.pumasi/admin.token") {
+		t.Fatalf("quick start block does not read localdev's admin token:\n%s", block)
 	}
-	_, after, ok := strings.Cut(string(readme), "<!-- quickstart")
-	if !ok {
-		t.Fatal("README has no quickstart marker")
-	}
-	_, block, _ := strings.Cut(after, "```sh\n")
-	block, _, _ = strings.Cut(block, "```")
-	if !strings.Contains(block, "127.0.0.1:8787") || !strings.Contains(block, "~/.pumasi/admin.token") {
-		t.Fatalf("quick start block does not use localdev's defaults:\n%s", block)
-	}
-
 	fakeHome := t.TempDir()
 	p := startLocaldev(t, filepath.Join(fakeHome, ".pumasi"))
-	script := strings.ReplaceAll(block, "http://127.0.0.1:8787", p.base)
-
-	work := t.TempDir()
-	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("quick start failed: %v\n%s", err, out)
-	}
-	got := string(out)
-	for _, want := range []string{
+	got := runBlock(t, p.base, fakeHome, t.TempDir(), block)
+	assertContains(t, got,
 		`"name":"spec.md"`, `"changed":true`, // upload
 		`"rev":1`, // list
 		"Use OAuth device flow; tokens expire after 1h.",                            // get
 		`<referenced-files>\n- spec.md: memory/shared/spec.md\n</referenced-files>`, // resolve
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("quick start output lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Contains(got, `"error"`) {
-		t.Errorf("quick start printed an error:\n%s", got)
-	}
+	)
 	// The delete took effect: the room lists nothing at rev 2.
 	token := strings.TrimSpace(readFile(t, filepath.Join(fakeHome, ".pumasi", "admin.token")))
-	out, err = exec.Command("curl", "-sS", "-H", "Authorization: Bearer "+token, p.base+"/rooms/r1/files").CombinedOutput()
+	out, err := exec.Command("curl", "-sS", "-H", "Authorization: Bearer "+token, p.base+"/rooms/r1/files").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `"rev":2,"files":[]`) {
 		t.Fatalf("after the quick start the room lists %s (%v), want rev 2 and no files", out, err)
 	}
+}
+
+// TestReadmeAgentsAndKnowledge runs the README's daemon and knowledge blocks
+// against a localdev with its in-process daemon for machine "local".
+func TestReadmeAgentsAndKnowledge(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed")
+	}
+	quick := readmeBlock(t, "quickstart")
+	setup, _, _ := strings.Cut(quick, "\n\n") // TOKEN=... and spec.md
+	agents := readmeBlock(t, "agents")
+	knowledge := readmeBlock(t, "knowledge")
+
+	fakeHome := t.TempDir()
+	p := startLocaldevArgs(t, filepath.Join(fakeHome, ".pumasi"), []string{"--poll", "1s"})
+	// The daemon writes asynchronously: let cat wait for the file, bounded.
+	agents = strings.Replace(agents, "cat ~/.pumasi", "for i in $(seq 100); do [ -f ~/.pumasi/agents/my-agent/memory/shared/spec.md ] && break; sleep 0.1; done; cat ~/.pumasi", 1)
+	got := runBlock(t, p.base, fakeHome, t.TempDir(), setup, agents)
+	assertContains(t, got, `"agent_id":"my-agent"`, "Use OAuth device flow; tokens expire after 1h.")
+
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(got, `"synced":true`) && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		got = runBlock(t, p.base, fakeHome, t.TempDir(), setup, "curl -sS -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/rooms/r1/agents")
+	}
+	if !strings.Contains(got, `"synced":true`) {
+		t.Fatalf("agent never reported synced: %s", got)
+	}
+
+	got = runBlock(t, p.base, fakeHome, t.TempDir(), knowledge)
+	assertContains(t, got, `"verdict":"accepted"`, `"contribution_count":1`, "modernc sqlite needs busy_timeout per connection")
 }

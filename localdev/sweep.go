@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"pumasi"
+	"pumasi/functions"
 )
 
 // nextSweep is the next 02:00 UTC strictly after now: the sweep's schedule in
@@ -19,8 +19,8 @@ func nextSweep(now time.Time) time.Time {
 	return t
 }
 
-// runSweeps runs the sweep daily at 02:00 UTC until ctx ends.
-func runSweeps(ctx context.Context, log *slog.Logger, store pumasi.FileStore, grace time.Duration) {
+// runSweeps runs sweep daily at 02:00 UTC until ctx ends.
+func runSweeps(ctx context.Context, sweep func(context.Context)) {
 	for {
 		timer := time.NewTimer(time.Until(nextSweep(time.Now())))
 		select {
@@ -29,11 +29,26 @@ func runSweeps(ctx context.Context, log *slog.Logger, store pumasi.FileStore, gr
 			return
 		case <-timer.C:
 		}
-		rep, err := store.Sweep(ctx, grace)
-		if err != nil {
-			log.Error("sweep", "err", err)
-			continue
-		}
-		log.Info("sweep", "temp_files", rep.TempFiles, "blobs", rep.Blobs)
+		sweep(ctx)
 	}
+}
+
+// sweepOnce collects unreferenced blobs and collapses racing near-duplicate
+// knowledge entries; failures are logged and retried the next day.
+func sweepOnce(ctx context.Context, log *slog.Logger, api *functions.API, grace time.Duration) {
+	rep, err := api.Store.Sweep(ctx, grace)
+	if err != nil {
+		log.Error("sweep files", "err", err)
+	} else {
+		log.Info("sweep files", "temp_files", rep.TempFiles, "blobs", rep.Blobs)
+	}
+	if api.Knowledge == nil {
+		return
+	}
+	krep, err := api.SweepKnowledge(ctx)
+	if err != nil {
+		log.Error("sweep knowledge", "err", err)
+		return
+	}
+	log.Info("sweep knowledge", "report", krep)
 }

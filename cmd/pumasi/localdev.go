@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"pumasi/functions"
+	"pumasi/internal/wire"
 	"pumasi/localdev"
 )
 
@@ -22,7 +24,17 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	noMachine := fs.Bool("no-machine", false, "do not run the in-process daemon for machine \"local\"")
 	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
 	verbose := fs.Bool("v", false, "log debug messages")
+	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
+	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var limits functions.RateLimits
+	var err error
+	if limits.PerHandle, err = functions.ParseRateLimit(*perHandle); err != nil {
+		return err
+	}
+	if limits.PerAddress, err = functions.ParseRateLimit(*perAddr); err != nil {
 		return err
 	}
 	h, err := homeDir(env, *home)
@@ -35,13 +47,19 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 	return localdev.Run(ctx, localdev.Config{
-		Home:      h,
-		Addr:      *addr,
-		Storage:   *storage,
-		Secret:    []byte(env.getenv("PUMASI_SECRET")),
-		NoMachine: *noMachine,
-		Poll:      *poll,
-		Log:       log,
-		Out:       env.stdout,
+		Home:       h,
+		Addr:       *addr,
+		Storage:    *storage,
+		Secret:     []byte(env.getenv("PUMASI_SECRET")),
+		NoMachine:  *noMachine,
+		Poll:       *poll,
+		Log:        log,
+		Out:        env.stdout,
+		RateLimits: limits,
+		Embeddings: wire.EmbedderConfig{
+			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
+			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),
+			Key:   env.getenv("PUMASI_EMBEDDINGS_KEY"),
+		},
 	})
 }
