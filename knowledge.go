@@ -105,6 +105,29 @@ type ContributeInput struct {
 	At        time.Time
 }
 
+// Validate checks what every knowledge store requires of a contribution
+// before it touches storage. Returns invalid_request or agent_required.
+func (in ContributeInput) Validate() error {
+	switch {
+	case !ValidID(in.Hive):
+		return Errorf(EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
+	case !ValidHandle(in.Agent):
+		return CheckHandle(in.Agent)
+	case strings.TrimSpace(in.Title) == "" || strings.TrimSpace(in.Content) == "":
+		return Errorf(EInvalidRequest, "title and content are required")
+	case len(in.NormHash) != 64:
+		return Errorf(EInvalidRequest, "norm hash must be a sha256")
+	case in.Model == "" || len(in.Vector) == 0:
+		return Errorf(EInvalidRequest, "an embedding and its model are required")
+	}
+	for _, x := range in.Vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return Errorf(EInvalidRequest, "the embedding holds a non-finite value")
+		}
+	}
+	return nil
+}
+
 // ContributeResult tells what became of a contribution: accepted as a new
 // entry, or merged into Entry at Similarity.
 type ContributeResult struct {

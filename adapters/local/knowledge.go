@@ -40,7 +40,7 @@ func NewKnowledge(s *Store) *Knowledge { return &Knowledge{s: s} }
 // near-duplicate scan see every committed entry, and the unique key on
 // (hive, norm_hash) backs the exact case up.
 func (k *Knowledge) Contribute(ctx context.Context, in pumasi.ContributeInput) (pumasi.ContributeResult, error) {
-	if err := checkContribution(in); err != nil {
+	if err := in.Validate(); err != nil {
 		return pumasi.ContributeResult{}, err
 	}
 	at := in.At
@@ -129,22 +129,6 @@ func insertContribution(ctx context.Context, tx *sql.Tx, id string, in pumasi.Co
 		VALUES (?, ?, ?, ?, ?, ?)`, id, in.Agent, in.Title, in.Content, sim, formatTime(at))
 	if err != nil {
 		return fmt.Errorf("insert contribution: %w", err)
-	}
-	return nil
-}
-
-func checkContribution(in pumasi.ContributeInput) error {
-	switch {
-	case !pumasi.ValidID(in.Hive):
-		return pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
-	case !pumasi.ValidHandle(in.Agent):
-		return pumasi.CheckHandle(in.Agent)
-	case strings.TrimSpace(in.Title) == "" || strings.TrimSpace(in.Content) == "":
-		return pumasi.Errorf(pumasi.EInvalidRequest, "title and content are required")
-	case len(in.NormHash) != 64:
-		return pumasi.Errorf(pumasi.EInvalidRequest, "norm hash must be a sha256")
-	case in.Model == "" || len(in.Vector) == 0:
-		return pumasi.Errorf(pumasi.EInvalidRequest, "an embedding and its model are required")
 	}
 	return nil
 }

@@ -348,7 +348,7 @@ func decodeSeg(recs []knowRec) (*knowSeg, error) {
 // a new entry (see the layout comment above for why each outcome is one
 // conditional write and race-free across processes).
 func (s *Store) Contribute(ctx context.Context, in pumasi.ContributeInput) (pumasi.ContributeResult, error) {
-	if err := checkKnowInput(in); err != nil {
+	if err := in.Validate(); err != nil {
 		return pumasi.ContributeResult{}, err
 	}
 	at := in.At
@@ -901,27 +901,6 @@ func (s *Store) deleteQuietly(ctx context.Context, key string) {
 	if err := s.deleteObject(ctx, key); err != nil {
 		s.log.Warn("s3 knowledge: leftover object", "key", key, "err", err)
 	}
-}
-
-func checkKnowInput(in pumasi.ContributeInput) error {
-	switch {
-	case !pumasi.ValidID(in.Hive):
-		return pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
-	case !pumasi.ValidHandle(in.Agent):
-		return pumasi.CheckHandle(in.Agent)
-	case strings.TrimSpace(in.Title) == "" || strings.TrimSpace(in.Content) == "":
-		return pumasi.Errorf(pumasi.EInvalidRequest, "title and content are required")
-	case len(in.NormHash) != 64:
-		return pumasi.Errorf(pumasi.EInvalidRequest, "norm hash must be a sha256")
-	case in.Model == "" || len(in.Vector) == 0:
-		return pumasi.Errorf(pumasi.EInvalidRequest, "an embedding and its model are required")
-	}
-	for _, x := range in.Vector {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return pumasi.Errorf(pumasi.EInvalidRequest, "the embedding holds a non-finite value")
-		}
-	}
-	return nil
 }
 
 func nonNilTags(t []string) []string {
