@@ -62,19 +62,25 @@ type contributeData struct {
 	Details    []string      `json:"details,omitempty"`
 }
 
+// knowledgeWriter admits a keyless knowledge write: a valid X-Hive-Agent
+// handle (agent_required), within the rate limits (rate_limited), to a
+// configured store. It returns the handle.
+func (a *API) knowledgeWriter(w http.ResponseWriter, r *http.Request, needEmbedder bool) (string, error) {
+	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
+	if err := pumasi.CheckHandle(agent); err != nil {
+		return "", err
+	}
+	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
+		return "", err
+	}
+	return agent, a.knowledgeReady(needEmbedder)
+}
+
 // contributeKnowledge runs the gate, embeds and hands the contribution to the
 // store's dedup: 201 accepted, 200 merged, 422 rejected.
 func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
-	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
-	if err := pumasi.CheckHandle(agent); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if err := a.knowledgeReady(true); err != nil {
+	agent, err := a.knowledgeWriter(w, r, true)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -83,7 +89,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		a.fail(w, r, err)
 		return
 	}
-	req, err := req.Normalize()
+	req, err = req.Normalize()
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -204,16 +210,8 @@ func (a *API) endorseKnowledge(w http.ResponseWriter, r *http.Request, p params)
 // bumpKnowledge runs an atomic counter bump (cite, or endorse once per
 // handle) for the agent in X-Hive-Agent.
 func (a *API) bumpKnowledge(w http.ResponseWriter, r *http.Request, p params, endorse bool) {
-	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
-	if err := pumasi.CheckHandle(agent); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if err := a.knowledgeReady(false); err != nil {
+	agent, err := a.knowledgeWriter(w, r, false)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
