@@ -290,13 +290,11 @@ func TestDashboard(t *testing.T) {
 	dcmd.Env = append(os.Environ(), "PUMASI_SECRET=", "PUMASI_TOKEN=")
 	startProc(t, "machine daemon", dcmd)
 
-	// Knowledge steps run when this server answers the query endpoint.
-	knowledge := "0"
+	// localdev serves knowledge, so the page's knowledge steps always run; a
+	// server that cannot answer the query endpoint fails the test here.
 	var probe map[string]any
-	if code := getJSON(t, base+"/knowledge/query?q=probe&limit=1", "", &probe); code == 200 {
-		knowledge = "1"
-	} else {
-		t.Logf("knowledge steps skipped: GET /knowledge/query = %d %v", code, probe)
+	if code := getJSON(t, base+"/knowledge/query?q=probe&limit=1", "", &probe); code != 200 {
+		t.Fatalf("GET /knowledge/query = %d %v, want 200", code, probe)
 	}
 
 	artifacts := os.Getenv("PUMASI_ARTIFACTS")
@@ -318,7 +316,7 @@ func TestDashboard(t *testing.T) {
 		"PUMASI_AGENT="+agent,
 		"PUMASI_MACHINE="+machine,
 		"PUMASI_AGENT_HOME="+daemonHome,
-		"PUMASI_KNOWLEDGE="+knowledge,
+		"PUMASI_KNOWLEDGE=1",
 		"PUMASI_ARTIFACTS="+artifacts,
 		"PUMASI_CHROMIUM="+chromium,
 	)
@@ -449,17 +447,15 @@ func TestDashboard(t *testing.T) {
 		t.Fatalf("room agents placed through the page = %s, want %s", got, want)
 	}
 
-	if knowledge == "1" {
-		var res struct {
-			Data []struct {
-				Title             string `json:"title"`
-				ContributionCount int    `json:"contribution_count"`
-			} `json:"data"`
-		}
-		getJSON(t, base+"/knowledge/query?hive=e2e&q="+url.QueryEscape("sqlite busy_timeout DSN"), "", &res)
-		if len(res.Data) == 0 || res.Data[0].ContributionCount != 2 {
-			t.Fatalf("knowledge query after the page's contributions = %+v, want the entry with 2 contributions", res.Data)
-		}
+	var res struct {
+		Data []struct {
+			Title             string `json:"title"`
+			ContributionCount int    `json:"contribution_count"`
+		} `json:"data"`
+	}
+	getJSON(t, base+"/knowledge/query?hive=e2e&q="+url.QueryEscape("sqlite busy_timeout DSN"), "", &res)
+	if len(res.Data) == 0 || res.Data[0].ContributionCount != 2 {
+		t.Fatalf("knowledge query after the page's contributions = %+v, want the entry with 2 contributions", res.Data)
 	}
 }
 
