@@ -113,6 +113,9 @@ type PlacementStore interface {
 	RoomAgents(ctx context.Context, room string) ([]Placement, error)
 	// MachineAgents lists the placements on a machine, sorted by agent id.
 	MachineAgents(ctx context.Context, machine string) ([]Placement, error)
+	// AgentPlacement returns agent's current placement. Returns not_found
+	// when the agent is not placed anywhere.
+	AgentPlacement(ctx context.Context, agent string) (Placement, error)
 	// ReportStatus records what agents on machine hold, replacing earlier reports.
 	ReportStatus(ctx context.Context, machine string, agents []AgentStatus) error
 	// AgentStatuses returns the last reports of the given agents; agents never

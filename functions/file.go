@@ -17,6 +17,10 @@ import (
 // framing and headers.
 const maxUploadRequest = pumasi.MaxFileSize + 64<<10
 
+// maxUploadParts bounds the parts of a multipart upload: a client sends the
+// file and perhaps a few form fields, never thousands of parts.
+const maxUploadParts = 16
+
 func init() {
 	addRoute("POST", "/rooms/{room}/files", "upload", (*API).upload)
 	addRoute("GET", "/rooms/{room}/files", "list", (*API).list)
@@ -97,19 +101,31 @@ func readUpload(r *http.Request) (string, []byte, error) {
 	if mp["boundary"] == "" {
 		return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body has no boundary")
 	}
-	mr := multipart.NewReader(io.LimitReader(r.Body, maxUploadRequest+1), mp["boundary"])
-	for {
+	in := &countingReader{r: io.LimitReader(r.Body, maxUploadRequest+1)}
+	// malformed tells a request cut off at the size limit (413) from a
+	// broken one (400): a huge non-file field ends that way.
+	malformed := func() error {
+		if in.n > maxUploadRequest {
+			return pumasi.Errorf(pumasi.ETooLarge, "upload request is larger than %d bytes", maxUploadRequest)
+		}
+		return pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+	}
+	mr := multipart.NewReader(in, mp["boundary"])
+	for parts := 1; ; parts++ {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, `multipart body has no "file" field`)
 		}
 		if err != nil {
-			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+			return "", nil, malformed()
+		}
+		if parts > maxUploadParts {
+			return "", nil, pumasi.Errorf(pumasi.ETooLarge, "multipart body has more than %d parts", maxUploadParts)
 		}
 		if part.FormName() != "file" {
 			// Skip other fields, bounded by the request limit.
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+				return "", nil, malformed()
 			}
 			continue
 		}
@@ -118,14 +134,26 @@ func readUpload(r *http.Request) (string, []byte, error) {
 			return "", nil, tooLarge()
 		}
 		if err != nil {
-			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+			return "", nil, malformed()
 		}
 		// The part must end cleanly: a truncated body is not an upload.
 		if _, err := mr.NextPart(); err != nil && !errors.Is(err, io.EOF) {
-			return "", nil, pumasi.Errorf(pumasi.EInvalidRequest, "multipart body is malformed")
+			return "", nil, malformed()
 		}
 		return partFileName(part), body, nil
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // partFileName returns the raw filename parameter. multipart.Part.FileName

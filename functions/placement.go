@@ -28,10 +28,12 @@ type placementResponse struct {
 
 // placeAgent places (or moves) an agent. Both the new and the previous
 // machine are told to re-read their assignments, so the old copy is emptied
-// and the new one filled.
+// and the new one filled. Moving an agent takes it out of its current room,
+// so the token must reach that room too.
 func (a *API) placeAgent(w http.ResponseWriter, r *http.Request, p params) {
 	room, agent := p["room"], p["agent"]
-	if _, err := a.authRoom(r, room); err != nil {
+	who, err := a.authRoom(r, room)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -49,6 +51,16 @@ func (a *API) placeAgent(w http.ResponseWriter, r *http.Request, p params) {
 		return
 	}
 	ctx := r.Context()
+	cur, err := a.Store.AgentPlacement(ctx, agent)
+	switch {
+	case err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound:
+		a.fail(w, r, err)
+		return
+	case err == nil && cur.RoomID != room && !who.CanRoom(cur.RoomID):
+		// The other room is not named: the token does not reach it.
+		a.fail(w, r, pumasi.Errorf(pumasi.EForbidden, "agent %s is placed in a room this token does not reach", agent))
+		return
+	}
 	prev, changed, err := a.Store.PlaceAgent(ctx, room, agent, req.MachineID)
 	if err != nil {
 		a.fail(w, r, err)

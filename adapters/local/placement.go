@@ -102,6 +102,22 @@ func (s *Store) MachineAgents(ctx context.Context, machine string) ([]pumasi.Pla
 	return s.placements(ctx, `machine_id = ?`, machine)
 }
 
+// AgentPlacement returns agent's current placement. Returns not_found when
+// the agent is not placed and invalid_request for a bad id.
+func (s *Store) AgentPlacement(ctx context.Context, agent string) (pumasi.Placement, error) {
+	if err := pumasi.CheckID("agent", agent); err != nil {
+		return pumasi.Placement{}, err
+	}
+	p, found, err := placementOf(ctx, s.db, agent)
+	if err != nil {
+		return pumasi.Placement{}, wrapInternal("agent placement", err)
+	}
+	if !found {
+		return pumasi.Placement{}, pumasi.Errorf(pumasi.ENotFound, "agent %s is not placed", agent)
+	}
+	return p, nil
+}
+
 func (s *Store) placements(ctx context.Context, where, arg string) ([]pumasi.Placement, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT agent_id, room_id, machine_id, placed_at FROM placements
 		WHERE `+where+` ORDER BY agent_id`, arg)

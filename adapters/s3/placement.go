@@ -365,6 +365,23 @@ func (s *Store) RoomAgents(ctx context.Context, room string) ([]pumasi.Placement
 	return plain(m.Placements), nil
 }
 
+// AgentPlacement returns agent's current placement from its own record,
+// agents/<agent>.json, the truth the projections follow. Returns not_found
+// when the agent is not placed.
+func (s *Store) AgentPlacement(ctx context.Context, agent string) (pumasi.Placement, error) {
+	if err := pumasi.CheckID("agent", agent); err != nil {
+		return pumasi.Placement{}, err
+	}
+	var rec placement
+	if _, _, err := s.getJSON(ctx, s.agentKey(agent), &rec); err != nil {
+		return pumasi.Placement{}, fmt.Errorf("agent placement %s: %w", agent, err)
+	}
+	if !rec.placed() {
+		return pumasi.Placement{}, pumasi.Errorf(pumasi.ENotFound, "agent %s is not placed", agent)
+	}
+	return rec.Placement, nil
+}
+
 // MachineAgents lists the placements on a machine from its index.
 func (s *Store) MachineAgents(ctx context.Context, machine string) ([]pumasi.Placement, error) {
 	if err := pumasi.CheckID("machine", machine); err != nil {

@@ -67,6 +67,7 @@ func Run(t *testing.T, h Harness) {
 		{"ConcurrentUploads", testConcurrentUploads},
 		{"PutDeleteRace", testPutDeleteRace},
 		{"Placements", testPlacements},
+		{"AgentPlacement", testAgentPlacement},
 		{"Status", testStatus},
 		{"Sweep", testSweep},
 	}
@@ -841,6 +842,52 @@ func testPlacements(t *testing.T, h Harness) {
 	if r.Rev != 3 {
 		t.Fatalf("upload into room-c with two placements: rev %d, want 3", r.Rev)
 	}
+}
+
+// testAgentPlacement: one agent's placement follows places, moves and
+// unplaces, and an agent never placed (or unplaced) is not_found.
+func testAgentPlacement(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.New(t, Limits{})
+	at := func(agent string) pumasi.Placement {
+		t.Helper()
+		p, err := s.AgentPlacement(ctx, agent)
+		if err != nil {
+			t.Fatalf("AgentPlacement(%s) error: %v", agent, err)
+		}
+		if p.AgentID != agent || p.PlacedAt.IsZero() {
+			t.Fatalf("AgentPlacement(%s) = %+v", agent, p)
+		}
+		return p
+	}
+	_, err := s.AgentPlacement(ctx, "nobody")
+	wantCode(t, "AgentPlacement of an agent never placed", err, pumasi.ENotFound)
+	_, err = s.AgentPlacement(ctx, "../a")
+	wantCode(t, "AgentPlacement of a bad id", err, pumasi.EInvalidRequest)
+
+	if _, _, err := s.PlaceAgent(ctx, "room-a", "agent-1", "m1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.PlaceAgent(ctx, "room-a", "agent-2", "m2"); err != nil {
+		t.Fatal(err)
+	}
+	if p := at("agent-1"); p.RoomID != "room-a" || p.MachineID != "m1" {
+		t.Fatalf("AgentPlacement(agent-1) = %+v, want room-a on m1", p)
+	}
+	if _, _, err := s.PlaceAgent(ctx, "room-b", "agent-1", "m3"); err != nil {
+		t.Fatal(err)
+	}
+	if p := at("agent-1"); p.RoomID != "room-b" || p.MachineID != "m3" {
+		t.Fatalf("AgentPlacement(agent-1) after a move = %+v, want room-b on m3", p)
+	}
+	if p := at("agent-2"); p.RoomID != "room-a" || p.MachineID != "m2" {
+		t.Fatalf("AgentPlacement(agent-2) = %+v, want room-a on m2 (untouched)", p)
+	}
+	if _, err := s.UnplaceAgent(ctx, "room-b", "agent-1"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.AgentPlacement(ctx, "agent-1")
+	wantCode(t, "AgentPlacement after unplace", err, pumasi.ENotFound)
 }
 
 func testStatus(t *testing.T, h Harness) {

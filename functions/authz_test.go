@@ -1,0 +1,467 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/gorilla/websocket"
+
+	"pumasi"
+	"pumasi/adapters/embed"
+	"pumasi/adapters/local"
+	"pumasi/adapters/push"
+	"pumasi/functions"
+	"pumasi/localdev"
+)
+
+var (
+	authzSecret  = []byte("authz-matrix-secret-0123456789abcdef")
+	forgedSecret = []byte("someone-elses-secret-0123456789abcd")
+)
+
+// creds are the credential columns of the matrix, in the order of every
+// row's want. For knowledge writes the bearer token is ignored by design
+// (keyless, DESIGN.md §7); there the X-Hive-Agent handle is the credential,
+// so those routes have a row with a handle and a row without.
+var creds = []string{"none", "forged", "expired", "admin", "room:r1", "room:r2", "machine:m1", "machine:m2"}
+
+// connectionsRoute names localdev's @connections management endpoint, which
+// is not one of functions.Routes() but guards the same daemons.
+const connectionsRoute = "localdev /@connections/{id}"
+
+// authzRow is one request of the matrix and the status each credential gets.
+type authzRow struct {
+	// route is "METHOD PATTERN" of the functions.Routes() entry the request
+	// exercises, or connectionsRoute.
+	route  string
+	name   string
+	method string
+	// path may hold {entry} (the seeded knowledge entry) and {conn} (the
+	// live WebSocket connection of m1).
+	path   string
+	body   string
+	header map[string]string
+	ws     bool
+	// want is indexed like creds.
+	want [8]int
+	// denyCode is the error code of a 401, when not unauthorized.
+	denyCode string
+}
+
+// Shorthands for the common columns: none, forged, expired answer 401;
+// the rest as given.
+func room1Write(ok int) [8]int { return [8]int{401, 401, 401, ok, ok, 403, 403, 403} }
+func room2Write(ok int) [8]int { return [8]int{401, 401, 401, ok, 403, ok, 403, 403} }
+func machine1(ok int) [8]int   { return [8]int{401, 401, 401, ok, 403, 403, ok, 403} }
+func machine2(ok int) [8]int   { return [8]int{401, 401, 401, ok, 403, 403, 403, ok} }
+func everyone(status int) [8]int {
+	return [8]int{status, status, status, status, status, status, status, status}
+}
+
+const (
+	findingA = `{"title":"Redis lock reply","content":"Redis 7: ` + "`SET key val NX PX 30000`" + ` returns nil when the lock is held; check the reply, not the error."}`
+	findingB = `{"title":"pgx pool size","content":"pgx v5: set ` + "`pool_max_conns=10`" + ` in the DSN; the default is max(4, GOMAXPROCS) and Supabase caps at 60 connections."}`
+)
+
+var handle = map[string]string{functions.HeaderAgent: "matrix-agent"}
+
+// authzRows: room r1 holds spec.md and agent a1 on machine m1; room r2 holds
+// plan.md and agent a2 on machine m2 (see newAuthzEnv).
+var authzRows = []authzRow{
+	{route: "GET /healthz", name: "health", method: "GET", path: "/healthz", want: everyone(200)},
+
+	{route: "POST /rooms/{room}/files", name: "upload r1", method: "POST", path: "/rooms/r1/files?name=new.md", body: "new\n", want: room1Write(201)},
+	{route: "POST /rooms/{room}/files", name: "upload r2", method: "POST", path: "/rooms/r2/files?name=new.md", body: "new\n", want: room2Write(201)},
+	// Machine tokens read the rooms their agents are in, and no others.
+	{route: "GET /rooms/{room}/files", name: "list r1", method: "GET", path: "/rooms/r1/files", want: [8]int{401, 401, 401, 200, 200, 403, 200, 403}},
+	{route: "GET /rooms/{room}/files", name: "list r2", method: "GET", path: "/rooms/r2/files", want: [8]int{401, 401, 401, 200, 403, 200, 403, 200}},
+	{route: "GET /rooms/{room}/files/{name}", name: "get r1", method: "GET", path: "/rooms/r1/files/spec.md", want: [8]int{401, 401, 401, 200, 200, 403, 200, 403}},
+	{route: "GET /rooms/{room}/files/{name}", name: "get r2", method: "GET", path: "/rooms/r2/files/plan.md", want: [8]int{401, 401, 401, 200, 403, 200, 403, 200}},
+	{route: "GET /rooms/{room}/files/{name}", name: "get r1 meta", method: "GET", path: "/rooms/r1/files/spec.md?meta=1", want: [8]int{401, 401, 401, 200, 200, 403, 200, 403}},
+	// A room's names never resolve through another room.
+	{route: "GET /rooms/{room}/files/{name}", name: "get r2's name in r1", method: "GET", path: "/rooms/r1/files/plan.md", want: [8]int{401, 401, 401, 404, 404, 403, 404, 403}},
+	{route: "DELETE /rooms/{room}/files/{name}", name: "delete r1", method: "DELETE", path: "/rooms/r1/files/spec.md", want: room1Write(204)},
+	{route: "DELETE /rooms/{room}/files/{name}", name: "delete r2", method: "DELETE", path: "/rooms/r2/files/plan.md", want: room2Write(204)},
+	{route: "POST /rooms/{room}/resolve", name: "resolve r1", method: "POST", path: "/rooms/r1/resolve", body: `{"text":"see $spec.md"}`, want: room1Write(200)},
+	{route: "POST /rooms/{room}/resolve", name: "resolve r2", method: "POST", path: "/rooms/r2/resolve", body: `{"text":"see $plan.md"}`, want: room2Write(200)},
+
+	{route: "PUT /rooms/{room}/agents/{agent}", name: "place new agent in r1", method: "PUT", path: "/rooms/r1/agents/a9", body: `{"machine_id":"m1"}`, want: room1Write(200)},
+	{route: "PUT /rooms/{room}/agents/{agent}", name: "re-place a1 in r1", method: "PUT", path: "/rooms/r1/agents/a1", body: `{"machine_id":"m2"}`, want: room1Write(200)},
+	// Moving a1 out of r1 needs r1 as well as r2: room:r2 alone must not
+	// pull an agent out of a room it does not reach.
+	{route: "PUT /rooms/{room}/agents/{agent}", name: "move a1 from r1 to r2", method: "PUT", path: "/rooms/r2/agents/a1", body: `{"machine_id":"m2"}`, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
+	{route: "PUT /rooms/{room}/agents/{agent}", name: "move a2 from r2 to r1", method: "PUT", path: "/rooms/r1/agents/a2", body: `{"machine_id":"m1"}`, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
+	{route: "DELETE /rooms/{room}/agents/{agent}", name: "unplace a1 from r1", method: "DELETE", path: "/rooms/r1/agents/a1", want: room1Write(204)},
+	// a2 is not in r1: the room token learns nothing more than not_found.
+	{route: "DELETE /rooms/{room}/agents/{agent}", name: "unplace a2 from r1", method: "DELETE", path: "/rooms/r1/agents/a2", want: room1Write(404)},
+	{route: "GET /rooms/{room}/agents", name: "placements of r1", method: "GET", path: "/rooms/r1/agents", want: room1Write(200)},
+	{route: "GET /rooms/{room}/agents", name: "placements of r2", method: "GET", path: "/rooms/r2/agents", want: room2Write(200)},
+
+	{route: "GET /machines/{machine}/assignments", name: "assignments m1", method: "GET", path: "/machines/m1/assignments", want: machine1(200)},
+	{route: "GET /machines/{machine}/assignments", name: "assignments m2", method: "GET", path: "/machines/m2/assignments", want: machine2(200)},
+	{route: "POST /machines/{machine}/status", name: "status m1", method: "POST", path: "/machines/m1/status", body: `{"agents":[{"agent_id":"a1","files":[]}]}`, want: machine1(204)},
+	{route: "POST /machines/{machine}/status", name: "status m2", method: "POST", path: "/machines/m2/status", body: `{"agents":[{"agent_id":"a2","files":[]}]}`, want: machine2(204)},
+	{route: "GET /machines/{machine}/ws", name: "websocket m1", method: "GET", path: "/machines/m1/ws", ws: true, want: machine1(101)},
+	{route: "GET /machines/{machine}/ws", name: "websocket m2", method: "GET", path: "/machines/m2/ws", ws: true, want: machine2(101)},
+
+	{route: "POST /knowledge/contribute", name: "contribute with handle", method: "POST", path: "/knowledge/contribute", body: findingA, header: handle, want: everyone(201)},
+	{route: "POST /knowledge/contribute", name: "contribute without handle", method: "POST", path: "/knowledge/contribute", body: findingA, want: everyone(401), denyCode: pumasi.EAgentRequired},
+	{route: "POST /knowledge/contribute", name: "contribute with a malformed handle", method: "POST", path: "/knowledge/contribute", body: findingA,
+		header: map[string]string{functions.HeaderAgent: "a b"}, want: everyone(401), denyCode: pumasi.EAgentRequired},
+	{route: "GET /knowledge/query", name: "query", method: "GET", path: "/knowledge/query?q=pgx+pool_max_conns", want: everyone(200)},
+	{route: "GET /knowledge/{id}", name: "entry", method: "GET", path: "/knowledge/{entry}", want: everyone(200)},
+	{route: "POST /knowledge/{id}/cite", name: "cite with handle", method: "POST", path: "/knowledge/{entry}/cite", header: handle, want: everyone(200)},
+	{route: "POST /knowledge/{id}/cite", name: "cite without handle", method: "POST", path: "/knowledge/{entry}/cite", want: everyone(401), denyCode: pumasi.EAgentRequired},
+	{route: "POST /knowledge/{id}/endorse", name: "endorse with handle", method: "POST", path: "/knowledge/{entry}/endorse", header: handle, want: everyone(200)},
+	{route: "POST /knowledge/{id}/endorse", name: "endorse without handle", method: "POST", path: "/knowledge/{entry}/endorse", want: everyone(401), denyCode: pumasi.EAgentRequired},
+
+	// Whoever may post to @connections may put words in a daemon's mouth:
+	// admin only, not even the machine whose connection it is.
+	{route: connectionsRoute, name: "describe connection", method: "GET", path: "/@connections/{conn}", want: [8]int{403, 403, 403, 200, 403, 403, 403, 403}},
+	{route: connectionsRoute, name: "post to connection", method: "POST", path: "/@connections/{conn}", body: `{"type":"machine.assignments.changed","machine_id":"m1"}`, want: [8]int{403, 403, 403, 200, 403, 403, 403, 403}},
+	{route: connectionsRoute, name: "close connection", method: "DELETE", path: "/@connections/{conn}", want: [8]int{403, 403, 403, 204, 403, 403, 403, 403}},
+}
+
+// authzEnv is localdev's handler chain (the @connections endpoint in front of
+// the API, the WebSocket hub as gateway and pusher) over a real local store
+// and knowledge store, seeded with two rooms.
+type authzEnv struct {
+	t      *testing.T
+	store  *local.Store
+	know   *local.Knowledge
+	srv    *httptest.Server
+	hub    *push.Hub
+	tokens map[string]string
+	entry  string
+	conn   string
+}
+
+func newAuthzEnv(t *testing.T, withConn bool) *authzEnv {
+	t.Helper()
+	ctx := context.Background()
+	st, err := local.Open(ctx, t.TempDir(), local.Options{})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	hub := push.NewHub(quiet)
+	know := local.NewKnowledge(st)
+	api := &functions.API{Store: st, Secret: authzSecret, Pusher: hub, Socket: hub, Log: quiet,
+		Knowledge: know, Embedder: embed.NewHashed(0)}
+	srv := httptest.NewServer(localdev.ConnectionsHandler(hub, authzSecret, api.Handler()))
+	t.Cleanup(func() { hub.Close(); srv.Close() })
+	e := &authzEnv{t: t, store: st, know: know, srv: srv, hub: hub, tokens: map[string]string{}}
+
+	now := time.Now()
+	sign := func(secret []byte, scope string, issued time.Time) string {
+		tok, err := pumasi.SignToken(secret, "matrix", []string{scope}, time.Hour, issued)
+		if err != nil {
+			t.Fatalf("sign %s: %v", scope, err)
+		}
+		return tok
+	}
+	e.tokens["forged"] = sign(forgedSecret, pumasi.ScopeAdmin, now)
+	e.tokens["expired"] = sign(authzSecret, pumasi.ScopeAdmin, now.Add(-2*time.Hour))
+	for _, c := range creds[3:] {
+		e.tokens[c] = sign(authzSecret, c, now)
+	}
+
+	seed := func(method, path, body string, header map[string]string, want int) []byte {
+		t.Helper()
+		status, b, _ := e.do(method, path, "admin", body, header)
+		if status != want {
+			t.Fatalf("seed %s %s = %d %s", method, path, status, b)
+		}
+		return b
+	}
+	seed("POST", "/rooms/r1/files?name=spec.md", "# spec\n", nil, 201)
+	seed("POST", "/rooms/r2/files?name=plan.md", "# plan\n", nil, 201)
+	seed("PUT", "/rooms/r1/agents/a1", `{"machine_id":"m1"}`, nil, 200)
+	seed("PUT", "/rooms/r2/agents/a2", `{"machine_id":"m2"}`, nil, 200)
+	var res struct {
+		Data struct {
+			Entry pumasi.Entry `json:"entry"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(seed("POST", "/knowledge/contribute", findingB, map[string]string{functions.HeaderAgent: "seeder"}, 201), &res); err != nil || res.Data.Entry.ID == "" {
+		t.Fatalf("seed entry: %v", err)
+	}
+	e.entry = res.Data.Entry.ID
+
+	if withConn {
+		ws := e.dialWS("/machines/m1/ws", e.tokens["machine:m1"], 101)
+		t.Cleanup(func() { ws.Close() })
+		deadline := time.Now().Add(5 * time.Second)
+		for len(hub.Connections("m1")) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatal("the hub never registered m1's connection")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		e.conn = hub.Connections("m1")[0]
+	}
+	return e
+}
+
+// do sends one request with credential cred and returns status, body and
+// headers.
+func (e *authzEnv) do(method, path, cred, body string, header map[string]string) (int, []byte, http.Header) {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatalf("new request: %v", err)
+	}
+	if tok := e.tokens[cred]; tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b, res.Header
+}
+
+// dialWS opens a real WebSocket with token and checks the handshake status.
+// It returns the connection when the upgrade succeeded.
+func (e *authzEnv) dialWS(path, token string, want int) *websocket.Conn {
+	e.t.Helper()
+	status, ws, body := e.tryWS(path, token)
+	if status != want {
+		e.t.Fatalf("websocket %s = %d %s, want %d", path, status, body, want)
+	}
+	return ws
+}
+
+func (e *authzEnv) tryWS(path, token string) (int, *websocket.Conn, []byte) {
+	e.t.Helper()
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
+	ws, res, err := d.Dial("ws"+strings.TrimPrefix(e.srv.URL, "http")+path, h)
+	if res == nil {
+		e.t.Fatalf("websocket %s: no response: %v", path, err)
+	}
+	var body []byte
+	if res.Body != nil {
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+	}
+	return res.StatusCode, ws, body
+}
+
+// fingerprint is what a refused request must leave unchanged: both rooms'
+// revisions and files, every placement, the machines' statuses and the
+// seeded entry's counters.
+func (e *authzEnv) fingerprint() string {
+	e.t.Helper()
+	ctx := context.Background()
+	var b strings.Builder
+	for _, room := range []string{"r1", "r2"} {
+		l, err := e.store.ListFiles(ctx, room)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s@%d:", room, l.Rev)
+		for _, f := range l.Files {
+			fmt.Fprintf(&b, " %s=%s", f.Name, f.SHA256)
+		}
+		b.WriteString("\n")
+	}
+	for _, agent := range []string{"a1", "a2", "a9"} {
+		p, err := e.store.AgentPlacement(ctx, agent)
+		fmt.Fprintf(&b, "%s in %s on %s (%s)\n", agent, p.RoomID, p.MachineID, pumasi.ErrorCode(err))
+	}
+	sts, err := e.store.AgentStatuses(ctx, []string{"a1", "a2"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "statuses %d\n", len(sts))
+	ent, err := e.know.GetEntry(ctx, e.entry)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "entry %d/%d/%d\n", ent.ContributionCount, ent.CitationCount, ent.EndorsementCount)
+	hits, err := e.know.Query(ctx, pumasi.QueryInput{Hive: pumasi.DefaultHive, Model: embed.NewHashed(0).Model(), Vector: mustEmbed(e.t, "Redis SET NX PX lock"), Limit: pumasi.MaxQueryLimit})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "entries %d\n", len(hits))
+	return b.String()
+}
+
+func mustEmbed(t *testing.T, text string) []float32 {
+	t.Helper()
+	v, err := embed.NewHashed(0).Embed(context.Background(), []string{text})
+	if err != nil || len(v) != 1 {
+		t.Fatalf("embed: %v", err)
+	}
+	return v[0]
+}
+
+// patternMatches reports whether a concrete path (no query) matches a route
+// pattern, segment by segment, braces matching any one segment.
+func patternMatches(pattern, path string) bool {
+	ps := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+	ss := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if len(ps) != len(ss) {
+		return false
+	}
+	for i, p := range ps {
+		if strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}") {
+			continue
+		}
+		if p != ss[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestAuthorizationMatrix runs every row with every credential, each cell
+// against a freshly seeded environment, and checks the status, the error
+// code, and that a refused request changed nothing. It fails first if a
+// route of functions.Routes() has no row, so a new endpoint cannot ship
+// without its access decided here.
+func TestAuthorizationMatrix(t *testing.T) {
+	known := map[string]string{connectionsRoute: "/@connections/{id}"}
+	for _, rt := range functions.Routes() {
+		known[rt.Method+" "+rt.Pattern] = rt.Pattern
+	}
+	covered := map[string]bool{}
+	for _, row := range authzRows {
+		pattern, ok := known[row.route]
+		if !ok {
+			t.Errorf("row %q names route %q, which functions.Routes() does not have", row.name, row.route)
+			continue
+		}
+		covered[row.route] = true
+		method, _, _ := strings.Cut(row.route, " ")
+		path, _, _ := strings.Cut(row.path, "?")
+		if (row.route != connectionsRoute && method != row.method) || !patternMatches(pattern, path) {
+			t.Errorf("row %q sends %s %s, which is not route %s", row.name, row.method, row.path, row.route)
+		}
+	}
+	for _, rt := range functions.Routes() {
+		if !covered[rt.Method+" "+rt.Pattern] {
+			t.Errorf("route %s %s has no row in the authorization matrix (functions/authz_test.go): decide who may call it", rt.Method, rt.Pattern)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	for _, row := range authzRows {
+		t.Run(row.name, func(t *testing.T) {
+			for i, cred := range creds {
+				e := newAuthzEnv(t, row.route == connectionsRoute)
+				want := row.want[i]
+				path := strings.NewReplacer("{entry}", url.PathEscape(e.entry), "{conn}", url.PathEscape(e.conn)).Replace(row.path)
+				before := e.fingerprint()
+				var status int
+				var body []byte
+				var header http.Header
+				if row.ws {
+					var ws *websocket.Conn
+					status, ws, body = e.tryWS(path, e.tokens[cred])
+					if ws != nil {
+						ws.Close()
+					}
+				} else {
+					status, body, header = e.do(row.method, path, cred, row.body, row.header)
+				}
+				if status != want {
+					t.Errorf("%s with %s = %d, want %d (%s)", row.name, cred, status, want, body)
+					continue
+				}
+				if want < 400 {
+					continue
+				}
+				if row.route == connectionsRoute {
+					if got := header.Get("X-Amzn-ErrorType"); got != "ForbiddenException" {
+						t.Errorf("%s with %s: X-Amzn-ErrorType %q, want ForbiddenException", row.name, cred, got)
+					}
+				} else {
+					var eb struct {
+						Error struct{ Code string } `json:"error"`
+					}
+					_ = json.Unmarshal(body, &eb)
+					wantCode := map[int]string{401: pumasi.EUnauthorized, 403: pumasi.EForbidden, 404: pumasi.ENotFound}[want]
+					if want == 401 && row.denyCode != "" {
+						wantCode = row.denyCode
+					}
+					if eb.Error.Code != wantCode {
+						t.Errorf("%s with %s: error code %q, want %q (%s)", row.name, cred, eb.Error.Code, wantCode, body)
+					}
+				}
+				if after := e.fingerprint(); after != before {
+					t.Errorf("%s with %s was refused (%d) but changed the store:\nbefore:\n%safter:\n%s", row.name, cred, status, before, after)
+				}
+				if row.route == connectionsRoute && len(e.hub.Connections("m1")) != 1 {
+					t.Errorf("%s with %s was refused but m1's connection is gone", row.name, cred)
+				}
+			}
+		})
+	}
+}
+
+// TestWSConnectMatrix is the matrix of the AWS WebSocket API's $connect
+// (functions.API.WSConnect), which guards the same daemons as
+// GET /machines/{machine}/ws: a refused connect records no connection.
+func TestWSConnectMatrix(t *testing.T) {
+	for _, tt := range []struct {
+		machine string
+		want    [8]int
+	}{
+		{"m1", machine1(200)},
+		{"m2", machine2(200)},
+	} {
+		for i, cred := range creds {
+			e := newAuthzEnv(t, false)
+			api := &functions.API{Store: e.store, Secret: authzSecret, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			ev := events.APIGatewayWebsocketProxyRequest{
+				Headers:               map[string]string{},
+				QueryStringParameters: map[string]string{"machine": tt.machine},
+				RequestContext:        events.APIGatewayWebsocketProxyRequestContext{ConnectionID: "conn-" + tt.machine + "=", RouteKey: "$connect"},
+			}
+			if tok := e.tokens[cred]; tok != "" {
+				ev.Headers["Authorization"] = "Bearer " + tok
+			}
+			res, err := api.WSConnect(context.Background(), ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != tt.want[i] {
+				t.Errorf("$connect to %s with %s = %d, want %d (%s)", tt.machine, cred, res.StatusCode, tt.want[i], res.Body)
+			}
+			conns, err := e.store.MachineConnections(context.Background(), tt.machine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantConns := map[bool]int{true: 1, false: 0}[tt.want[i] == 200]; len(conns) != wantConns {
+				t.Errorf("$connect to %s with %s left %d recorded connections, want %d", tt.machine, cred, len(conns), wantConns)
+			}
+		}
+	}
+}
