@@ -14,9 +14,12 @@ import (
 )
 
 // TestFanOutToTwoMachines is done-criteria 1, 4 (access), 5 and 6 of issue 3:
-// localdev plus two daemon processes with separate homes.
-func TestFanOutToTwoMachines(t *testing.T) {
-	s := startLocaldev(t)
+// localdev plus two daemon processes with separate homes, on every storage
+// backend (issue 5, criterion 4: the s3 one on a real MinIO).
+func TestFanOutToTwoMachines(t *testing.T) { forEachBackend(t, testFanOut) }
+
+func testFanOut(t *testing.T, b *backend) {
+	s := startLocaldev(t, b.env...)
 	home1, home2 := t.TempDir(), t.TempDir()
 	s.place("r1", "a1", "m1")
 	s.place("r1", "a2", "m1")
@@ -48,11 +51,13 @@ func TestFanOutToTwoMachines(t *testing.T) {
 	})
 
 	v1 := []byte("# Spec\n\n스펙 v1 — shared with the room.\n")
+	start := time.Now()
 	s.upload("r1", "spec.md", v1)
 	want := map[string]string{"spec.md": string(v1)}
 	for _, c := range []struct{ home, agent string }{{home1, "a1"}, {home1, "a2"}, {home2, "a3"}} {
 		waitShared(t, 10*time.Second, c.home, c.agent, want)
 	}
+	t.Logf("%s: upload to a1, a2, a3 on two machines in %v", b.name, time.Since(start).Round(time.Millisecond))
 	if got := readShared(home2, "a4"); len(got) != 0 {
 		t.Fatalf("a4 (room r2) holds %s, want nothing", describe(got))
 	}

@@ -155,12 +155,15 @@ type server struct {
 	proc  *proc
 	admin string
 	hc    *http.Client
+	env   []string // extra environment, e.g. PUMASI_STORAGE
+	args  []string // extra localdev flags, e.g. --gateway-push
 }
 
-// startLocaldev starts localdev without its in-process daemon.
-func startLocaldev(t testing.TB) *server {
+// startLocaldev starts localdev without its in-process daemon, with env
+// added to its environment (e.g. a backend's PUMASI_STORAGE).
+func startLocaldev(t testing.TB, env ...string) *server {
 	t.Helper()
-	s := &server{t: t, home: t.TempDir(), port: freePort(t), hc: newClient()}
+	s := &server{t: t, home: t.TempDir(), port: freePort(t), hc: newClient(), env: env}
 	s.url = fmt.Sprintf("http://127.0.0.1:%d", s.port)
 	s.admin = signToken(t, pumasi.ScopeAdmin)
 	s.start()
@@ -170,8 +173,8 @@ func startLocaldev(t testing.TB) *server {
 // start (re)starts the localdev process on the same port and home.
 func (s *server) start() {
 	s.t.Helper()
-	s.proc = startProc(s.t, fmt.Sprintf("localdev-%d", time.Now().UnixNano()), nil,
-		"localdev", "--home", s.home, "--addr", fmt.Sprintf("127.0.0.1:%d", s.port), "--no-machine")
+	s.proc = startProc(s.t, fmt.Sprintf("localdev-%d", time.Now().UnixNano()), s.env,
+		append([]string{"localdev", "--home", s.home, "--addr", fmt.Sprintf("127.0.0.1:%d", s.port), "--no-machine"}, s.args...)...)
 	s.waitUp()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -97,11 +98,12 @@ func gatewayError(w http.ResponseWriter, status int, kind, msg string) {
 }
 
 // GatewayPusher is the Pusher of a localdev that pushes the way AWS does:
-// through the @connections endpoint at base, to the hub's live connections,
-// authenticated with an admin token where AWS would sign.
-func GatewayPusher(ctx context.Context, base string, hub *push.Hub, adminToken string, log *slog.Logger) (functions.Pusher, error) {
+// through the @connections endpoint at base, to the connections conns
+// lists (the store's registry, filled by RecordConnections), authenticated
+// with an admin token where AWS would sign.
+func GatewayPusher(ctx context.Context, base string, conns push.Connections, adminToken string, log *slog.Logger) (functions.Pusher, error) {
 	client := &http.Client{Transport: bearer{token: adminToken, next: http.DefaultTransport}, Timeout: 30 * time.Second}
-	g, err := push.NewGateway(ctx, base, push.HubConnections{Hub: hub}, push.GatewayOptions{
+	g, err := push.NewGateway(ctx, base, conns, push.GatewayOptions{
 		Region:      "us-east-1",
 		Credentials: aws.AnonymousCredentials{},
 		HTTPClient:  client,
@@ -111,6 +113,24 @@ func GatewayPusher(ctx context.Context, base string, hub *push.Hub, adminToken s
 		return nil, errors.Join(errors.New("localdev gateway push"), err)
 	}
 	return g, nil
+}
+
+// RecordConnections makes hub keep store's connection registry the way
+// API Gateway's $connect and $disconnect functions do: an id is recorded
+// before its upgrade is answered and forgotten when it closes, so the
+// registry, not the hub, decides where GatewayPusher posts.
+func RecordConnections(hub *push.Hub, store pumasi.ConnectionStore, log *slog.Logger) {
+	hub.OnConnect = func(ctx context.Context, machine, id string) error {
+		if err := store.SaveConnection(ctx, machine, id); err != nil {
+			return fmt.Errorf("record connection %s: %w", id, err)
+		}
+		return nil
+	}
+	hub.OnDisconnect = func(ctx context.Context, machine, id string) {
+		if _, err := store.DropConnection(ctx, id); err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
+			log.Warn("forget connection", "machine", machine, "conn", id, "err", err)
+		}
+	}
 }
 
 // bearer adds an Authorization header to every request it carries.

@@ -52,7 +52,7 @@ func TestGatewayPushToDaemon(t *testing.T) {
 	srv := httptest.NewServer(count(localdev.ConnectionsHandler(hub, ldSecret, api.Handler())))
 	defer srv.Close()
 	admin, _ := pumasi.SignToken(ldSecret, "t", []string{pumasi.ScopeAdmin}, time.Hour, time.Now())
-	if api.Pusher, err = localdev.GatewayPusher(ctx, srv.URL, hub, admin, log); err != nil {
+	if api.Pusher, err = localdev.GatewayPusher(ctx, srv.URL, push.HubConnections{Hub: hub}, admin, log); err != nil {
 		t.Fatal(err)
 	}
 

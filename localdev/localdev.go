@@ -38,7 +38,9 @@ type Config struct {
 	// NoMachine turns off the in-process daemon for machine "local".
 	NoMachine bool
 	// GatewayPush sends frames through localdev's own @connections endpoint
-	// with the API Gateway push adapter, the code path AWS runs.
+	// with the API Gateway push adapter, to the connections recorded in the
+	// store's registry as daemons connect and disconnect: the code path AWS
+	// runs.
 	GatewayPush bool
 	// Poll is the in-process daemon's poll interval.
 	Poll time.Duration
@@ -53,6 +55,28 @@ type Config struct {
 	RateLimits functions.RateLimits
 	// Out receives the banner: address, admin token, examples.
 	Out io.Writer
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound slow and idle
+	// clients; zero means the defaults (10 s, 2 min, 2 min). Tests shorten
+	// them.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+}
+
+// Server limits of localdev's HTTP server.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 2 * time.Minute
+	DefaultIdleTimeout       = 2 * time.Minute
+	// MaxHeaderBytes bounds a request's header block; more answers 431.
+	MaxHeaderBytes = 64 << 10
+)
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
 }
 
 // Run serves until ctx is cancelled; cancellation is a clean stop.
@@ -105,17 +129,18 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	base := "http://" + ln.Addr().String()
 	if cfg.GatewayPush {
-		if api.Pusher, err = GatewayPusher(ctx, base, hub, adminToken, cfg.Log); err != nil {
+		RecordConnections(hub, store, cfg.Log)
+		if api.Pusher, err = GatewayPusher(ctx, base, store, adminToken, cfg.Log); err != nil {
 			ln.Close()
 			return err
 		}
 	}
 	srv := &http.Server{
 		Handler:           ConnectionsHandler(hub, secret, dashboard.Wrap(api.Handler())),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       orDefault(cfg.ReadTimeout, DefaultReadTimeout),
+		IdleTimeout:       orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
 	}
 	if err := writeFileAtomic(filepath.Join(cfg.Home, "localdev.addr"), []byte(base+"\n"), 0o600); err != nil {

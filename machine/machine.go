@@ -25,6 +25,10 @@ import (
 // DefaultPoll is how often assignments are polled when Config.Poll is unset.
 const DefaultPoll = 30 * time.Second
 
+// DefaultWSPing is how often a daemon on a separate WebSocket API (Config.WS)
+// sends {"action":"ping"}: well inside API Gateway's 10-minute idle close.
+const DefaultWSPing = 5 * time.Minute
+
 // Backoff bounds while the server is down.
 const (
 	backoffBase = 250 * time.Millisecond
@@ -43,6 +47,15 @@ type Config struct {
 	Home string
 	// Poll is the fallback poll interval; DefaultPoll when zero.
 	Poll time.Duration
+	// WS is the WebSocket API's URL when it is not the server's own
+	// /machines/{id}/ws: in AWS the stage URL
+	// wss://<api>.execute-api.<region>.amazonaws.com/<stage>. The daemon
+	// adds ?machine=<id>, sends the token in the Authorization header and
+	// pings with {"action":"ping"} every WSPing. Empty means the server's.
+	WS string
+	// WSPing is the data-message ping interval on WS; DefaultWSPing when
+	// zero. API Gateway closes a connection idle for 10 minutes.
+	WSPing time.Duration
 	// Log receives the daemon's log; slog.Default when nil.
 	Log *slog.Logger
 	// HTTPClient makes the API calls; a client with a 30s timeout when nil.
@@ -149,6 +162,15 @@ func newDaemon(cfg Config) (*daemon, error) {
 	if cfg.Poll <= 0 {
 		cfg.Poll = DefaultPoll
 	}
+	if cfg.WS != "" {
+		w, err := url.Parse(cfg.WS)
+		if err != nil || w.Host == "" || (w.Scheme != "ws" && w.Scheme != "wss" && w.Scheme != "http" && w.Scheme != "https") {
+			return nil, fmt.Errorf("websocket URL %q is not a ws(s) URL", cfg.WS)
+		}
+	}
+	if cfg.WSPing <= 0 {
+		cfg.WSPing = DefaultWSPing
+	}
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()
@@ -186,7 +208,7 @@ func (d *daemon) run(parent context.Context) error {
 	go func() { defer wg.Done(); d.socketLoop(ctx, queues) }()
 	go func() { defer wg.Done(); d.statusLoop(ctx) }()
 	go func() { defer wg.Done(); d.confirmLoop(ctx) }()
-	d.log.Info("machine daemon started", "server", d.server, "home", d.cfg.Home, "poll", d.cfg.Poll)
+	d.log.Info("machine daemon started", "server", d.server, "ws", d.socketURL(), "home", d.cfg.Home, "poll", d.cfg.Poll)
 	err := d.syncLoop(ctx)
 	cancel()
 	wg.Wait()

@@ -32,6 +32,10 @@ const (
 	stableConn = 10 * time.Second
 )
 
+// pingMessage is the data ping a WebSocket API's $default route answers
+// with {"type":"pong"}.
+var pingMessage = []byte(`{"action":"ping"}`)
+
 // frameWorkers apply frames in parallel across agents; one agent's frames
 // always go to the same worker, in order.
 const (
@@ -39,7 +43,28 @@ const (
 	frameQueue   = 512
 )
 
+// wsPongWait is how long a daemon on a separate WebSocket API waits past
+// its ping interval for any message (the pong included) before it calls the
+// connection dead: API Gateway itself never pings.
+const wsPongWait = time.Minute
+
+// socketURL is where the daemon subscribes: Config.WS with ?machine=<id>
+// when set (API Gateway's WebSocket API is its own endpoint), else the
+// server's /machines/{id}/ws.
 func (d *daemon) socketURL() string {
+	if d.cfg.WS != "" {
+		u, _ := url.Parse(d.cfg.WS) // validated in newDaemon
+		switch u.Scheme {
+		case "https":
+			u.Scheme = "wss"
+		case "http":
+			u.Scheme = "ws"
+		}
+		q := u.Query()
+		q.Set("machine", d.cfg.Machine)
+		u.RawQuery = q.Encode()
+		return u.String()
+	}
 	u := d.server
 	switch {
 	case strings.HasPrefix(u, "https://"):
@@ -127,7 +152,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 }
 
 // readFrames reads until the connection fails or ctx ends, pinging the
-// server meanwhile, and hands frames to the workers.
+// server meanwhile, and hands frames to the workers. On a separate
+// WebSocket API (Config.WS) it also sends {"action":"ping"} data messages,
+// which reset API Gateway's idle timer where control pings may not, and
+// waits for traffic up to one ping interval plus wsPongWait.
 func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []chan pumasi.Frame) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -137,7 +165,15 @@ func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []ch
 		wg.Wait()
 	}()
 	ws.SetReadLimit(maxFrame)
-	alive := func() { _ = ws.SetReadDeadline(time.Now().Add(readTimeout)) }
+	wait := readTimeout
+	var dataPing <-chan time.Time
+	if d.cfg.WS != "" {
+		wait = max(wait, d.cfg.WSPing+wsPongWait)
+		t := time.NewTicker(d.cfg.WSPing)
+		defer t.Stop()
+		dataPing = t.C
+	}
+	alive := func() { _ = ws.SetReadDeadline(time.Now().Add(wait)) }
 	alive()
 	ws.SetPongHandler(func(string) error { alive(); return nil })
 	ws.SetPingHandler(func(data string) error {
@@ -162,6 +198,14 @@ func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []ch
 				return
 			case <-t.C:
 				if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout)); err != nil {
+					_ = ws.Close()
+					return
+				}
+			case <-dataPing:
+				// This goroutine is the connection's only writer of data
+				// messages, as gorilla requires.
+				_ = ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+				if err := ws.WriteMessage(websocket.TextMessage, pingMessage); err != nil {
 					_ = ws.Close()
 					return
 				}
@@ -205,6 +249,11 @@ func (d *daemon) dispatch(f pumasi.Frame, queues []chan pumasi.Frame) {
 		default:
 			d.requestSync()
 		}
+	case "pong":
+		// The answer to our {"action":"ping"}: it proved the connection
+		// alive on arrival, nothing more to do.
+	case "error":
+		d.log.Debug("the WebSocket API answered an error")
 	default:
 		d.log.Debug("ignoring a frame of unknown type", "type", f.Type)
 	}

@@ -9,13 +9,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
 
 	"pumasi"
 	"pumasi/functions"
@@ -33,6 +36,11 @@ const (
 	// DefaultSendQueue is how many messages may wait for a slow connection
 	// before it is dropped; the daemon then reconnects and backfills.
 	DefaultSendQueue = 1024
+	// DefaultReadRate and DefaultReadBurst bound the messages (data and
+	// pings) a daemon may send: it pings every few seconds at most, so a
+	// connection sending faster is flooding and is closed (1008).
+	DefaultReadRate  = 20
+	DefaultReadBurst = 100
 )
 
 // ErrGone is returned for a connection id that is no longer live, as API
@@ -52,6 +60,31 @@ type Hub struct {
 	WriteWait    time.Duration
 	ReadLimit    int64
 	SendQueue    int
+	// ReadRate (messages a second) and ReadBurst bound what one connection
+	// may send; zero turns the bound off.
+	ReadRate  float64
+	ReadBurst int
+
+	// MaxIdle closes a connection that sent no data message for this long,
+	// as API Gateway does after 10 minutes; zero never does.
+	MaxIdle time.Duration
+	// MaxLifetime closes every connection this long after it opened, as API
+	// Gateway does after 2 hours; zero never does.
+	MaxLifetime time.Duration
+
+	// OnConnect, when set, runs for every connection ServeMachine accepts,
+	// after its id is reserved (frames posted to the id from then on wait
+	// in its queue) and before the upgrade is answered, the moment API
+	// Gateway runs $connect: localdev's gateway mode records the id in the
+	// store's connection registry here. An error refuses the connection.
+	OnConnect func(ctx context.Context, machine, id string) error
+	// OnDisconnect, when set, runs once after an accepted connection ended,
+	// however it ended ($disconnect).
+	OnDisconnect func(ctx context.Context, machine, id string)
+	// OnMessage, when set, receives every data message a daemon sends; a
+	// non-nil answer goes back on the same connection, as a $default route
+	// response does. Without it, messages are read and dropped.
+	OnMessage func(ctx context.Context, machine, id string, msg []byte) []byte
 
 	log      *slog.Logger
 	upgrader websocket.Upgrader
@@ -60,26 +93,58 @@ type Hub struct {
 	byID    map[string]*conn
 	machine map[string]map[string]*conn
 	closed  bool
+	serving sync.WaitGroup
 }
 
-// conn is one daemon connection. Only its writer goroutine writes to ws.
+// conn is one daemon connection. Only its writer goroutine writes messages
+// to ws. ws is nil while the connection is reserved and not yet upgraded;
+// machine is empty until the connect step named it (both under mu).
 type conn struct {
-	id      string
-	machine string
+	id   string
+	send chan []byte
+	done chan struct{}
+	once sync.Once
+	// lastIn is when the daemon last sent a data message (unix nanoseconds).
+	lastIn atomic.Int64
+
+	mu      sync.Mutex
 	ws      *websocket.Conn
-	send    chan []byte
-	done    chan struct{}
-	once    sync.Once
+	machine string
 }
 
 // close stops the connection once; the writer and reader goroutines exit.
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
-		_ = c.ws.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(time.Second))
-		_ = c.ws.Close()
+		c.mu.Lock()
+		ws := c.ws
+		c.mu.Unlock()
+		if ws != nil {
+			_ = ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(time.Second))
+			_ = ws.Close()
+		}
 	})
+}
+
+// attach gives a reserved connection its socket; false when the connection
+// was dropped meanwhile (the caller then closes ws).
+func (c *conn) attach(ws *websocket.Conn) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	c.ws = ws
+	return true
+}
+
+func (c *conn) machineID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.machine
 }
 
 // NewHub returns an empty hub that logs to log (slog.Default when nil).
@@ -93,6 +158,8 @@ func NewHub(log *slog.Logger) *Hub {
 		WriteWait:    DefaultWriteWait,
 		ReadLimit:    DefaultReadLimit,
 		SendQueue:    DefaultSendQueue,
+		ReadRate:     DefaultReadRate,
+		ReadBurst:    DefaultReadBurst,
 		log:          log,
 		upgrader: websocket.Upgrader{
 			HandshakeTimeout: 10 * time.Second,
@@ -147,7 +214,7 @@ func (h *Hub) enqueue(c *conn, msg []byte) bool {
 	case c.send <- msg:
 		return true
 	default:
-		h.log.Warn("push: connection too slow, dropping it", "machine", c.machine, "conn", c.id)
+		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id)
 		h.drop(c)
 		return false
 	}
@@ -190,8 +257,14 @@ func (h *Hub) Connections(machine string) []string {
 	return ids
 }
 
+// closeWait bounds how long Close waits for connection handlers (and their
+// OnDisconnect) to finish.
+const closeWait = 5 * time.Second
+
 // Close drops every connection and refuses new ones. An http.Server's
-// Shutdown does not close hijacked connections, so localdev calls this.
+// Shutdown does not close hijacked connections, so localdev calls this. It
+// waits a little for the handlers to finish, so OnDisconnect runs before
+// the caller closes what that hook uses.
 func (h *Hub) Close() error {
 	h.mu.Lock()
 	h.closed = true
@@ -203,17 +276,65 @@ func (h *Hub) Close() error {
 	for _, c := range all {
 		h.drop(c)
 	}
+	done := make(chan struct{})
+	go func() { h.serving.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+	}
 	return nil
 }
 
 // ServeMachine upgrades an already authenticated request to a WebSocket for
 // machine and serves it until the connection dies. It implements
-// functions.MachineSocket.
+// functions.MachineSocket. OnConnect, when set, runs before the upgrade.
 func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine string) {
-	h.mu.Lock()
-	closed := h.closed
-	h.mu.Unlock()
-	if closed {
+	id := uuid.NewString()
+	h.ServeConnection(w, r, id, func(ctx context.Context) (string, bool) {
+		if h.OnConnect != nil {
+			if err := h.OnConnect(ctx, machine, id); err != nil {
+				h.log.Error("websocket: connect hook", "machine", machine, "err", err)
+				http.Error(w, "could not record the connection", http.StatusInternalServerError)
+				return "", false
+			}
+		}
+		return machine, true
+	})
+}
+
+// ServeConnection serves one connection under id the way API Gateway does:
+// it reserves id first, so messages posted to it wait in its queue, then
+// calls connect (the $connect step), which names the machine or refuses
+// the connection after answering w itself. Only then is the upgrade
+// answered, the connection joins its machine and is served until it dies;
+// OnDisconnect runs at the end. An id already live is refused with 409.
+func (h *Hub) ServeConnection(w http.ResponseWriter, r *http.Request, id string, connect func(ctx context.Context) (machine string, ok bool)) {
+	c := &conn{id: id, send: make(chan []byte, h.SendQueue), done: make(chan struct{})}
+	switch h.reserve(c) {
+	case errClosed:
+		http.Error(w, "gateway is shutting down", http.StatusServiceUnavailable)
+		return
+	case errTaken:
+		http.Error(w, "connection id is taken", http.StatusConflict)
+		return
+	}
+	defer h.serving.Done()
+	machine, ok := connect(r.Context())
+	if !ok {
+		h.drop(c)
+		return
+	}
+	// $disconnect outlives the request: the hook must run even when the
+	// client went away.
+	defer func() {
+		if h.OnDisconnect == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
+		defer cancel()
+		h.OnDisconnect(ctx, machine, id)
+	}()
+	if !h.bind(c, machine) {
 		http.Error(w, "gateway is shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -221,37 +342,56 @@ func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine strin
 	if err != nil {
 		// Upgrade has already answered the client with an error status.
 		h.log.Debug("websocket upgrade failed", "machine", machine, "err", err)
+		h.drop(c)
 		return
 	}
-	c := &conn{
-		id:      uuid.NewString(),
-		machine: machine,
-		ws:      ws,
-		send:    make(chan []byte, h.SendQueue),
-		done:    make(chan struct{}),
-	}
-	if !h.register(c) {
+	if !c.attach(ws) {
 		_ = ws.Close()
 		return
 	}
-	h.log.Info("machine connected", "machine", machine, "conn", c.id)
+	c.lastIn.Store(time.Now().UnixNano())
+	h.log.Info("machine connected", "machine", machine, "conn", id)
 	go h.writeLoop(c)
-	h.readLoop(c)
+	h.readLoop(r.Context(), c, machine)
 	h.drop(c)
-	h.log.Info("machine disconnected", "machine", machine, "conn", c.id)
+	h.log.Info("machine disconnected", "machine", machine, "conn", id)
 }
 
-func (h *Hub) register(c *conn) bool {
+var (
+	errClosed = errors.New("hub is closed")
+	errTaken  = errors.New("connection id is taken")
+)
+
+// reserve registers c by id only; it joins its machine in bind.
+func (h *Hub) reserve(c *conn) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return false
+		return errClosed
+	}
+	if h.byID[c.id] != nil {
+		return errTaken
 	}
 	h.byID[c.id] = c
-	if h.machine[c.machine] == nil {
-		h.machine[c.machine] = map[string]*conn{}
+	h.serving.Add(1)
+	return nil
+}
+
+// bind makes a reserved connection one of machine's; false when it was
+// dropped meanwhile.
+func (h *Hub) bind(c *conn, machine string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byID[c.id] != c {
+		return false
 	}
-	h.machine[c.machine][c.id] = c
+	c.mu.Lock()
+	c.machine = machine
+	c.mu.Unlock()
+	if h.machine[machine] == nil {
+		h.machine[machine] = map[string]*conn{}
+	}
+	h.machine[machine][c.id] = c
 	return true
 }
 
@@ -260,30 +400,81 @@ func (h *Hub) drop(c *conn) {
 	h.mu.Lock()
 	if h.byID[c.id] == c {
 		delete(h.byID, c.id)
-		delete(h.machine[c.machine], c.id)
-		if len(h.machine[c.machine]) == 0 {
-			delete(h.machine, c.machine)
+		m := c.machineID()
+		if m != "" {
+			delete(h.machine[m], c.id)
+			if len(h.machine[m]) == 0 {
+				delete(h.machine, m)
+			}
 		}
 	}
 	h.mu.Unlock()
 	c.close()
 }
 
+// errFlood ends a connection that sent messages faster than ReadRate.
+var errFlood = errors.New("message rate exceeded")
+
+// drainAfterClose discards what the peer still sends, for at most a second
+// or until it hangs up, after a close frame was sent: closing a socket with
+// unread data resets it, and the reset can destroy the close frame (and its
+// reason) before the peer reads it.
+func drainAfterClose(ws *websocket.Conn) {
+	nc := ws.UnderlyingConn()
+	_ = nc.SetReadDeadline(time.Now().Add(time.Second))
+	_, _ = io.Copy(io.Discard, nc)
+}
+
 // readLoop reads until the connection fails. Any message or pong proves the
 // daemon alive; gorilla answers the daemon's pings itself (through
-// WriteControl, which is safe beside the writer goroutine).
-func (h *Hub) readLoop(c *conn) {
+// WriteControl, which is safe beside the writer goroutine). A message past
+// ReadLimit closes the connection with 1009 (gorilla), a flood of messages
+// or pings past ReadRate with 1008.
+func (h *Hub) readLoop(ctx context.Context, c *conn, machine string) {
 	c.ws.SetReadLimit(h.ReadLimit)
+	var lim *rate.Limiter
+	if h.ReadRate > 0 && h.ReadBurst > 0 {
+		lim = rate.NewLimiter(rate.Limit(h.ReadRate), h.ReadBurst)
+	}
+	allow := func() error {
+		if lim == nil || lim.Allow() {
+			return nil
+		}
+		h.log.Warn("push: connection sends too fast, closing it", "machine", machine, "conn", c.id)
+		_ = c.ws.WriteControl(websocket.CloseMessage,
+			websocket.FormatCloseMessage(websocket.ClosePolicyViolation, errFlood.Error()), time.Now().Add(time.Second))
+		drainAfterClose(c.ws)
+		return errFlood
+	}
 	alive := func() { _ = c.ws.SetReadDeadline(time.Now().Add(h.PongWait)) }
 	alive()
 	c.ws.SetPongHandler(func(string) error { alive(); return nil })
 	defaultPing := c.ws.PingHandler()
-	c.ws.SetPingHandler(func(data string) error { alive(); return defaultPing(data) })
+	c.ws.SetPingHandler(func(data string) error {
+		if err := allow(); err != nil {
+			return err
+		}
+		alive()
+		return defaultPing(data)
+	})
 	for {
-		if _, _, err := c.ws.ReadMessage(); err != nil {
+		_, msg, err := c.ws.ReadMessage()
+		if err != nil {
+			if errors.Is(err, websocket.ErrReadLimit) {
+				drainAfterClose(c.ws) // gorilla has sent 1009.
+			}
+			return
+		}
+		if allow() != nil {
 			return
 		}
 		alive()
+		c.lastIn.Store(time.Now().UnixNano())
+		if h.OnMessage != nil {
+			if reply := h.OnMessage(ctx, machine, c.id, msg); reply != nil && !h.enqueue(c, reply) {
+				return
+			}
+		}
 	}
 }
 
@@ -292,10 +483,32 @@ func (h *Hub) writeLoop(c *conn) {
 	t := time.NewTicker(h.PingInterval)
 	defer t.Stop()
 	defer h.drop(c)
+	var lifetime, idle <-chan time.Time
+	if h.MaxLifetime > 0 {
+		lt := time.NewTimer(h.MaxLifetime)
+		defer lt.Stop()
+		lifetime = lt.C
+	}
+	var it *time.Timer
+	if h.MaxIdle > 0 {
+		it = time.NewTimer(h.MaxIdle)
+		defer it.Stop()
+		idle = it.C
+	}
 	for {
 		select {
 		case <-c.done:
 			return
+		case <-lifetime:
+			h.log.Info("websocket: closing a connection at its maximum lifetime", "conn", c.id)
+			return
+		case <-idle:
+			quiet := time.Since(time.Unix(0, c.lastIn.Load()))
+			if quiet >= h.MaxIdle {
+				h.log.Info("websocket: closing an idle connection", "conn", c.id, "idle", quiet.Round(time.Millisecond))
+				return
+			}
+			it.Reset(h.MaxIdle - quiet)
 		case msg := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(h.WriteWait))
 			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"pumasi/functions"
@@ -22,6 +24,11 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	addr := fs.String("addr", envOr(env, "PUMASI_ADDR", localdev.DefaultAddr), "listen address (env PUMASI_ADDR)")
 	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
 	noMachine := fs.Bool("no-machine", false, "do not run the in-process daemon for machine \"local\"")
+	gatewayPushEnv, err := envBool(env, "PUMASI_GATEWAY_PUSH")
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
+	gatewayPush := fs.Bool("gateway-push", gatewayPushEnv, "push frames through the own @connections endpoint with the API Gateway adapter and the store's connection registry, as in AWS (env PUMASI_GATEWAY_PUSH=1)")
 	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
 	verbose := fs.Bool("v", false, "log debug messages")
 	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
@@ -30,7 +37,6 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	var limits functions.RateLimits
-	var err error
 	if limits.PerHandle, err = functions.ParseRateLimit(*perHandle); err != nil {
 		return err
 	}
@@ -47,19 +53,33 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 	return localdev.Run(ctx, localdev.Config{
-		Home:       h,
-		Addr:       *addr,
-		Storage:    *storage,
-		Secret:     []byte(env.getenv("PUMASI_SECRET")),
-		NoMachine:  *noMachine,
-		Poll:       *poll,
-		Log:        log,
-		Out:        env.stdout,
-		RateLimits: limits,
+		Home:        h,
+		Addr:        *addr,
+		Storage:     *storage,
+		Secret:      []byte(env.getenv("PUMASI_SECRET")),
+		NoMachine:   *noMachine,
+		GatewayPush: *gatewayPush,
+		Poll:        *poll,
+		Log:         log,
+		Out:         env.stdout,
+		RateLimits:  limits,
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),
 			Key:   env.getenv("PUMASI_EMBEDDINGS_KEY"),
 		},
 	})
+}
+
+// envBool reads a boolean env var (1, true, 0, false, ...); unset is false.
+func envBool(env *cliEnv, key string) (bool, error) {
+	v := env.getenv(key)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s=%q: want 1 or 0", key, v)
+	}
+	return b, nil
 }

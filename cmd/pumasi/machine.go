@@ -16,7 +16,7 @@ import (
 func init() {
 	register(command{
 		name:    "machine run",
-		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s]",
+		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL [--ws-ping 5m]]",
 		run:     runMachine,
 	})
 }
@@ -31,6 +31,8 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	token := fs.String("token", "", "machine:<id> token (env PUMASI_TOKEN, else <home>/admin.token)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
 	poll := fs.Duration("poll", machine.DefaultPoll, "fallback poll interval for assignments")
+	ws := fs.String("ws", env.getenv("PUMASI_WS_URL"), "WebSocket API URL when it is not the server's, e.g. wss://ID.execute-api.REGION.amazonaws.com/STAGE (env PUMASI_WS_URL)")
+	wsPing := fs.Duration("ws-ping", machine.DefaultWSPing, "with --ws: how often to send {\"action\":\"ping\"} (the gateway closes idle connections after 10m)")
 	verbose := fs.Bool("v", false, "log debug messages")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -43,6 +45,9 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if *poll <= 0 {
 		return &exitCodeError{2, errors.New("machine run: --poll must be positive")}
+	}
+	if *wsPing <= 0 {
+		return &exitCodeError{2, errors.New("machine run: --ws-ping must be positive")}
 	}
 	h, err := homeDir(env, *home)
 	if err != nil {
@@ -70,6 +75,8 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 		Token:   tok,
 		Home:    h,
 		Poll:    *poll,
+		WS:      *ws,
+		WSPing:  *wsPing,
 		Log:     log,
 	})
 }
