@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -119,14 +120,22 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, pumasi.Errorf(pumasi.EInvalidRequest, "path is not valid"))
 		return
 	}
-	methodMismatch := false
+	var allow []string
 	for _, rt := range routes {
 		p, ok := matchPattern(rt.Pattern, segs)
 		if !ok {
 			continue
 		}
 		if rt.Method != r.Method && !(rt.Method == "GET" && r.Method == "HEAD") {
-			methodMismatch = true
+			methods := []string{rt.Method}
+			if rt.Method == "GET" {
+				methods = append(methods, "HEAD")
+			}
+			for _, m := range methods {
+				if !slices.Contains(allow, m) {
+					allow = append(allow, m)
+				}
+			}
 			continue
 		}
 		defer func() {
@@ -141,8 +150,9 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.handle(a, w, r, p)
 		return
 	}
-	if methodMismatch {
-		w.Header().Set("Allow", "see API documentation")
+	if len(allow) > 0 {
+		// Allow must list the path's methods (RFC 9110 §15.5.6).
+		w.Header().Set("Allow", strings.Join(allow, ", "))
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{pumasi.EInvalidRequest, "method not allowed"}})
 		return
 	}

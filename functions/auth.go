@@ -10,12 +10,21 @@ import (
 // authenticate verifies the bearer token. Returns unauthorized when it is
 // missing, malformed, forged or expired.
 func (a *API) authenticate(r *http.Request) (*pumasi.Principal, error) {
-	h := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(h, "Bearer ")
+	tok, ok := bearerToken(r.Header.Get("Authorization"))
 	if !ok || strings.TrimSpace(tok) == "" {
 		return nil, pumasi.Errorf(pumasi.EUnauthorized, "missing bearer token")
 	}
 	return pumasi.ParseToken(a.Secret, strings.TrimSpace(tok), a.now())
+}
+
+// bearerToken returns the credentials of an Authorization header with the
+// Bearer scheme, whose name is case-insensitive (RFC 9110 §11.1).
+func bearerToken(h string) (string, bool) {
+	const scheme = "Bearer "
+	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return "", false
+	}
+	return h[len(scheme):], true
 }
 
 // authRoom admits admin and room:<room> tokens. It also validates the room id.

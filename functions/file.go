@@ -253,7 +253,12 @@ func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 			a.fail(w, r, err)
 			return
 		}
-		w.Header().Set("ETag", strconv.Quote(f.SHA256))
+		etag := strconv.Quote(f.SHA256)
+		w.Header().Set("ETag", etag)
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
 		writeJSON(w, http.StatusOK, f)
 		return
 	}
@@ -289,9 +294,19 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	ifMatch, _, err := preconditions(r)
+	ifMatch, ifNoneMatch, err := preconditions(r)
 	if err != nil {
 		a.fail(w, r, err)
+		return
+	}
+	if ifNoneMatch {
+		// If-None-Match: * holds only when the name does not exist, and then
+		// there is nothing to delete: never delete, answer 412 or 404.
+		if _, err := a.Store.StatFile(r.Context(), room, name); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		a.fail(w, r, pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name))
 		return
 	}
 	f, _, err := a.Store.DeleteFile(r.Context(), room, name, ifMatch)

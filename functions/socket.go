@@ -3,6 +3,8 @@ package functions
 import (
 	"net/http"
 
+	"github.com/gorilla/websocket"
+
 	"pumasi"
 )
 
@@ -21,6 +23,12 @@ func (a *API) socket(w http.ResponseWriter, r *http.Request, p params) {
 	}
 	if a.Socket == nil {
 		a.fail(w, r, pumasi.Errorf(pumasi.ENotFound, "no WebSocket gateway here"))
+		return
+	}
+	// A plain GET gets the contract's error body, not the WebSocket
+	// library's text/plain one.
+	if !websocket.IsWebSocketUpgrade(r) {
+		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "this endpoint needs a WebSocket upgrade"))
 		return
 	}
 	a.Socket.ServeMachine(w, r, machine)

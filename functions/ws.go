@@ -135,14 +135,14 @@ func (a *API) WSDefault(ctx context.Context, ev events.APIGatewayWebsocketProxyR
 func wsToken(ev events.APIGatewayWebsocketProxyRequest) string {
 	for k, v := range ev.Headers {
 		if strings.EqualFold(k, "Authorization") {
-			if tok, ok := strings.CutPrefix(v, "Bearer "); ok {
+			if tok, ok := bearerToken(v); ok {
 				return strings.TrimSpace(tok)
 			}
 		}
 	}
 	for k, vs := range ev.MultiValueHeaders {
 		if strings.EqualFold(k, "Authorization") && len(vs) > 0 {
-			if tok, ok := strings.CutPrefix(vs[0], "Bearer "); ok {
+			if tok, ok := bearerToken(vs[0]); ok {
 				return strings.TrimSpace(tok)
 			}
 		}

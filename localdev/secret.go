@@ -31,6 +31,10 @@ func LoadOrCreateSecret(home string) ([]byte, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read secret: %w", err)
 	}
+	// The home may not exist yet: `pumasi token` can run before localdev.
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("create home: %w", err)
+	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return nil, fmt.Errorf("generate secret: %w", err)
