@@ -33,22 +33,12 @@ func runSweeps(ctx context.Context, sweep func(context.Context)) {
 	}
 }
 
-// sweepOnce collects unreferenced blobs and collapses racing near-duplicate
-// knowledge entries; failures are logged and retried the next day.
+// sweepOnce runs one sweep; failures are logged and retried the next day.
 func sweepOnce(ctx context.Context, log *slog.Logger, api *functions.API, grace time.Duration) {
-	rep, err := api.Store.Sweep(ctx, grace)
+	rep, err := api.Sweep(ctx, grace)
 	if err != nil {
-		log.Error("sweep files", "err", err)
-	} else {
-		log.Info("sweep files", "temp_files", rep.TempFiles, "blobs", rep.Blobs)
-	}
-	if api.Knowledge == nil {
+		log.Error("sweep", "err", err)
 		return
 	}
-	krep, err := api.SweepKnowledge(ctx)
-	if err != nil {
-		log.Error("sweep knowledge", "err", err)
-		return
-	}
-	log.Info("sweep knowledge", "report", krep)
+	log.Info("sweep", "temp_files", rep.Files.TempFiles, "blobs", rep.Files.Blobs, "knowledge", rep.Knowledge)
 }

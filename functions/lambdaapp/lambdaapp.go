@@ -326,30 +326,18 @@ func WebSocketHandler(api *functions.API, function string) (func(ctx context.Con
 }
 
 // SweepReport is what the scheduled sweep returns (and logs).
-type SweepReport struct {
-	Files     pumasi.SweepReport           `json:"files"`
-	Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge,omitempty"`
-}
+type SweepReport = functions.SweepReport
 
 // SweepHandler runs the daily sweep: unreferenced blobs older than grace,
 // then racing near-duplicate knowledge entries.
 func SweepHandler(api *functions.API, grace time.Duration) func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
 	return func(ctx context.Context, ev events.EventBridgeEvent) (SweepReport, error) {
-		var rep SweepReport
-		files, err := api.Store.Sweep(ctx, grace)
+		rep, err := api.Sweep(ctx, grace)
 		if err != nil {
-			return rep, fmt.Errorf("sweep files: %w", err)
-		}
-		rep.Files = files
-		if api.Knowledge != nil {
-			k, err := api.Knowledge.SweepKnowledge(ctx, pumasi.DefaultMergeThreshold)
-			if err != nil {
-				return rep, fmt.Errorf("sweep knowledge: %w", err)
-			}
-			rep.Knowledge = &k
+			return rep, err
 		}
 		if api.Log != nil {
-			api.Log.Info("sweep", "temp_files", files.TempFiles, "blobs", files.Blobs, "knowledge", rep.Knowledge)
+			api.Log.Info("sweep", "temp_files", rep.Files.TempFiles, "blobs", rep.Files.Blobs, "knowledge", rep.Knowledge)
 		}
 		return rep, nil
 	}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"time"
+
+	"pumasi/functions"
+	"pumasi/internal/wire"
+)
+
+func init() {
+	register(command{name: "sweep", summary: "run the sweep now: orphan blobs, temp files, near-duplicate knowledge", run: runSweep})
+}
+
+// runSweep runs the daily sweep on demand against the configured storage. It
+// opens the store itself, so it works beside a running localdev (processes
+// share a home safely) and against an S3 bucket alike.
+func runSweep(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	home := fs.String("home", "", "data folder (env PUMASI_HOME, default ~/.pumasi)")
+	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
+	grace := fs.Duration("grace", 10*time.Minute, "only remove unreferenced blobs and temp files older than this")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	h, err := homeDir(env, *home)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Opening a local home cleans it at boot too; with a long grace there
+	// that cleanup leaves the work (and the count) to the sweep below,
+	// unless no other process holds the home, when it removes every orphan.
+	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: *storage, Home: h, Grace: 365 * 24 * time.Hour, Log: log})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	know, err := wire.OpenKnowledge(store)
+	if err != nil {
+		return err
+	}
+	api := &functions.API{Store: store, Knowledge: know, Log: log}
+	rep, err := api.Sweep(ctx, *grace)
+	if err != nil {
+		return err
+	}
+	return printJSON(env.stdout, rep)
+}
