@@ -146,6 +146,29 @@ func reconcileDir(ctx context.Context, dir string, want map[string]string, cache
 			firstErr = err
 		}
 	}
+	// Unwanted names go first: on a case-insensitive file system (macOS,
+	// Windows) a stale "a.md" and a wanted "A.md" are one entry, so removing
+	// the stale name after writing the wanted one would delete the new copy.
+	removed := false
+	for name, s := range disk {
+		if _, ok := want[name]; ok {
+			continue
+		}
+		delete(cache, name)
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			note(fmt.Errorf("remove %s: %w", name, err))
+			if s != "" {
+				held[name] = s
+			}
+			continue
+		}
+		removed = true
+	}
+	if removed {
+		if err := syncDir(dir); err != nil {
+			note(err)
+		}
+	}
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -175,26 +198,6 @@ func reconcileDir(ctx context.Context, dir string, want map[string]string, cache
 		}
 		cache.record(dir, name, sum)
 		held[name] = sum
-	}
-	removed := false
-	for name, s := range disk {
-		if _, ok := want[name]; ok {
-			continue
-		}
-		delete(cache, name)
-		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			note(fmt.Errorf("remove %s: %w", name, err))
-			if s != "" {
-				held[name] = s
-			}
-			continue
-		}
-		removed = true
-	}
-	if removed {
-		if err := syncDir(dir); err != nil {
-			note(err)
-		}
 	}
 	return held, firstErr
 }

@@ -136,8 +136,8 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepRep
 }
 
 // sweep cleans every room. With all set (boot, no other process on the
-// home) everything is removed regardless of age and stashed blobs a row
-// still needs are restored; otherwise only items older than cutoff go.
+// home) everything is removed regardless of age; otherwise only items older
+// than cutoff go. Stashed blobs a row still needs are restored either way.
 func (s *Store) sweep(ctx context.Context, cutoff time.Time, all bool) (pumasi.SweepReport, error) {
 	var rep pumasi.SweepReport
 	entries, err := os.ReadDir(s.filesDir)
@@ -197,7 +197,11 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 			if err != nil || !old(info) {
 				continue
 			}
-			if all && strings.HasPrefix(t.Name(), trashPrefix) {
+			// A stash a row still needs is put back by every sweep, not only
+			// a lone boot: the rename kept the blob's mtime, so the stash of
+			// a crashed or failed delete can look old at once. The write
+			// transaction means no delete is in flight, so restoring is safe.
+			if strings.HasPrefix(t.Name(), trashPrefix) {
 				sum := strings.TrimPrefix(t.Name(), trashPrefix)
 				if i := strings.IndexByte(sum, '-'); i >= 0 {
 					sum = sum[:i]

@@ -10,6 +10,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -114,14 +115,26 @@ func (s *Store) LookupConnection(ctx context.Context, id string) (pumasi.Connect
 	return c, nil
 }
 
+// staleConnEntry is how old a machine entry without a matching id record
+// must be before MachineConnections removes it: SaveConnection writes the
+// id record a moment after the entry, so a younger one may be mid-save.
+const staleConnEntry = 5 * time.Minute
+
 // MachineConnections lists machine's connections sorted by id. An entry
-// whose id record has moved to another machine or vanished is skipped.
+// whose id record has moved to another machine or vanished is skipped, and
+// removed once it is old: a crash (or failed PUT) between SaveConnection's
+// two writes leaves such an entry, which DropConnection cannot find by id,
+// so nothing else would ever remove it.
 func (s *Store) MachineConnections(ctx context.Context, machine string) ([]pumasi.Connection, error) {
 	if err := pumasi.CheckID("machine", machine); err != nil {
 		return nil, err
 	}
 	base := s.connMachinePrefix(machine)
-	var keys []string
+	type entry struct {
+		key      string
+		modified time.Time
+	}
+	var entries []entry
 	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(base)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
@@ -129,16 +142,26 @@ func (s *Store) MachineConnections(ctx context.Context, machine string) ([]pumas
 			return nil, fmt.Errorf("list connections: %w", err)
 		}
 		for _, o := range page.Contents {
-			keys = append(keys, aws.ToString(o.Key))
+			entries = append(entries, entry{aws.ToString(o.Key), aws.ToTime(o.LastModified)})
 		}
 	}
 	out := []pumasi.Connection{}
-	for _, key := range keys {
-		c, found, err := s.readConn(ctx, key)
+	for _, e := range entries {
+		raw, err := hex.DecodeString(strings.TrimPrefix(e.key, base))
+		if err != nil {
+			continue
+		}
+		id := string(raw)
+		c, found, err := s.readConn(ctx, s.connIDKey(id))
 		if err != nil {
 			return nil, fmt.Errorf("list connections: %w", err)
 		}
-		if !found || c.MachineID != machine || hex.EncodeToString([]byte(c.ID)) != strings.TrimPrefix(key, base) {
+		if !found || c.MachineID != machine || c.ID != id {
+			if !e.modified.IsZero() && e.modified.Before(s.now().Add(-staleConnEntry)) {
+				if err := s.deleteConn(ctx, e.key); err != nil {
+					s.log.Warn("drop stale connection entry", "machine", machine, "key", e.key, "err", err)
+				}
+			}
 			continue
 		}
 		out = append(out, c)

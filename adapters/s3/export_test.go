@@ -1,5 +1,7 @@
 package s3
 
+import "github.com/aws/aws-sdk-go-v2/service/s3"
+
 // SetAfterBlob installs a hook that PutFile runs between its blob PUT and
 // its manifest update, so tests can kill the process at that point.
 func SetAfterBlob(s *Store, fn func()) { s.afterBlob = fn }
@@ -7,3 +9,9 @@ func SetAfterBlob(s *Store, fn func()) { s.afterBlob = fn }
 // MaxLosses returns the most compare-and-swap conflicts one update of s met
 // before it won.
 func MaxLosses(s *Store) int64 { return s.maxLosses.Load() }
+
+// WrapHTTPClient rebuilds s's S3 client around wrap(its HTTP client), so a
+// test can lose answers the way a network or S3 itself does.
+func WrapHTTPClient(s *Store, wrap func(s3.HTTPClient) s3.HTTPClient) {
+	s.client = s3.New(s.client.Options(), func(o *s3.Options) { o.HTTPClient = wrap(o.HTTPClient) })
+}

@@ -200,6 +200,13 @@ func (v *hiveView) each(fn func(it *knowItem)) {
 	}
 }
 
+// has reports whether id is indexed and not removed.
+func (v *hiveView) has(id string) bool {
+	found := false
+	v.each(func(it *knowItem) { found = found || it.id == id })
+	return found
+}
+
 // byHash returns the indexed entry with normalised hash h, skipping ids in
 // skip.
 func (v *hiveView) byHash(h string, skip map[string]bool) (string, bool) {
@@ -463,7 +470,19 @@ func (s *Store) knowInsert(ctx context.Context, hive string, v *hiveView, rec kn
 	key := s.knowIndexKey(hive)
 	etag, err := s.putObject(ctx, key, body, "application/json", v.etag, !v.exists)
 	if err != nil {
-		if segKey != "" {
+		// S3 may apply a write and still fail the answer; the SDK then
+		// retries it, and a conditional retry meets 412 against our own
+		// write. rec.ID is a fresh uuid, so finding it in the index proves
+		// the write landed (and the sealed segment is referenced).
+		nv, verr := s.hiveView(ctx, hive)
+		if verr == nil && nv.has(rec.ID) {
+			return true, nil
+		}
+		if segKey != "" && verr == nil {
+			// The write did not land, so nothing references the segment.
+			// When the index could not be read the segment is kept: an
+			// orphan costs a little space, a referenced one deleted would
+			// break the hive.
 			s.deleteQuietly(context.WithoutCancel(ctx), segKey)
 		}
 		if isCASConflict(err) {
