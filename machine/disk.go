@@ -105,6 +105,9 @@ func (d *daemon) removeTemps() {
 
 // removeTempFiles removes the daemon's temp files from dir and counts them.
 func removeTempFiles(dir string) int {
+	if checkRealDirs(dir) != nil {
+		return 0
+	}
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return 0
@@ -129,6 +132,9 @@ type fetchFunc func(ctx context.Context, name, sum string) ([]byte, error)
 // the daemon's (invalid names, directories) are left alone. It returns what
 // dir holds afterwards and the first error; it goes on past errors.
 func reconcileDir(ctx context.Context, dir string, want map[string]string, cache sumCache, fetch fetchFunc) (map[string]string, error) {
+	if err := checkRealDirs(dir); err != nil {
+		return map[string]string{}, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return map[string]string{}, fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -304,6 +310,26 @@ func writeAtomic(dir, name string, body []byte) (err error) {
 	return nil
 }
 
+// checkRealDirs refuses a shared directory that is, or sits below, a symlink
+// or a non-directory up to the agent's folder (agents/<agent>/memory/shared):
+// a symlinked shared/ pointing at memory/ would let a reconcile delete the
+// agent's private notes. Missing levels are fine; MkdirAll makes real ones.
+func checkRealDirs(dir string) error {
+	for i, d := 0, dir; i < 3; i, d = i+1, filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("check %s: %w", d, err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("refusing to manage %s: %s is not a real directory (symlink or file)", dir, d)
+		}
+	}
+	return nil
+}
+
 // removeFile removes dir/name if present and syncs the directory.
 func removeFile(dir, name string) error {
 	err := os.Remove(filepath.Join(dir, name))
@@ -319,6 +345,9 @@ func removeFile(dir, name string) error {
 // emptyDir removes the daemon's entries from dir (valid names that are
 // files or symlinks, and its temp files) and leaves anything else.
 func emptyDir(dir string) error {
+	if err := checkRealDirs(dir); err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -520,3 +520,34 @@ func TestStaleFrameCorrected(t *testing.T) {
 	waitDir(t, home, "a1", map[string]string{"n.md": "v1\n"}) // the stale frame lands...
 	waitDir(t, home, "a1", map[string]string{"n.md": "v2\n"}) // ...and is corrected
 }
+
+// TestStaleDeleteFrameKeepsNewerFile checks that a delete frame naming an
+// older version does not remove the newer file on disk, even for the moment
+// before the confirming reconcile would restore it.
+func TestStaleDeleteFrameKeepsNewerFile(t *testing.T) {
+	s := newServer(t)
+	home := t.TempDir()
+	s.place("r1", "a1", "m1")
+	s.daemon(t, "m1", home, time.Hour)
+	s.upload("r1", "n.md", "v2\n")
+	waitDir(t, home, "a1", map[string]string{"n.md": "v2\n"})
+	s.hub.Push(context.Background(), "m1", []pumasi.Frame{{Type: pumasi.FrameDelete, AgentID: "a1", RoomID: "r1",
+		StorageName: "n.md", ContentSHA256: sumHex([]byte("v1\n"))}})
+	path := filepath.Join(home, "agents", "a1", "memory", "shared", "n.md")
+	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err != nil || string(b) != "v2\n" {
+			t.Fatalf("after a stale delete frame n.md reads %q, %v; want v2 throughout", b, err)
+		}
+	}
+	// A delete naming the version on disk still deletes.
+	s.hub.Push(context.Background(), "m1", []pumasi.Frame{{Type: pumasi.FrameDelete, AgentID: "a1", RoomID: "r1",
+		StorageName: "n.md", ContentSHA256: sumHex([]byte("v2\n"))}})
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("a delete frame for the version on disk did not delete it")
+		}
+	}
+}

@@ -318,7 +318,20 @@ func (d *daemon) applyFrame(ctx context.Context, f pumasi.Frame) {
 	defer st.seq.Add(1)
 	dir := d.sharedDir(f.AgentID)
 	name := f.StorageName
+	if err := checkRealDirs(dir); err != nil {
+		d.log.Warn("apply frame", "agent", f.AgentID, "err", err)
+		return
+	}
 	if f.Type == pumasi.FrameDelete {
+		// A delete names the version it removes. If disk holds another one, a
+		// newer upload may have raced this frame: let the assignments decide
+		// rather than delete a file the room may still have.
+		if validSHA(f.ContentSHA256) {
+			if cur, err := st.sums.hash(dir, name); err == nil && cur != "" && cur != f.ContentSHA256 {
+				d.requestSync()
+				return
+			}
+		}
 		delete(st.sums, name)
 		if err := removeFile(dir, name); err != nil {
 			d.log.Warn("apply delete frame", "agent", f.AgentID, "name", name, "err", err)
