@@ -294,7 +294,7 @@ func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine strin
 		if h.OnConnect != nil {
 			if err := h.OnConnect(ctx, machine, id); err != nil {
 				h.log.Error("websocket: connect hook", "machine", machine, "err", err)
-				http.Error(w, "could not record the connection", http.StatusInternalServerError)
+				jsonError(w, http.StatusInternalServerError, "could not record the connection")
 				return "", false
 			}
 		}
@@ -312,10 +312,10 @@ func (h *Hub) ServeConnection(w http.ResponseWriter, r *http.Request, id string,
 	c := &conn{id: id, send: make(chan []byte, h.SendQueue), done: make(chan struct{})}
 	switch h.reserve(c) {
 	case errClosed:
-		http.Error(w, "gateway is shutting down", http.StatusServiceUnavailable)
+		jsonError(w, http.StatusServiceUnavailable, "gateway is shutting down")
 		return
 	case errTaken:
-		http.Error(w, "connection id is taken", http.StatusConflict)
+		jsonError(w, http.StatusConflict, "connection id is taken")
 		return
 	}
 	defer h.serving.Done()
@@ -335,7 +335,7 @@ func (h *Hub) ServeConnection(w http.ResponseWriter, r *http.Request, id string,
 		h.OnDisconnect(ctx, machine, id)
 	}()
 	if !h.bind(c, machine) {
-		http.Error(w, "gateway is shutting down", http.StatusServiceUnavailable)
+		jsonError(w, http.StatusServiceUnavailable, "gateway is shutting down")
 		return
 	}
 	ws, err := h.upgrader.Upgrade(w, r, nil)
@@ -520,4 +520,12 @@ func (h *Hub) writeLoop(c *conn) {
 			}
 		}
 	}
+}
+
+// jsonError answers in the API's error shape; these are server-side
+// conditions, so the code is internal whatever the status.
+func jsonError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": pumasi.EInternal, "message": msg}})
 }
