@@ -71,6 +71,20 @@ type AgentStatus struct {
 	ReportedAt time.Time `json:"reported_at"`
 }
 
+// CheckStatusReport validates the ids of a status report before any backend
+// stores it. Returns invalid_request.
+func CheckStatusReport(machine string, agents []AgentStatus) error {
+	if err := CheckID("machine", machine); err != nil {
+		return err
+	}
+	for _, a := range agents {
+		if err := CheckID("agent", a.AgentID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // SweepReport counts what a sweep removed.
 type SweepReport struct {
 	TempFiles int `json:"temp_files"`

@@ -275,6 +275,35 @@ func EmbeddingText(title, content string) string {
 	return strings.TrimSpace(title) + "\n" + strings.TrimSpace(content)
 }
 
+// Dot is the dot product of two equally long vectors (b may be longer),
+// with four accumulators so the loop is not one long dependency chain: it is
+// the hot path of every backend's knowledge query and dedup scan.
+func Dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Norm is the Euclidean length of v; backends cache it per stored vector so
+// a scan costs one Dot per entry.
+func Norm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
 // Cosine returns the cosine similarity of a and b, 0 when their lengths
 // differ or either is zero.
 func Cosine(a, b []float32) float64 {

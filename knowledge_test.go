@@ -1,6 +1,7 @@
 package pumasi
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -102,5 +103,24 @@ func TestPlanSweep(t *testing.T) {
 	}
 	if got := PlanSweep(cands, 0.94); len(got) != 0 {
 		t.Fatalf("PlanSweep over old entries = %+v, want none", got)
+	}
+}
+
+// TestDotNormAgreeWithCosine checks the backends' unrolled scan kernel
+// against the plain float64 cosine, including lengths not a multiple of 4.
+func TestDotNormAgreeWithCosine(t *testing.T) {
+	for _, n := range []int{1, 3, 4, 7, 512} {
+		a, b := make([]float32, n), make([]float32, n)
+		for i := range a {
+			a[i] = float32(i%7) - 3.5
+			b[i] = float32((i*5)%11) - 5
+		}
+		got := float64(Dot(a, b)) / (Norm(a) * Norm(b))
+		if want := Cosine(a, b); math.Abs(got-want) > 1e-5 {
+			t.Errorf("n=%d: Dot/Norm cosine %v, Cosine %v", n, got, want)
+		}
+	}
+	if Norm([]float32{3, 4}) != 5 {
+		t.Errorf("Norm(3,4) = %v, want 5", Norm([]float32{3, 4}))
 	}
 }

@@ -75,10 +75,8 @@ func (a *API) assignments(w http.ResponseWriter, r *http.Request, p params) {
 	sum := sha256.Sum256(append([]byte(machine+"\n"), body...))
 	out.ETag = "a" + hex.EncodeToString(sum[:16])
 	quoted := `"` + out.ETag + `"`
-	w.Header().Set("ETag", quoted)
 	w.Header().Set("Cache-Control", "no-cache")
-	if etagMatches(r.Header.Get("If-None-Match"), quoted) {
-		w.WriteHeader(http.StatusNotModified)
+	if notModified(w, r, quoted) {
 		return
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -201,6 +201,17 @@ func isSHA256Hex(s string) bool {
 	return true
 }
 
+// notModified sets the ETag header and, when the request's If-None-Match
+// lists it, answers 304 and reports true: the caller then writes nothing.
+func notModified(w http.ResponseWriter, r *http.Request, etag string) bool {
+	w.Header().Set("ETag", etag)
+	if !etagMatches(r.Header.Get("If-None-Match"), etag) {
+		return false
+	}
+	w.WriteHeader(http.StatusNotModified)
+	return true
+}
+
 // etagMatches reports whether an If-None-Match header lists etag (or *).
 func etagMatches(header, etag string) bool {
 	for _, t := range strings.Split(header, ",") {
@@ -223,10 +234,7 @@ func (a *API) list(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	etag := `"r` + strconv.FormatInt(l.Rev, 10) + `"`
-	w.Header().Set("ETag", etag)
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
+	if notModified(w, r, `"r`+strconv.FormatInt(l.Rev, 10)+`"`) {
 		return
 	}
 	if l.Files == nil {
@@ -253,10 +261,7 @@ func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 			a.fail(w, r, err)
 			return
 		}
-		etag := strconv.Quote(f.SHA256)
-		w.Header().Set("ETag", etag)
-		if etagMatches(r.Header.Get("If-None-Match"), etag) {
-			w.WriteHeader(http.StatusNotModified)
+		if notModified(w, r, strconv.Quote(f.SHA256)) {
 			return
 		}
 		writeJSON(w, http.StatusOK, f)
@@ -267,10 +272,7 @@ func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	etag := strconv.Quote(f.SHA256)
-	w.Header().Set("ETag", etag)
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
-		w.WriteHeader(http.StatusNotModified)
+	if notModified(w, r, strconv.Quote(f.SHA256)) {
 		return
 	}
 	w.Header().Set("Content-Type", f.ContentType)

@@ -52,8 +52,9 @@ func (a *API) knowledgeReady(needEmbedder bool) error {
 	return nil
 }
 
-// contributeData is the Hive-shaped `data` of a contribution answer.
-type contributeData struct {
+// ContributeData is the Hive-shaped `data` of a contribution answer; the
+// CLI and MCP tools decode the same type.
+type ContributeData struct {
 	Verdict    string        `json:"verdict"`
 	Entry      *pumasi.Entry `json:"entry,omitempty"`
 	Similarity *float64      `json:"similarity,omitempty"`
@@ -97,7 +98,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 	gate := pumasi.CheckContribution(req.Title, req.Content)
 	if !gate.Pass {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
-			"data": contributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details},
+			"data": ContributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details},
 			// The contract's error body too, for clients that branch on it.
 			"error": errorDetail{pumasi.ERejected, gate.Reason},
 		})
@@ -121,7 +122,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		a.fail(w, r, err)
 		return
 	}
-	data := contributeData{Verdict: res.Verdict, Entry: &res.Entry}
+	data := ContributeData{Verdict: res.Verdict, Entry: &res.Entry}
 	status := http.StatusCreated
 	if res.Verdict == pumasi.VerdictMerged {
 		status = http.StatusOK

@@ -485,11 +485,7 @@ func (c *knowCache) refresh(ctx context.Context, q querier) error {
 			c.loaded = false
 			return fmt.Errorf("load vector of %s: %w", it.id, err)
 		}
-		var s float64
-		for _, x := range it.vec {
-			s += float64(x) * float64(x)
-		}
-		it.norm = math.Sqrt(s)
+		it.norm = pumasi.Norm(it.vec)
 		c.items = append(c.items, it)
 	}
 	if err := rows.Err(); err != nil {
@@ -508,11 +504,7 @@ type knowCand struct {
 // scan calls fn with the cosine of v to every cached vector of hive (all
 // hives when empty) and model.
 func (c *knowCache) scan(hive, model string, v []float32, fn func(it *knowItem, sim float64)) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	qn := math.Sqrt(s)
+	qn := pumasi.Norm(v)
 	if qn == 0 {
 		return
 	}
@@ -523,27 +515,8 @@ func (c *knowCache) scan(hive, model string, v []float32, fn func(it *knowItem, 
 		if it.model != model || (hive != "" && it.hive != hive) || len(it.vec) != len(v) || it.norm == 0 {
 			continue
 		}
-		fn(it, float64(knowDot(v, it.vec))/(qn*it.norm))
+		fn(it, float64(pumasi.Dot(v, it.vec))/(qn*it.norm))
 	}
-}
-
-// knowDot is the dot product of two equally long vectors, with four
-// accumulators so the loop is not one long dependency chain: the scan is
-// the hot path of both query and dedup.
-func knowDot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // nearest returns the most similar entry of hive and model.

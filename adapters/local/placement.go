@@ -143,13 +143,8 @@ func (s *Store) placements(ctx context.Context, where, arg string) ([]pumasi.Pla
 // agent's earlier report. The store stamps ReportedAt with its own clock,
 // since a daemon's clock may be off. Returns invalid_request for bad ids.
 func (s *Store) ReportStatus(ctx context.Context, machine string, agents []pumasi.AgentStatus) error {
-	if err := pumasi.CheckID("machine", machine); err != nil {
+	if err := pumasi.CheckStatusReport(machine, agents); err != nil {
 		return err
-	}
-	for _, a := range agents {
-		if err := pumasi.CheckID("agent", a.AgentID); err != nil {
-			return err
-		}
 	}
 	now := formatTime(s.now())
 	err := s.writeTx(ctx, func(tx *sql.Tx) error {

@@ -223,7 +223,7 @@ func (v *hiveView) byHash(h string, skip map[string]bool) (string, bool) {
 // nearest returns the most similar indexed entry of model, skipping ids in
 // skip.
 func (v *hiveView) nearest(model string, vec []float32, skip map[string]bool) (string, float64) {
-	qn := vecNorm(vec)
+	qn := pumasi.Norm(vec)
 	best, bestSim := "", math.Inf(-1)
 	if qn == 0 {
 		return "", bestSim
@@ -232,7 +232,7 @@ func (v *hiveView) nearest(model string, vec []float32, skip map[string]bool) (s
 		if it.model != model || len(it.vec) != len(vec) || it.norm == 0 || skip[it.id] {
 			return
 		}
-		if sim := dot(vec, it.vec) / (qn * it.norm); sim > bestSim {
+		if sim := float64(pumasi.Dot(vec, it.vec)) / (qn * it.norm); sim > bestSim {
 			best, bestSim = it.id, sim
 		}
 	})
@@ -345,7 +345,7 @@ func decodeSeg(recs []knowRec) (*knowSeg, error) {
 		if err != nil {
 			return nil, fmt.Errorf("vector of %s: %w", r.ID, err)
 		}
-		sg.items[i] = knowItem{id: r.ID, hash: r.Hash, model: r.Model, seq: r.Seq, created: r.Created, vec: vec, norm: vecNorm(vec)}
+		sg.items[i] = knowItem{id: r.ID, hash: r.Hash, model: r.Model, seq: r.Seq, created: r.Created, vec: vec, norm: pumasi.Norm(vec)}
 		sg.byHash[r.Hash] = i
 	}
 	return sg, nil
@@ -572,7 +572,7 @@ func (s *Store) Query(ctx context.Context, q pumasi.QueryInput) ([]pumasi.Hit, e
 		sim float64
 	}
 	var cands []cand
-	qn := vecNorm(q.Vector)
+	qn := pumasi.Norm(q.Vector)
 	for _, hive := range hives {
 		if qn == 0 {
 			break
@@ -585,7 +585,7 @@ func (s *Store) Query(ctx context.Context, q pumasi.QueryInput) ([]pumasi.Hit, e
 			if it.model != q.Model || len(it.vec) != len(q.Vector) || it.norm == 0 {
 				return
 			}
-			if sim := dot(q.Vector, it.vec) / (qn * it.norm); sim > 0 {
+			if sim := float64(pumasi.Dot(q.Vector, it.vec)) / (qn * it.norm); sim > 0 {
 				cands = append(cands, cand{it.id, sim})
 			}
 		})
@@ -927,33 +927,6 @@ func nonNilTags(t []string) []string {
 		return []string{}
 	}
 	return t
-}
-
-func vecNorm(v []float32) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	return math.Sqrt(s)
-}
-
-// dot is the dot product of two equally long vectors, with four
-// accumulators so the loop is not one long dependency chain: the scan is
-// the hot path of both query and dedup.
-func dot(a, b []float32) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return float64((s0 + s1) + (s2 + s3))
 }
 
 // encodeHalfs stores v as little-endian float16 after scaling it to a

@@ -400,13 +400,8 @@ const statusParallel = 8
 // ReportStatus writes one status object per agent, replacing that agent's
 // earlier report; the last report wins, so no compare-and-swap is needed.
 func (s *Store) ReportStatus(ctx context.Context, machine string, agents []pumasi.AgentStatus) error {
-	if err := pumasi.CheckID("machine", machine); err != nil {
+	if err := pumasi.CheckStatusReport(machine, agents); err != nil {
 		return err
-	}
-	for _, a := range agents {
-		if err := pumasi.CheckID("agent", a.AgentID); err != nil {
-			return err
-		}
 	}
 	now := s.now().UTC()
 	return forEach(ctx, len(agents), func(ctx context.Context, i int) error {

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
+	"pumasi/functions"
 )
 
 func init() {
@@ -31,16 +32,6 @@ type knowClient struct {
 	server string
 	agent  string
 	http   *http.Client
-}
-
-// knowContributeData is the `data` of a contribution answer.
-type knowContributeData struct {
-	Verdict    string        `json:"verdict"`
-	Entry      *pumasi.Entry `json:"entry,omitempty"`
-	Similarity *float64      `json:"similarity,omitempty"`
-	Stage      string        `json:"stage,omitempty"`
-	Reason     string        `json:"reason,omitempty"`
-	Details    []string      `json:"details,omitempty"`
 }
 
 // send makes one request; a 2xx or 422 answer is decoded into out (the
@@ -114,11 +105,11 @@ func (k *knowClient) query(ctx context.Context, q string, limit int, hive string
 	return hits, nil
 }
 
-func (k *knowClient) contribute(ctx context.Context, req pumasi.ContributionRequest) (knowContributeData, error) {
+func (k *knowClient) contribute(ctx context.Context, req pumasi.ContributionRequest) (functions.ContributeData, error) {
 	if req.Tags == nil {
 		req.Tags = []string{}
 	}
-	var d knowContributeData
+	var d functions.ContributeData
 	_, err := k.send(ctx, "POST", "/knowledge/contribute", req, &d)
 	return d, err
 }
@@ -243,7 +234,7 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 	return nil
 }
 
-func printVerdict(w io.Writer, d knowContributeData) {
+func printVerdict(w io.Writer, d functions.ContributeData) {
 	switch d.Verdict {
 	case pumasi.VerdictAccepted:
 		fmt.Fprintf(w, "accepted: new entry %s in hive %s\n", d.Entry.ID, d.Entry.Hive)
@@ -336,13 +327,13 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		Name: "contribute_knowledge",
 		Description: "Share a specific, actionable finding (tool, version, error, fix) with other agents. " +
 			"Personal data, secrets, diaries and vague advice are rejected; duplicates merge into the existing entry.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, knowContributeData, error) {
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, functions.ContributeData, error) {
 		if !handleOK {
-			return nil, knowContributeData{}, errors.New("agent_required: start pumasi mcp with --handle (3-64 characters of A-Z a-z 0-9 . _ -)")
+			return nil, functions.ContributeData{}, errors.New("agent_required: start pumasi mcp with --handle (3-64 characters of A-Z a-z 0-9 . _ -)")
 		}
 		d, err := kc.contribute(ctx, pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags})
 		if err != nil {
-			return nil, knowContributeData{}, knowToolError(err)
+			return nil, functions.ContributeData{}, knowToolError(err)
 		}
 		return nil, d, nil
 	})

@@ -120,7 +120,7 @@ func TestKnowMCPTools(t *testing.T) {
 	}
 	defer cs.Close()
 
-	var d knowContributeData
+	var d functions.ContributeData
 	decodeStructured(t, callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
 		"title": "Postgres now() is frozen", "content": knowTestContent, "hive": "academy", "tags": []string{}}), &d)
 	if d.Verdict != pumasi.VerdictAccepted || d.Entry == nil {
