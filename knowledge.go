@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -29,15 +28,6 @@ const DefaultHive = "academy"
 // DefaultMergeThreshold is the cosine similarity above which a contribution
 // merges into the nearest entry of its hive.
 const DefaultMergeThreshold = 0.94
-
-// Limits on a contribution. The Hive stores short findings; anything longer
-// is a document, which belongs in room files.
-const (
-	MaxTitleRunes   = 300
-	MaxContentRunes = 10000
-	MaxTags         = 16
-	MaxTagRunes     = 64
-)
 
 // Query limits: the default and the cap of ?limit=.
 const (
@@ -195,64 +185,6 @@ func CheckHandle(h string) error {
 		return Errorf(EAgentRequired, "X-Hive-Agent must be 3-64 characters of A-Z a-z 0-9 . _ -")
 	}
 	return nil
-}
-
-// ContributionRequest is the body of POST /knowledge/contribute.
-type ContributionRequest struct {
-	Title   string   `json:"title"`
-	Content string   `json:"content"`
-	Hive    string   `json:"hive,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
-}
-
-// Normalize trims the request, fills the default hive and cleans the tags
-// (lowercased, deduplicated, order kept). Returns invalid_request for an
-// empty or oversized title or content, a bad hive id or bad tags.
-func (r ContributionRequest) Normalize() (ContributionRequest, error) {
-	out := ContributionRequest{
-		Title:   strings.TrimSpace(norm.NFC.String(r.Title)),
-		Content: strings.TrimSpace(norm.NFC.String(r.Content)),
-		Hive:    strings.TrimSpace(r.Hive),
-	}
-	if out.Hive == "" {
-		out.Hive = DefaultHive
-	}
-	if err := CheckID("hive", out.Hive); err != nil {
-		return out, err
-	}
-	switch {
-	case out.Title == "":
-		return out, Errorf(EInvalidRequest, "title is required")
-	case out.Content == "":
-		return out, Errorf(EInvalidRequest, "content is required")
-	case len([]rune(out.Title)) > MaxTitleRunes:
-		return out, Errorf(EInvalidRequest, "title is longer than %d characters", MaxTitleRunes)
-	case len([]rune(out.Content)) > MaxContentRunes:
-		return out, Errorf(EInvalidRequest, "content is longer than %d characters", MaxContentRunes)
-	case len(r.Tags) > MaxTags:
-		return out, Errorf(EInvalidRequest, "at most %d tags", MaxTags)
-	}
-	seen := map[string]bool{}
-	out.Tags = []string{}
-	for _, t := range r.Tags {
-		t = strings.ToLower(strings.TrimSpace(norm.NFC.String(t)))
-		if t == "" {
-			continue
-		}
-		if len([]rune(t)) > MaxTagRunes {
-			return out, Errorf(EInvalidRequest, "a tag is longer than %d characters", MaxTagRunes)
-		}
-		for _, c := range t {
-			if unicode.IsControl(c) {
-				return out, Errorf(EInvalidRequest, "tags may not contain control characters")
-			}
-		}
-		if !seen[t] {
-			seen[t] = true
-			out.Tags = append(out.Tags, t)
-		}
-	}
-	return out, nil
 }
 
 // NormalizeText is the form under which two texts are exact duplicates: NFC,
