@@ -13,9 +13,10 @@ build:
 localdev: build
 	$(PUMASI) localdev
 
-## tools: install the pinned test peers (MinIO, Lambda RIE) into the cache
+## tools: install the pinned test peers (MinIO, Lambda RIE, PostgreSQL + pgvector)
 tools:
 	bash scripts/tools.sh all
+	bash scripts/postgres.sh install
 
 ## browser: install the pinned Debian chromium and playwright-core (dashboard test)
 browser:
