@@ -52,18 +52,42 @@ print_env() {
 	printf 'export PUMASI_STORAGE=%q\n' "s3://$BUCKET/$PREFIX?endpoint=$endpoint&region=$REGION&path_style=true"
 }
 
-# create_bucket makes the bucket with one SigV4-signed PUT /<bucket>; an
-# existing bucket of ours is fine.
+# create_bucket makes the bucket with one SigV4-signed PUT /<bucket> and
+# prints what happened: "ok" (created, or an existing bucket of ours),
+# "retry" (no answer yet, or 503 while MinIO initialises) or "fail: <why>".
 create_bucket() {
 	local code
-	code=$(curl -sS -o "$DIR/bucket.out" -w '%{http_code}' -X PUT \
+	code=$(curl -sS -m 5 -o "$DIR/bucket.out" -w '%{http_code}' -X PUT \
 		--aws-sigv4 "aws:amz:$REGION:s3" --user "$ACCESS_KEY:$SECRET_KEY" \
-		"http://127.0.0.1:$PORT/$BUCKET")
+		"http://127.0.0.1:$PORT/$BUCKET" 2>/dev/null) || true
 	case "$code" in
-	200) log "created bucket $BUCKET" ;;
-	409) grep -q BucketAlreadyOwnedByYou "$DIR/bucket.out" || die "create bucket $BUCKET: $(cat "$DIR/bucket.out")" ;;
-	*) die "create bucket $BUCKET: HTTP $code: $(cat "$DIR/bucket.out")" ;;
+	200) echo ok ;;
+	409) if grep -q BucketAlreadyOwnedByYou "$DIR/bucket.out"; then echo ok; else echo "fail: $(cat "$DIR/bucket.out")"; fi ;;
+	000 | 503) echo retry ;;
+	*) echo "fail: HTTP $code: $(cat "$DIR/bucket.out" 2>/dev/null)" ;;
 	esac
+}
+
+# wait_ready creates the bucket, retried with backoff for at most 30 s:
+# MinIO is ready when a real S3 call succeeds, not when
+# /minio/health/live answers (it does so before the object layer is up, and
+# the first CreateBucket then gets 503 XMinioServerNotInitialized).
+# Returns 1 when MinIO exited or never became ready (the caller retries on a
+# new port); dies on an answer no retry can fix.
+wait_ready() {
+	local delay=0.05 deadline=$((SECONDS + 30)) got
+	while ((SECONDS < deadline)); do
+		alive "$PID" || return 1
+		got="$(create_bucket)"
+		case "$got" in
+		ok) log "bucket $BUCKET ready"; return 0 ;;
+		retry) ;;
+		*) log "create bucket $BUCKET: ${got#fail: }"; return 2 ;;
+		esac
+		sleep "$delay"
+		delay=$(awk -v d="$delay" 'BEGIN { d *= 2; if (d > 1) d = 1; print d }')
+	done
+	return 1
 }
 
 start() {
@@ -95,16 +119,13 @@ start() {
 			"$DIR/data" >"$DIR/minio.log" 2>&1 </dev/null &
 		PID=$!
 		log "started minio (pid $PID) on 127.0.0.1:$PORT, data in $DIR/data"
-		# Bounded wait for liveness: 30 s.
-		for _ in $(seq 1 150); do
-			if curl -fsS -o /dev/null "http://127.0.0.1:$PORT/minio/health/live" 2>/dev/null; then
-				break
-			fi
-			alive "$PID" || break
-			sleep 0.2
-		done
-		if alive "$PID" && curl -fsS -o /dev/null "http://127.0.0.1:$PORT/minio/health/live" 2>/dev/null; then
-			break
+		local rc=0
+		wait_ready || rc=$?
+		((rc == 0)) && break
+		if ((rc == 2)); then
+			kill "$PID" 2>/dev/null || true
+			rm -rf "$DIR"
+			die "minio answered but refused the bucket"
 		fi
 		log "minio did not come up (attempt $attempt):"
 		tail -n 20 "$DIR/minio.log" >&2 || true
@@ -123,7 +144,6 @@ SECRET_KEY=$SECRET_KEY
 BUCKET=$BUCKET
 PREFIX=$PREFIX
 STATE
-	create_bucket
 	log "ready; state in $STATE"
 	print_env
 }

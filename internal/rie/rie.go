@@ -131,9 +131,7 @@ func tryStart(ctx context.Context, rieBin, bootstrap string, env []string) (*Emu
 	}()
 	deadline := time.Now().Add(startTimeout)
 	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
+		if serving(addr) {
 			return e, nil
 		}
 		select {
@@ -146,9 +144,28 @@ func tryStart(ctx context.Context, rieBin, bootstrap string, env []string) (*Emu
 		}
 		if time.Now().After(deadline) {
 			e.Stop()
-			return nil, fmt.Errorf("aws-lambda-rie did not listen on %s within %s", addr, startTimeout)
+			return nil, fmt.Errorf("aws-lambda-rie did not serve HTTP on %s within %s", addr, startTimeout)
 		}
 	}
+}
+
+// probeClient bounds one readiness probe.
+var probeClient = &http.Client{Timeout: time.Second}
+
+// serving reports whether the emulator's HTTP server answers a real request
+// at addr. A listening socket is not enough: the port may belong to another
+// process that took it first (the emulator then exits), and an accepted
+// connection says nothing about the handler. GET / is answered by the
+// emulator's mux with Go's plain 404 without starting the function, so a
+// probe never counts as a cold start.
+func serving(addr string) bool {
+	res, err := probeClient.Get("http://" + addr + "/")
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 64))
+	return res.StatusCode == http.StatusNotFound && string(body) == "404 page not found\n"
 }
 
 var initRE = regexp.MustCompile(`Init Duration: ([0-9.]+) ms`)

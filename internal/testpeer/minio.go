@@ -8,9 +8,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -24,10 +24,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
-// startTimeout bounds how long MinIO may take to answer its liveness probe.
+// startTimeout bounds how long MinIO may take to answer a real S3 call.
 const startTimeout = 30 * time.Second
+
+// readyBucket is the bucket the readiness probe creates; tests use buckets
+// of their own (CreateBucket), so it stays empty.
+const readyBucket = "pumasi-ready"
 
 // ToolsDir is where scripts/tools.sh installs the test peers:
 // $PUMASI_TOOLS, else ~/.cache/pumasi/tools.
@@ -193,26 +198,6 @@ func tryStart(bin, dir string) (*MinIOServer, error) {
 	srv.cmd = cmd
 	go func() { cmd.Wait(); close(srv.exited) }()
 
-	deadline := time.Now().Add(startTimeout)
-	hc := &http.Client{Timeout: time.Second}
-	for {
-		resp, err := hc.Get(srv.Endpoint + "/minio/health/live")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		select {
-		case <-srv.exited:
-			return nil, fmt.Errorf("minio exited early: %s", tail(logPath))
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			srv.kill()
-			return nil, fmt.Errorf("minio not live after %s: %s", startTimeout, tail(logPath))
-		}
-	}
 	srv.client = s3.New(s3.Options{
 		Region:                     srv.Region,
 		BaseEndpoint:               aws.String(srv.Endpoint),
@@ -221,7 +206,50 @@ func tryStart(bin, dir string) (*MinIOServer, error) {
 		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
 		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
 	})
+	if err := srv.waitReady(logPath); err != nil {
+		srv.kill()
+		return nil, err
+	}
 	return srv, nil
+}
+
+// waitReady returns once MinIO has served a real S3 call: creating
+// readyBucket, retried with backoff until startTimeout. /minio/health/live
+// is not enough: it answers 200 while the object layer still initialises,
+// and the first CreateBucket then fails with 503 XMinioServerNotInitialized.
+func (m *MinIOServer) waitReady(logPath string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	backoff := 20 * time.Millisecond
+	var lastErr error
+	for tries := 1; ; tries++ {
+		if lastErr = m.probe(ctx); lastErr == nil {
+			return nil
+		}
+		select {
+		case <-m.exited:
+			return fmt.Errorf("minio exited early: %s", tail(logPath))
+		case <-ctx.Done():
+			return fmt.Errorf("minio not ready after %s (%d tries, last: %v): %s", startTimeout, tries, lastErr, tail(logPath))
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// probe creates readyBucket once, without the SDK's own retries, so that
+// waitReady alone decides how long to wait; an existing bucket of ours
+// (a probe whose answer was lost) counts as ready.
+func (m *MinIOServer) probe(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, err := m.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(readyBucket)},
+		func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+	var owned *types.BucketAlreadyOwnedByYou
+	if errors.As(err, &owned) {
+		return nil
+	}
+	return err
 }
 
 func (m *MinIOServer) kill() {

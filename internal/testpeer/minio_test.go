@@ -3,12 +3,15 @@ package testpeer_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -104,4 +107,61 @@ func TestMissingBinary(t *testing.T) {
 			t.Errorf("env %v: output lacks %q or the install hint:\n%s", tt.env, tt.want, out)
 		}
 	}
+}
+
+// TestMinIOColdStarts starts MinIO on a fresh data dir again and again and
+// at once creates a bucket and writes and reads an object through a client
+// without SDK retries: any 503 XMinioServerNotInitialized left after
+// MinIO(t) returns fails the test. PUMASI_COLD_STARTS sets the count
+// (default 20, as in make test).
+func TestMinIOColdStarts(t *testing.T) {
+	n := 20
+	if v := os.Getenv("PUMASI_COLD_STARTS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			t.Fatalf("PUMASI_COLD_STARTS=%q, want a positive count", v)
+		}
+	}
+	var ok int
+	var total, worst time.Duration
+	for i := range n {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			begin := time.Now()
+			srv := testpeer.MinIO(t)
+			took := time.Since(begin)
+			total += took
+			worst = max(worst, took)
+			c := s3.New(s3.Options{
+				Region:           srv.Region,
+				BaseEndpoint:     aws.String(srv.Endpoint),
+				UsePathStyle:     true,
+				Credentials:      srv.Credentials(),
+				RetryMaxAttempts: 1,
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			bucket := fmt.Sprintf("cold-%d", i)
+			if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+				t.Fatalf("first create bucket after start: %v", err)
+			}
+			if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String("k"),
+				Body: strings.NewReader("v"), IfNoneMatch: aws.String("*")}); err != nil {
+				t.Fatalf("first conditional put after start: %v", err)
+			}
+			out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String("k")})
+			if err != nil {
+				t.Fatalf("first get after start: %v", err)
+			}
+			got, _ := io.ReadAll(out.Body)
+			out.Body.Close()
+			if string(got) != "v" {
+				t.Fatalf("body = %q, want %q", got, "v")
+			}
+			ok++
+		})
+	}
+	if ok != n {
+		t.Fatalf("%d of %d cold starts served S3 at once, want all", ok, n)
+	}
+	t.Logf("%d of %d cold starts ready; start took %s on average, %s at worst", ok, n, total/time.Duration(n), worst)
 }
