@@ -53,6 +53,9 @@ type API struct {
 	// defaults.
 	RateLimits RateLimits
 	limiters   knowledgeLimiters
+	// CORS opens routes to browsers on other origins (functions/cors.go);
+	// the zero value opens the public knowledge reads to every origin.
+	CORS CORS
 }
 
 func (a *API) now() time.Time {
@@ -120,6 +123,9 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, pumasi.Errorf(pumasi.EInvalidRequest, "path is not valid"))
 		return
 	}
+	if a.cors(w, r, segs) {
+		return
+	}
 	var allow []string
 	for _, rt := range routes {
 		p, ok := matchPattern(rt.Pattern, segs)
@@ -165,13 +171,18 @@ func splitPath(escaped string) ([]string, bool) {
 		return nil, true
 	}
 	raw := strings.Split(escaped, "/")
-	segs := make([]string, len(raw))
-	for i, s := range raw {
+	segs := make([]string, 0, len(raw))
+	for _, s := range raw {
+		// Empty segments are duplicate slashes, as in a client whose base
+		// URL ends in "/" (HIVE_API_URL=https://host/): they reach the route.
+		if s == "" {
+			continue
+		}
 		d, err := url.PathUnescape(s)
 		if err != nil {
 			return nil, false
 		}
-		segs[i] = d
+		segs = append(segs, d)
 	}
 	return segs, true
 }

@@ -61,14 +61,21 @@ type ContributeData struct {
 	Stage      string        `json:"stage,omitempty"`
 	Reason     string        `json:"reason,omitempty"`
 	Details    []string      `json:"details,omitempty"`
+	// The Hive's names (functions/hive.go): entry_id when accepted,
+	// merged_into when merged, reasons and hints when rejected.
+	EntryID    string   `json:"entry_id,omitempty"`
+	MergedInto string   `json:"merged_into,omitempty"`
+	Reasons    []string `json:"reasons,omitempty"`
+	Hints      []string `json:"hints,omitempty"`
 }
 
 // knowledgeWriter admits a keyless knowledge write: a valid X-Hive-Agent
-// handle (agent_required), within the rate limits (rate_limited), to a
-// configured store. It returns the handle.
+// handle, or a bearer key to derive one from (agent_required; see
+// writerHandle), within the rate limits (rate_limited), to a configured
+// store. It returns the handle.
 func (a *API) knowledgeWriter(w http.ResponseWriter, r *http.Request, needEmbedder bool) (string, error) {
-	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
-	if err := pumasi.CheckHandle(agent); err != nil {
+	agent, err := a.writerHandle(r)
+	if err != nil {
 		return "", err
 	}
 	if err := a.allowKnowledgeWrite(w, r, agent); err != nil {
@@ -98,7 +105,8 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 	gate := pumasi.CheckContribution(req.Title, req.Content)
 	if !gate.Pass {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
-			"data": ContributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details},
+			"success": false,
+			"data":    ContributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details}.hiveFields(),
 			// The contract's error body too, for clients that branch on it.
 			"error": errorDetail{pumasi.ERejected, gate.Reason},
 		})
@@ -129,7 +137,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		sim := res.Similarity
 		data.Similarity = &sim
 	}
-	writeJSON(w, status, map[string]any{"data": data})
+	writeHive(w, status, data.hiveFields())
 }
 
 // queryKnowledge answers GET /knowledge/query?q=&limit=&hive=: public; an
@@ -182,7 +190,12 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 	if hits == nil {
 		hits = []pumasi.Hit{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": hits})
+	withSummaries, err := withSummary(hits)
+	if err != nil {
+		a.fail(w, r, fmt.Errorf("encode hits: %w", err))
+		return
+	}
+	writeHive(w, http.StatusOK, withSummaries)
 }
 
 // getKnowledge answers GET /knowledge/{id} with the entry and its
@@ -197,7 +210,7 @@ func (a *API) getKnowledge(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": e})
+	writeHive(w, http.StatusOK, e)
 }
 
 func (a *API) citeKnowledge(w http.ResponseWriter, r *http.Request, p params) {
@@ -225,7 +238,7 @@ func (a *API) bumpKnowledge(w http.ResponseWriter, r *http.Request, p params, en
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": e})
+	writeHive(w, http.StatusOK, e)
 }
 
 // SweepKnowledge collapses racing near-duplicates with the API's merge
