@@ -89,8 +89,8 @@ var shared struct {
 	err     error
 }
 
-// Main runs a test binary's tests sharing one MinIO among them (started on
-// first use) and stops it afterwards. Use it as
+// Main runs a test binary's tests sharing one MinIO and one Postgres cluster
+// among them (each started on first use) and stops them afterwards. Use it as
 //
 //	func TestMain(m *testing.M) { os.Exit(testpeer.Main(m)) }
 //
@@ -101,6 +101,7 @@ func Main(m *testing.M) int {
 	if shared.srv != nil {
 		shared.srv.stop()
 	}
+	stopPostgres()
 	return code
 }
 
