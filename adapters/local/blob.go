@@ -16,9 +16,10 @@ import (
 	"pumasi"
 )
 
-// trashPrefix names a blob moved aside by a delete's transaction; it is
-// removed after the commit, or put back if the commit fails or a crash
-// interrupts it (boot cleanup restores it when a row still needs it).
+// trashPrefix names a blob that an older pumasi moved aside inside a delete's
+// transaction; the sweep still restores such a stash when a row needs it, so
+// a home left by a crash of that version heals. Nothing moves blobs aside
+// any more: see retire.
 const trashPrefix = "del-"
 
 func (s *Store) roomDir(room string) string { return filepath.Join(s.filesDir, room) }
@@ -65,33 +66,108 @@ func (s *Store) placeBlob(room, sum, tmp string) error {
 	return nil
 }
 
-// stashBlob moves a blob no row will reference once tx commits into .tmp/,
-// returning where it went ("" when it was already gone). Call inside the
-// write transaction that drops the last reference.
-func (s *Store) stashBlob(room, sum string) (string, error) {
-	trash := filepath.Join(s.tmpDir(room), trashPrefix+sum+"-"+randHex(8))
-	if err := os.MkdirAll(s.tmpDir(room), 0o755); err != nil {
-		return "", fmt.Errorf("stash blob %s: %w", sum, err)
-	}
-	err := os.Rename(s.blobPath(room, sum), trash)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("stash blob %s: %w", sum, err)
-	}
-	return trash, nil
+// retireGrace is how long a blob that a commit stopped referencing stays on
+// disk before the reaper may remove it. A reader that read the old row just
+// before the commit still opens the blob within this window, so a
+// concurrent write never turns a read into "no such file".
+const retireGrace = 10 * time.Second
+
+// retired is a blob a committed write stopped referencing, waiting out
+// retireGrace.
+type retired struct {
+	room, sum string
+	at        time.Time
 }
 
-// unstash puts a stashed blob back after a failed commit. Restoring is always
-// safe: the content is addressed by its hash, and an unneeded blob is swept.
-func (s *Store) unstash(room, sum, trash string) {
-	if trash == "" {
+// retire is called after a commit that dropped a reference to sum: the blob
+// is never touched inside the transaction (readers still see the old row,
+// and a rolled-back row must still find its blob). Its mtime is set to now
+// so that every sweep, in any process, gives it the same grace; the reaper
+// removes it once the grace is over and no row has taken it up again.
+func (s *Store) retire(room, sum string) {
+	now := time.Now()
+	if err := os.Chtimes(s.blobPath(room, sum), now, now); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("retire blob", "room", room, "sha256", sum, "err", err)
+	}
+	s.rmu.Lock()
+	s.retired = append(s.retired, retired{room: room, sum: sum, at: now})
+	s.rmu.Unlock()
+}
+
+// reap removes the retired blobs whose grace is over and that no row
+// references, in one write transaction, at most once per quarter grace so
+// that a tight update loop pays for it rarely. Every committed write calls
+// it; what a crash forgets, the sweep collects.
+func (s *Store) reap(ctx context.Context, now time.Time) {
+	s.rmu.Lock()
+	if now.Sub(s.lastReap) < s.retireGrace/4 {
+		s.rmu.Unlock()
 		return
 	}
-	if err := os.Rename(trash, s.blobPath(room, sum)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.log.Error("restore blob", "room", room, "sha256", sum, "err", err)
+	i := 0
+	for i < len(s.retired) && now.Sub(s.retired[i].at) >= s.retireGrace {
+		i++
 	}
+	due := append([]retired(nil), s.retired[:i]...)
+	s.retired = append(s.retired[:0], s.retired[i:]...)
+	if len(due) > 0 {
+		s.lastReap = now
+	}
+	s.rmu.Unlock()
+	if len(due) == 0 {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+		var drop []retired
+		for _, r := range due {
+			ref, err := referenced(ctx, tx, r.room, r.sum)
+			if err != nil {
+				return err
+			}
+			if !ref {
+				drop = append(drop, r)
+			}
+		}
+		if len(drop) == 0 {
+			return nil
+		}
+		if err := s.syncWAL(); err != nil {
+			return err
+		}
+		for _, r := range drop {
+			if err := os.Remove(s.blobPath(r.room, r.sum)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("reap blob %s: %w", r.sum, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("reap retired blobs (the sweep will collect them)", "blobs", len(due), "err", err)
+	}
+}
+
+// syncWAL makes every committed transaction durable before a blob that only
+// older rows reference is unlinked. With synchronous(NORMAL) a commit is
+// written to <db>-wal but synced only at the next checkpoint, so a power loss
+// could roll it back; fsync of the WAL (any descriptor of the file will do)
+// closes that window. No WAL file means everything is in the synced database.
+func (s *Store) syncWAL() error {
+	f, err := os.Open(filepath.Join(s.home, "pumasi.db-wal"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sync wal: %w", err)
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync wal: %w", err)
+	}
+	return nil
 }
 
 // referenced reports whether any row of room points at sum.
@@ -128,6 +204,8 @@ func (s *Store) dropBlobIfOrphan(ctx context.Context, room, sum string) {
 // Sweep removes .tmp/ leftovers and blobs no file references whose
 // modification time is older than grace before now. The cutoff uses the
 // real clock, not Options.Now, because it is compared with file mtimes.
+// A retired blob's mtime is its retirement, so a grace of at least
+// retireGrace never pulls a blob from under a read in flight.
 func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepReport, error) {
 	if grace < 0 {
 		grace = 0
@@ -162,7 +240,7 @@ func (s *Store) sweep(ctx context.Context, cutoff time.Time, all bool) (pumasi.S
 }
 
 // sweepRoom cleans one room inside one write transaction, so no upload can
-// place a blob and no delete can stash one while it decides.
+// place a blob (and take up an orphan again) while it decides.
 func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, all bool) (pumasi.SweepReport, error) {
 	var rep pumasi.SweepReport
 	old := func(info fs.FileInfo) bool { return all || info.ModTime().Before(cutoff) }
@@ -224,6 +302,7 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 		if err != nil {
 			return fmt.Errorf("sweep %s: %w", room, err)
 		}
+		var orphans []string
 		for _, b := range blobs {
 			if b.IsDir() || !isSHA256(b.Name()) || refs[b.Name()] {
 				continue
@@ -232,7 +311,18 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 			if err != nil || !old(info) {
 				continue
 			}
-			if err := os.Remove(filepath.Join(s.roomDir(room), b.Name())); err == nil {
+			orphans = append(orphans, b.Name())
+		}
+		if len(orphans) == 0 {
+			return nil
+		}
+		// The commits that dropped these blobs must survive a power loss
+		// before the blobs go, or a rolled-back row would point at nothing.
+		if err := s.syncWAL(); err != nil {
+			return fmt.Errorf("sweep %s: %w", room, err)
+		}
+		for _, sum := range orphans {
+			if err := os.Remove(filepath.Join(s.roomDir(room), sum)); err == nil {
 				rep.Blobs++
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -20,7 +21,8 @@ const fileColumns = `id, room_id, name, sha256, size, content_type, version, upl
 
 // PutFile stores a file: the body goes to .tmp/ and is synced first, then one
 // write transaction checks the name, preconditions and quotas, renames the
-// body into its content-addressed place and writes the row. Returns
+// body into its content-addressed place and writes the row; a replaced blob
+// is retired after the commit (see retire). Returns
 // invalid_request for a bad room id, invalid_name, name_conflict,
 // precondition_failed, too_large and quota_exceeded.
 func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.PutFileResult, error) {
@@ -56,8 +58,9 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	defer os.Remove(tmp) // Gone already once renamed into place.
 
 	var placed bool
-	var stashed, stashedSum string
+	var replaced string
 	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+		replaced = ""
 		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
 		if err != nil {
 			return err
@@ -127,16 +130,7 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			return fmt.Errorf("write row: %w", err)
 		}
 		if found {
-			ref, err := referenced(ctx, tx, in.Room, cur.SHA256)
-			if err != nil {
-				return err
-			}
-			if !ref {
-				if stashed, err = s.stashBlob(in.Room, cur.SHA256); err != nil {
-					return err
-				}
-				stashedSum = cur.SHA256
-			}
+			replaced = cur.SHA256 // Retired after the commit, never before.
 		}
 		rev, err := bumpRev(ctx, tx, in.Room)
 		if err != nil {
@@ -146,15 +140,15 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		return nil
 	})
 	if err != nil {
-		s.unstash(in.Room, stashedSum, stashed)
 		if placed {
 			s.dropBlobIfOrphan(ctx, in.Room, sum)
 		}
 		return pumasi.PutFileResult{}, wrapInternal("put file", err)
 	}
-	if stashed != "" {
-		os.Remove(stashed)
+	if replaced != "" {
+		s.retire(in.Room, replaced)
 	}
+	s.reap(ctx, time.Now())
 	return res, nil
 }
 
@@ -267,8 +261,8 @@ func (s *Store) ListFiles(ctx context.Context, room string) (pumasi.Listing, err
 	return l, nil
 }
 
-// DeleteFile removes a file; its blob goes in the same transaction when no
-// other name references it. Returns not_found when absent and
+// DeleteFile removes a file's row; its blob is retired after the commit and
+// reaped once no row references it (see retire). Returns not_found when absent and
 // precondition_failed when ifMatch is set and differs from the current sha256.
 func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pumasi.File, int64, error) {
 	name, err := checkRoomName(room, name)
@@ -278,7 +272,6 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 	ifMatch = normalizeETag(ifMatch)
 	var f pumasi.File
 	var rev int64
-	var stashed, stashedSum string
 	err = s.writeTx(ctx, func(tx *sql.Tx) error {
 		cur, found, err := fileByName(ctx, tx, room, name)
 		if err != nil {
@@ -296,26 +289,14 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 		if rev, err = bumpRev(ctx, tx, room); err != nil {
 			return err
 		}
-		ref, err := referenced(ctx, tx, room, cur.SHA256)
-		if err != nil {
-			return err
-		}
-		if !ref {
-			if stashed, err = s.stashBlob(room, cur.SHA256); err != nil {
-				return err
-			}
-			stashedSum = cur.SHA256
-		}
 		f = cur
 		return nil
 	})
 	if err != nil {
-		s.unstash(room, stashedSum, stashed)
 		return pumasi.File{}, 0, wrapInternal("delete file", err)
 	}
-	if stashed != "" {
-		os.Remove(stashed)
-	}
+	s.retire(room, f.SHA256)
+	s.reap(ctx, time.Now())
 	return f, rev, nil
 }
 

@@ -61,6 +61,13 @@ type Store struct {
 	// SQLite's busy handler; correctness comes from BEGIN IMMEDIATE.
 	wmu sync.Mutex
 
+	// rmu guards the blobs retired by this process's commits, oldest
+	// first, and when they were last reaped (blob.go).
+	rmu         sync.Mutex
+	retired     []retired
+	lastReap    time.Time
+	retireGrace time.Duration
+
 	lock *os.File
 }
 
@@ -84,6 +91,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		maxFiles: opts.MaxRoomFiles,
 		maxBytes: opts.MaxRoomBytes,
 		grace:    opts.Grace,
+
+		retireGrace: retireGrace,
 	}
 	if s.now == nil {
 		s.now = time.Now
