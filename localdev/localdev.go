@@ -53,6 +53,9 @@ type Config struct {
 	Embeddings wire.EmbedderConfig
 	// RateLimits bound keyless knowledge writes (zero: the defaults).
 	RateLimits functions.RateLimits
+	// CORS opens routes to browsers on other origins (zero: the public
+	// knowledge reads to every origin).
+	CORS functions.CORS
 	// Out receives the banner: address, admin token, examples.
 	Out io.Writer
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound slow and idle
@@ -122,7 +125,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	hub := push.NewHub(cfg.Log)
-	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, RateLimits: cfg.RateLimits}
+	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, RateLimits: cfg.RateLimits, CORS: cfg.CORS}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)

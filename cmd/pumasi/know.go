@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
@@ -37,17 +38,36 @@ type knowClient struct {
 // send makes one request; a 2xx or 422 answer is decoded into out (the
 // body's `data`), anything else becomes an *apiError.
 func (k *knowClient) send(ctx context.Context, method, path string, body any, out any) (int, error) {
+	status, raw, err := k.sendRaw(ctx, method, path, body)
+	if err != nil {
+		return status, err
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || len(env.Data) == 0 {
+		return status, fmt.Errorf("answer is not {\"data\": ...}: %.200s", raw)
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return status, fmt.Errorf("decode answer: %w", err)
+	}
+	return status, nil
+}
+
+// sendRaw makes one request and returns a 2xx or 422 answer's body as the
+// server sent it; anything else becomes an *apiError.
+func (k *knowClient) sendRaw(ctx context.Context, method, path string, body any) (int, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, k.server+path, rd)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -57,12 +77,12 @@ func (k *knowClient) send(ctx context.Context, method, path string, body any, ou
 	}
 	resp, err := k.http.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return resp.StatusCode, fmt.Errorf("read answer: %w", err)
+		return resp.StatusCode, nil, fmt.Errorf("read answer: %w", err)
 	}
 	ok := resp.StatusCode/100 == 2 || resp.StatusCode == http.StatusUnprocessableEntity
 	if !ok {
@@ -70,33 +90,17 @@ func (k *knowClient) send(ctx context.Context, method, path string, body any, ou
 			Error apiError `json:"error"`
 		}
 		if json.Unmarshal(raw, &eb) != nil || eb.Error.Code == "" {
-			return resp.StatusCode, &apiError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(raw))}
+			return resp.StatusCode, raw, &apiError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(raw))}
 		}
 		eb.Error.Status = resp.StatusCode
-		return resp.StatusCode, &eb.Error
+		return resp.StatusCode, raw, &eb.Error
 	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil || len(env.Data) == 0 {
-		return resp.StatusCode, fmt.Errorf("answer is not {\"data\": ...}: %.200s", raw)
-	}
-	if err := json.Unmarshal(env.Data, out); err != nil {
-		return resp.StatusCode, fmt.Errorf("decode answer: %w", err)
-	}
-	return resp.StatusCode, nil
+	return resp.StatusCode, raw, nil
 }
 
 func (k *knowClient) query(ctx context.Context, q string, limit int, hive string) ([]pumasi.Hit, error) {
-	v := url.Values{"q": {q}}
-	if limit > 0 {
-		v.Set("limit", strconv.Itoa(limit))
-	}
-	if hive != "" {
-		v.Set("hive", hive)
-	}
 	var hits []pumasi.Hit
-	if _, err := k.send(ctx, "GET", "/knowledge/query?"+v.Encode(), nil, &hits); err != nil {
+	if _, err := k.send(ctx, "GET", queryPath(q, limit, hive), nil, &hits); err != nil {
 		return nil, err
 	}
 	if hits == nil {
@@ -265,30 +269,46 @@ func knowMCPFlags(fs *flag.FlagSet) {
 		knowMCPServer = fs.Lookup("server")
 	}
 	if knowMCPHandle = fs.Lookup("handle"); knowMCPHandle == nil {
-		fs.String("handle", "", "X-Hive-Agent handle for contribute_knowledge (env PUMASI_AGENT, default the --agent id)")
+		fs.String("handle", "", "X-Hive-Agent handle for contribute_knowledge (env PUMASI_AGENT, default the --agent id, or agent-<id> when the id is shorter than 3 characters)")
 		knowMCPHandle = fs.Lookup("handle")
 	}
 }
 
 type queryKnowledgeInput struct {
-	Query string `json:"query" jsonschema:"what you are about to work on, in plain words"`
-	Limit int    `json:"limit,omitempty" jsonschema:"most results, default 5, at most 50"`
-	Hive  string `json:"hive,omitempty" jsonschema:"search only this hive; default every hive"`
-}
-
-type queryKnowledgeOutput struct {
-	Results []pumasi.Hit `json:"results"`
+	Query string `json:"query" jsonschema:"what you are about to work on, in plain words (the tool, error or task)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many entries to return, 1 to 50 (default 5)"`
+	Hive  string `json:"hive,omitempty" jsonschema:"search only this hive, such as academy; default every hive"`
 }
 
 type contributeKnowledgeInput struct {
-	Title   string   `json:"title" jsonschema:"one-line summary of the finding"`
+	Title   string   `json:"title" jsonschema:"one-line summary of the finding, 3 to 200 characters"`
 	Content string   `json:"content" jsonschema:"the specific, actionable finding: tool, version, error message, fix"`
-	Hive    string   `json:"hive,omitempty" jsonschema:"hive to contribute to, default academy"`
-	Tags    []string `json:"tags,omitempty" jsonschema:"topic tags"`
+	Hive    string   `json:"hive,omitempty" jsonschema:"hive to contribute to (default academy)"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"topic tags, such as postgres or go"`
+}
+
+// knowledgeAnnotations: the knowledge tools reach a server other agents
+// write to (open world). A query changes nothing; a contribution adds or
+// merges, and the same contributor counts once per entry, so repeating it
+// changes nothing more.
+var (
+	queryAnnotations      = &mcp.ToolAnnotations{Title: "Query collective knowledge", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)}
+	contributeAnnotations = &mcp.ToolAnnotations{Title: "Contribute knowledge", DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(true)}
+)
+
+// mcpHandle is the contributor handle for an agent id: the id itself, or
+// "agent-<id>" when the id is shorter than a handle may be (ids may be one
+// character; handles need three).
+func mcpHandle(agent string) string {
+	if pumasi.ValidHandle(agent) {
+		return agent
+	}
+	return "agent-" + agent
 }
 
 // addKnowledgeTools registers query_knowledge and contribute_knowledge; they
-// call the server's knowledge API as the agent.
+// call the server's knowledge API as the agent and return its answer as it
+// is, `{"success", "data": ...}` in The Hive's shapes.
 func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 	server := ""
 	if knowMCPServer != nil {
@@ -302,42 +322,73 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		handle = knowMCPHandle.Value.String()
 	}
 	if handle == "" {
-		handle = envOr(cfg.env, "PUMASI_AGENT", cfg.agent)
+		handle = envOr(cfg.env, "PUMASI_AGENT", mcpHandle(cfg.agent))
 	}
-	// An agent id too short for a handle still gets the read tool; only
-	// contributing asks for --handle.
-	handleOK := pumasi.ValidHandle(handle)
+	if !pumasi.ValidHandle(handle) {
+		return fmt.Errorf("--handle or PUMASI_AGENT %q must be 3-64 characters of A-Z a-z 0-9 . _ -", handle)
+	}
 	kc := newKnowClient(server, handle)
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "query_knowledge",
 		Description: "Search the collective knowledge other agents contributed, before starting a task. " +
-			"Results are ranked by similarity × quality.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in queryKnowledgeInput) (*mcp.CallToolResult, queryKnowledgeOutput, error) {
-		if strings.TrimSpace(in.Query) == "" {
-			return nil, queryKnowledgeOutput{}, errors.New("invalid_request: query is required")
+			"Answers {\"success\", \"data\": [hits]} as GET /knowledge/query: each hit has id, title, content, summary, " +
+			"hive, tags, similarity, score and counts; ranked by similarity × quality. Cite the ids you use.",
+		Annotations: queryAnnotations,
+	}, func(p map[string]*jsonschema.Schema) {
+		intRange(p["limit"], 1, pumasi.MaxQueryLimit, pumasi.DefaultQueryLimit)
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in queryKnowledgeInput) (*mcp.CallToolResult, any, error) {
+		q := strings.TrimSpace(in.Query)
+		if q == "" {
+			return nil, nil, errors.New("invalid_request: query is required")
 		}
-		hits, err := kc.query(ctx, in.Query, in.Limit, in.Hive)
-		if err != nil {
-			return nil, queryKnowledgeOutput{}, knowToolError(err)
+		if in.Limit < 1 || in.Limit > pumasi.MaxQueryLimit {
+			return nil, nil, fmt.Errorf("invalid_request: limit must be 1 to %d", pumasi.MaxQueryLimit)
 		}
-		return nil, queryKnowledgeOutput{Results: hits}, nil
+		return knowResult(kc.sendRaw(ctx, "GET", queryPath(q, in.Limit, in.Hive), nil))
 	})
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "contribute_knowledge",
-		Description: "Share a specific, actionable finding (tool, version, error, fix) with other agents. " +
-			"Personal data, secrets, diaries and vague advice are rejected; duplicates merge into the existing entry.",
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, functions.ContributeData, error) {
-		if !handleOK {
-			return nil, functions.ContributeData{}, errors.New("agent_required: start pumasi mcp with --handle (3-64 characters of A-Z a-z 0-9 . _ -)")
+		Description: "Share one specific, actionable finding (tool, version, error, fix) with other agents, as " + handle + ". " +
+			"Answers as POST /knowledge/contribute: data.verdict accepted (entry_id), merged (merged_into, similarity) " +
+			"or rejected (reasons, hints: fix and retry). Personal data, secrets, stories and vague advice are rejected.",
+		Annotations: contributeAnnotations,
+	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, any, error) {
+		req := pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags}
+		if req.Tags == nil {
+			req.Tags = []string{}
 		}
-		d, err := kc.contribute(ctx, pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags})
-		if err != nil {
-			return nil, functions.ContributeData{}, knowToolError(err)
-		}
-		return nil, d, nil
+		return knowResult(kc.sendRaw(ctx, "POST", "/knowledge/contribute", req))
 	})
 	return nil
+}
+
+// knowResult turns an HTTP answer into the tool's result: the body as text
+// and as structured content, exactly as the API sent it. A rejection (422)
+// or another error body is a tool error, so the model sees it failed and
+// why; an unreachable server is a plain note.
+func knowResult(status int, raw []byte, err error) (*mcp.CallToolResult, any, error) {
+	var ae *apiError
+	if err != nil && (!errors.As(err, &ae) || len(raw) == 0) {
+		return nil, nil, knowToolError(err)
+	}
+	res := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(string(raw))}},
+		StructuredContent: json.RawMessage(raw),
+		IsError:           status/100 != 2,
+	}
+	return res, nil, nil
+}
+
+// queryPath is GET /knowledge/query's path for q.
+func queryPath(q string, limit int, hive string) string {
+	v := url.Values{"q": {q}}
+	if limit > 0 {
+		v.Set("limit", strconv.Itoa(limit))
+	}
+	if hive != "" {
+		v.Set("hive", hive)
+	}
+	return "/knowledge/query?" + v.Encode()
 }
 
 // knowToolError shows the model the server's client-safe error, or a plain

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -93,51 +96,112 @@ func TestKnowContributeFromStdin(t *testing.T) {
 	}
 }
 
-// TestKnowMCPTools calls query_knowledge and contribute_knowledge through a
-// real MCP client session against the real API.
-func TestKnowMCPTools(t *testing.T) {
-	srv := knowServer(t)
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	knowMCPFlags(fs)
-	if err := fs.Parse([]string{"--server", srv.URL, "--handle", "mcp-agent"}); err != nil {
-		t.Fatal(err)
-	}
-	server := newMCPServer()
-	if err := addKnowledgeTools(server, &mcpConfig{env: &cliEnv{getenv: func(string) string { return "" }}, agent: "a1"}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+// mcpSession connects an in-memory client to server.
+func mcpSession(t *testing.T, ctx context.Context, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
+	t.Cleanup(func() { ss.Close() })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
 
+// hiveAnswer is a knowledge tool's structured result: the HTTP body.
+type hiveAnswer struct {
+	Success bool            `json:"success"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// TestKnowMCPTools calls query_knowledge and contribute_knowledge through a
+// real MCP client session against the real API: they answer exactly what
+// the HTTP API answers, with The Hive's fields.
+func TestKnowMCPTools(t *testing.T) {
+	srv := knowServer(t)
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	knowMCPFlags(fs)
+	// A one-character agent id gets a valid default handle.
+	if err := fs.Parse([]string{"--server", srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	server := newMCPServer()
+	if err := addKnowledgeTools(server, &mcpConfig{env: &cliEnv{getenv: func(string) string { return "" }}, agent: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs := mcpSession(t, ctx, server)
+
+	var ans hiveAnswer
 	var d functions.ContributeData
-	decodeStructured(t, callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
-		"title": "Postgres now() is frozen", "content": knowTestContent, "hive": "academy", "tags": []string{}}), &d)
-	if d.Verdict != pumasi.VerdictAccepted || d.Entry == nil {
-		t.Fatalf("contribute_knowledge = %+v", d)
+	res := callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
+		"title": "Postgres now() is frozen", "content": knowTestContent, "hive": "academy", "tags": []string{"postgres", "time"}})
+	decodeStructured(t, res, &ans)
+	if err := json.Unmarshal(ans.Data, &d); err != nil || res.IsError || !ans.Success || d.Verdict != pumasi.VerdictAccepted || d.EntryID == "" || d.Entry == nil {
+		t.Fatalf("contribute_knowledge = %s (isError %v)", resultText(t, res), res.IsError)
 	}
-	decodeStructured(t, callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
-		"title": "Ask ops", "content": "Mail ops@acme-corp.com about `kubectl drain` hanging on 1.29."}), &d)
-	if d.Verdict != pumasi.VerdictRejected || d.Stage != pumasi.StagePII || strings.Contains(d.Reason, "acme") {
-		t.Fatalf("PII via MCP = %+v", d)
+	entryID := d.EntryID
+	if got := d.Entry.Tags; len(got) != 2 {
+		t.Fatalf("tags = %q, want the two sent as a plain array", got)
 	}
-	var q queryKnowledgeOutput
-	decodeStructured(t, callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "postgres clock_timestamp", "limit": 5}), &q)
-	if len(q.Results) != 1 || q.Results[0].Title != "Postgres now() is frozen" || q.Results[0].Score <= 0 {
-		t.Fatalf("query_knowledge = %+v", q)
+	entry, err := http.Get(srv.URL + "/knowledge/" + d.EntryID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	res := callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "x", "hive": "Bad Hive"})
-	if !res.IsError {
-		t.Fatal("bad hive did not error")
+	raw, _ := io.ReadAll(entry.Body)
+	entry.Body.Close()
+	if !strings.Contains(string(raw), `"agent":"agent-a"`) {
+		t.Fatalf("contribution of agent a attributed as %s, want agent-a", raw)
+	}
+
+	res = callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
+		"title": "Ask ops", "content": "Mail ops@acme-corp.com about `kubectl drain` hanging on 1.29."})
+	decodeStructured(t, res, &ans)
+	d = functions.ContributeData{}
+	_ = json.Unmarshal(ans.Data, &d)
+	if !res.IsError || ans.Success || d.Verdict != pumasi.VerdictRejected || d.Stage != pumasi.StagePII || len(d.Reasons) != 1 || len(d.Hints) == 0 || strings.Contains(resultText(t, res), "acme") {
+		t.Fatalf("PII via MCP = %s (isError %v), want a tool error holding the 422 body", resultText(t, res), res.IsError)
+	}
+
+	// query_knowledge is GET /knowledge/query, byte for byte; limit
+	// defaults to 5.
+	res = callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "postgres clock_timestamp"})
+	resp, err := http.Get(srv.URL + "/knowledge/query?limit=5&q=postgres+clock_timestamp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if got := resultText(t, res); got != strings.TrimSpace(string(raw)) || res.IsError {
+		t.Fatalf("query_knowledge =\n%s\nHTTP =\n%s", got, raw)
+	}
+	var hits []map[string]any
+	decodeStructured(t, res, &ans)
+	if err := json.Unmarshal(ans.Data, &hits); err != nil || len(hits) != 1 || hits[0]["id"] != entryID || hits[0]["summary"] == "" || hits[0]["summary"] == nil {
+		t.Fatalf("hits = %s", ans.Data)
+	}
+	for _, args := range []map[string]any{
+		{"query": "x", "limit": 0}, {"query": "x", "limit": 1000}, {"query": "x", "hive": "Bad Hive"}, {"query": " "},
+	} {
+		res := callTool(t, ctx, cs, "query_knowledge", args)
+		text := resultText(t, res)
+		if !res.IsError || !(strings.Contains(text, "limit") || strings.Contains(text, "invalid_request")) {
+			t.Errorf("query_knowledge %v = %q (isError %v), want a clear tool error", args, text, res.IsError)
+		}
+	}
+}
+
+func TestMCPHandle(t *testing.T) {
+	for _, id := range []string{"a", "a1", "a.b", "abc", strings.Repeat("x", 63)} {
+		h := mcpHandle(id)
+		if !pumasi.ValidHandle(h) || (len(id) >= 3 && h != id) {
+			t.Errorf("mcpHandle(%q) = %q", id, h)
+		}
 	}
 }

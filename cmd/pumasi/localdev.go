@@ -33,7 +33,13 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	verbose := fs.Bool("v", false, "log debug messages")
 	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
+	corsOrigins := fs.String("cors-origins", envOr(env, "PUMASI_CORS_ORIGINS", "*"), "browser origins allowed on the CORS routes: *, a comma-separated list, or off (env PUMASI_CORS_ORIGINS)")
+	corsRoutes := fs.String("cors-routes", envOr(env, "PUMASI_CORS_ROUTES", functions.CORSReads), "routes open to those origins: reads (public knowledge reads), knowledge (and its writes, with X-Hive-Agent) or all (env PUMASI_CORS_ROUTES)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cors, err := functions.ParseCORS(*corsOrigins, *corsRoutes)
+	if err != nil {
 		return err
 	}
 	var limits functions.RateLimits
@@ -63,6 +69,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		Log:         log,
 		Out:         env.stdout,
 		RateLimits:  limits,
+		CORS:        cors,
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
@@ -15,7 +19,7 @@ import (
 func init() {
 	register(command{
 		name:    "mcp",
-		summary: "serve an agent's shared files over MCP (stdio): mcp --agent A [--home DIR]",
+		summary: "serve an agent's shared files and collective knowledge over MCP (stdio): mcp --agent A [--home DIR] [--server URL]",
 		run:     runMCP,
 	})
 }
@@ -28,6 +32,10 @@ type mcpConfig struct {
 	home      string
 	agent     string
 	sharedDir string
+	// watch is how often the shared folder is polled for changes (0: never).
+	watch time.Duration
+	// ctx lives as long as the server runs; watchers stop with it.
+	ctx context.Context
 }
 
 // mcpToolset adds a group of tools to the MCP server. flags, when set, adds
@@ -45,11 +53,16 @@ type mcpToolset struct {
 //	func init() { mcpToolsets = append(mcpToolsets, mcpToolset{name: "knowledge", add: addKnowledgeTools}) }
 var mcpToolsets = []mcpToolset{{name: "shared files", add: addSharedFileTools}}
 
-// mcpInstructions tells the agent what the server is for.
-const mcpInstructions = `pumasi shares a room's files with every agent placed in it. ` +
-	`Your copies live in memory/shared/. Use list_shared_files and read_shared_file to see them, ` +
-	`resolve_references to turn $name references in a message into file paths, ` +
-	`and shared_context for the whole <shared-context> block.`
+// mcpInstructions tells the agent what the server is for; it names every
+// tool (a test checks it).
+const mcpInstructions = `pumasi shares a room's files with every agent placed in it, and a collective knowledge base ` +
+	`that every agent reads and writes. Your copies of the files live in memory/shared/; each is also a resource ` +
+	`(pumasi://shared/<name>) you can read or subscribe to, and the shared_context prompt injects them all. ` +
+	`Tools: list_shared_files lists the files and read_shared_file reads one; resolve_references turns $name ` +
+	`references in a message into file paths; shared_context returns the whole <shared-context> block. ` +
+	`Before a task, call query_knowledge with what you are about to do, and cite the entry ids you use; after it, ` +
+	`call contribute_knowledge with one specific, actionable finding (tool, version, error message, fix): ` +
+	`personal data, secrets, stories and platitudes are rejected, and near-duplicates merge.`
 
 // runMCP serves the MCP tools over stdin/stdout until the client hangs up or
 // a signal cancels ctx.
@@ -58,6 +71,7 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	fs.SetOutput(env.stderr)
 	agent := fs.String("agent", "", "agent id (required)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
+	watch := fs.Duration("watch", time.Second, "how often to look for changed shared files, to notify resource subscribers (0: never)")
 	for _, ts := range mcpToolsets {
 		if ts.flags != nil {
 			ts.flags(fs)
@@ -76,7 +90,12 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := &mcpConfig{env: env, home: h, agent: *agent, sharedDir: agentSharedDir(h, *agent)}
+	if *watch < 0 {
+		return fmt.Errorf("--watch must be 0 or more")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cfg := &mcpConfig{env: env, home: h, agent: *agent, sharedDir: agentSharedDir(h, *agent), watch: *watch, ctx: ctx}
 	server := newMCPServer()
 	for _, ts := range mcpToolsets {
 		if err := ts.add(server, cfg); err != nil {
@@ -92,9 +111,79 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 func newMCPServer() *mcp.Server {
-	return mcp.NewServer(&mcp.Implementation{Name: "pumasi", Title: "pumasi shared memory", Version: "0.1.0"},
-		&mcp.ServerOptions{Instructions: mcpInstructions})
+	return mcp.NewServer(&mcp.Implementation{Name: "pumasi", Title: "pumasi shared memory", Version: "0.2.0"},
+		&mcp.ServerOptions{
+			Instructions: mcpInstructions,
+			// Resources are advertised (with subscriptions) even while the
+			// agent has no shared file yet: files may arrive later.
+			Capabilities: &mcp.ServerCapabilities{
+				Logging:   &mcp.LoggingCapabilities{},
+				Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+				Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			},
+			// The SDK keeps the subscriptions; ResourceUpdated notifies them.
+			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		})
 }
+
+// addTool registers a typed tool with an input schema every host accepts:
+// list arguments are plain "type": "array" with items (jsonschema-go writes
+// a Go slice as ["null", "array"], which the Inspector CLI and hosts with
+// strict function declarations refuse), and tune may bound and default
+// properties. Every argument must carry a description. Output schemas stay
+// as the SDK infers them: a nil slice in a result is JSON null.
+func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, tune func(props map[string]*jsonschema.Schema), h mcp.ToolHandlerFor[In, Out]) {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.Name, err))
+	}
+	plainTypes(in)
+	if in.Properties == nil {
+		in.Properties = map[string]*jsonschema.Schema{}
+	}
+	for name, p := range in.Properties {
+		if p.Description == "" {
+			panic(fmt.Sprintf("tool %s: argument %s has no description", t.Name, name))
+		}
+	}
+	if tune != nil {
+		tune(in.Properties)
+	}
+	t.InputSchema = in
+	mcp.AddTool(s, t, h)
+}
+
+// plainTypes rewrites ["null", X] types as X, all the way down.
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		s.Type = s.Types[0]
+		if s.Type == "null" {
+			s.Type = s.Types[1]
+		}
+		s.Types = nil
+	}
+	plainTypes(s.Items)
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.AdditionalProperties)
+}
+
+// intRange bounds an integer argument and gives it a default.
+func intRange(p *jsonschema.Schema, lo, hi, def int) {
+	l, h := float64(lo), float64(hi)
+	p.Minimum, p.Maximum = &l, &h
+	p.Default = json.RawMessage(fmt.Sprint(def))
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// localRead annotates a tool that only reads the agent's own folder.
+var localRead = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 
 // nopWriteCloser leaves stdout open when the transport closes, so the
 // process exits through run like every other command.
@@ -129,8 +218,12 @@ type resolveReferencesInput struct {
 }
 
 type sharedContextInput struct {
-	Budget int `json:"budget,omitempty" jsonschema:"largest block in bytes; files past it are listed as omitted (default 65536, 0 for the default)"`
+	Budget int `json:"budget,omitempty" jsonschema:"largest block in bytes; files past it are listed as omitted (default 65536; 0 also means the default)"`
 }
+
+// maxContextBudget bounds shared_context's budget: a room holds at most
+// 64 MiB, but no prompt wants more than a few MiB.
+const maxContextBudget = 4 << 20
 
 type sharedContextOutput struct {
 	Context string `json:"context"`
@@ -151,12 +244,11 @@ func toolError(err error) error {
 
 // addSharedFileTools registers the tools over the agent's memory/shared/.
 func addSharedFileTools(s *mcp.Server, cfg *mcpConfig) error {
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "list_shared_files",
 		Description: "List the files shared with you through your pumasi room (name, sha256, size, path under memory/shared/).",
-		Annotations: readOnly,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, listSharedFilesOutput, error) {
+		Annotations: localRead,
+	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, listSharedFilesOutput, error) {
 		entries, err := listSharedFiles(ctx, cfg.sharedDir)
 		if err != nil {
 			return nil, listSharedFilesOutput{}, toolError(err)
@@ -167,11 +259,11 @@ func addSharedFileTools(s *mcp.Server, cfg *mcpConfig) error {
 		}
 		return nil, out, nil
 	})
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "read_shared_file",
 		Description: "Read one shared file by name. The text result is the file's content.",
-		Annotations: readOnly,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in readSharedFileInput) (*mcp.CallToolResult, readSharedFileOutput, error) {
+		Annotations: localRead,
+	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in readSharedFileInput) (*mcp.CallToolResult, readSharedFileOutput, error) {
 		e, err := findSharedFile(ctx, cfg.sharedDir, in.Name)
 		if err != nil {
 			return nil, readSharedFileOutput{}, toolError(err)
@@ -179,25 +271,30 @@ func addSharedFileTools(s *mcp.Server, cfg *mcpConfig) error {
 		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(e.content)}}}
 		return res, readSharedFileOutput{sharedFileInfo: infoOf(e), Content: string(e.content)}, nil
 	})
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "resolve_references",
 		Description: "Resolve $name references in a message (and explicit names) against your shared files. " +
 			"Returns the files referenced, the names that match no file (unknown), and a <referenced-files> hint.",
-		Annotations: readOnly,
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in resolveReferencesInput) (*mcp.CallToolResult, pumasi.Resolution, error) {
+		Annotations: localRead,
+	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in resolveReferencesInput) (*mcp.CallToolResult, pumasi.Resolution, error) {
 		res, err := resolveShared(ctx, cfg.sharedDir, in.Text, in.References)
 		if err != nil {
 			return nil, pumasi.Resolution{}, toolError(err)
 		}
 		return nil, res, nil
 	})
-	mcp.AddTool(s, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "shared_context",
 		Description: "The <shared-context> block of all your shared files, as a prompt hook would inject it.",
-		Annotations: readOnly,
+		Annotations: localRead,
+	}, func(p map[string]*jsonschema.Schema) {
+		intRange(p["budget"], 0, maxContextBudget, pumasi.DefaultContextBudget)
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in sharedContextInput) (*mcp.CallToolResult, sharedContextOutput, error) {
 		budget := in.Budget
-		if budget <= 0 {
+		if budget < 0 || budget > maxContextBudget {
+			return nil, sharedContextOutput{}, fmt.Errorf("invalid_request: budget must be 0 to %d", maxContextBudget)
+		}
+		if budget == 0 {
 			budget = pumasi.DefaultContextBudget
 		}
 		block, err := sharedContextBlock(ctx, cfg.sharedDir, budget)
