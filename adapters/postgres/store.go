@@ -1,0 +1,67 @@
+// Package postgres keeps collective knowledge in PostgreSQL with pgvector:
+// the backend users move to when one machine is not enough. It opens a pgx
+// pool, migrates its schema (embedded, versioned, safe when many processes
+// and Lambda functions start at once) and creates the per-dimension HNSW
+// indexes the vectors need.
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Open opens a connection pool on rawURL (postgres://user:pass@host/db?...,
+// or a keyword/value string; pgx's pool_max_conns and friends apply) and
+// checks that the database answers. Errors name the URL with its password
+// masked.
+func Open(ctx context.Context, rawURL string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(rawURL)
+	if err != nil {
+		// pgx's parse errors carry the URL; keep only our redacted copy.
+		return nil, fmt.Errorf("open knowledge database %s: invalid connection string", redact(rawURL))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open knowledge database %s: %w", redact(rawURL), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open knowledge database %s: %w", redact(rawURL), err)
+	}
+	return pool, nil
+}
+
+// redactedPassword stands in for a password in anything we print.
+const redactedPassword = "xxxxx"
+
+var (
+	// userinfoPassword is the password of a URL's user:password@ part.
+	userinfoPassword = regexp.MustCompile(`(://[^:/@?#]*:)[^/?#]*@`)
+	// keywordPassword is password=... in a keyword/value connection string
+	// or a URL's query, quoted or not.
+	keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]*)`)
+)
+
+// redact returns rawURL with any password masked, for logs and errors: the
+// user:password@ part of a URL, a password= query parameter, or password=
+// in a keyword/value string. A string that does not parse is masked by
+// pattern, so a malformed URL still never prints its password.
+func redact(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		return keywordPassword.ReplaceAllString(userinfoPassword.ReplaceAllString(rawURL, "${1}"+redactedPassword+"@"),
+			"${1}"+redactedPassword)
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), redactedPassword)
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", redactedPassword)
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
