@@ -36,7 +36,9 @@ sudo_maybe() {
 # install_packages apt-installs postgresql-15 and its server headers unless
 # present, refreshing the package lists once when apt does not know them.
 install_packages() {
-	local pkgs=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR) p missing=0
+	# gcc, libc6-dev and dpkg-dev (dpkg-source, make, patch, xz) build
+	# pgvector; --no-install-recommends would leave them out on a bare system.
+	local pkgs=(postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR gcc libc6-dev dpkg-dev) p missing=0
 	for p in "${pkgs[@]}"; do
 		[[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == "install ok installed" ]] || missing=1
 	done
@@ -49,7 +51,13 @@ install_packages() {
 		log "apt-get update (package lists lack ${pkgs[*]})"
 		sudo_maybe apt-get update -q >&2
 	fi
-	sudo_maybe env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >&2
+	local apt_install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}")
+	if ! sudo_maybe "${apt_install[@]}" >&2; then
+		# Stale lists name versions the mirror no longer has: refresh once.
+		log "apt-get install failed; apt-get update and one more try"
+		sudo_maybe apt-get update -q >&2
+		sudo_maybe "${apt_install[@]}" >&2
+	fi
 	log "installed ${pkgs[*]} in $((SECONDS - start))s"
 }
 
@@ -103,6 +111,8 @@ install_pgvector() {
 	log "unpacking and building pgvector $PGVECTOR_DEB against $("$PG_CONFIG" --version)"
 	local build="$WORK/build"
 	rm -rf "$build"
+	# --no-check: apt already verified the .dsc against trixie's signed
+	# index, and the tarball against our pin above.
 	dpkg-source --no-check -x "$WORK/src/pgvector_$PGVECTOR_DEB.dsc" "$build" >&2
 	# OPTFLAGS= drops -march=native so the build runs on any machine of the arch.
 	make -C "$build" -s -j"$(nproc)" PG_CONFIG="$PG_CONFIG" OPTFLAGS= >&2
