@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pumasi"
+	"pumasi/functions"
+)
+
+func init() {
+	register(command{
+		name:    "know hook",
+		summary: "pre-task hook (Claude Code UserPromptSubmit/SessionStart): print the collective knowledge matching the prompt: know hook [--server URL] [--limit 3] [--budget 4096] [--timeout 2s]",
+		run:     runKnowHook,
+	})
+}
+
+// DefaultHookTimeout bounds the whole hook: it runs before every prompt.
+const DefaultHookTimeout = 2 * time.Second
+
+// hookEvent holds the fields of Claude Code's hook events the hook reads.
+// UserPromptSubmit sends {"session_id", "transcript_path", "cwd",
+// "permission_mode", "hook_event_name": "UserPromptSubmit", "prompt"};
+// SessionStart sends "source" (startup, resume, clear, compact) instead of
+// a prompt.
+type hookEvent struct {
+	HookEventName string `json:"hook_event_name"`
+	Prompt        string `json:"prompt"`
+	Source        string `json:"source"`
+	Cwd           string `json:"cwd"`
+}
+
+// hookHit is a query hit as the hook reads it: pumasi's fields and The
+// Hive's summary.
+type hookHit struct {
+	pumasi.Hit
+	Summary string `json:"summary"`
+}
+
+// runKnowHook is a pre-task hook: it reads the host's event from stdin,
+// queries the knowledge server with the prompt and prints the top hits as a
+// <collective-knowledge> block, which Claude Code adds to the model's
+// context. It never blocks or fails the prompt: whatever goes wrong (no
+// server, a timeout, a bad event), it prints nothing on stdout, one line on
+// stderr, and exits 0. Only a usage error (bad flags) exits 2.
+func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("know hook", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	server := knowServerFlag(env, fs)
+	limit := fs.Int("limit", 3, "most entries to show (1-50)")
+	hive := fs.String("hive", "", "search only this hive (default: every hive)")
+	budget := fs.Int("budget", pumasi.DefaultKnowledgeBudget, "largest block in bytes; entries past it are summarised, then listed as omitted")
+	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
+	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
+	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
+	if err := fs.Parse(args); err != nil {
+		return &exitCodeError{2, err}
+	}
+	if fs.NArg() > 0 || *limit < 1 || *limit > pumasi.MaxQueryLimit || *budget < 256 || *timeout <= 0 {
+		return &exitCodeError{2, errors.New("know hook: want no arguments, --limit 1-50, --budget of at least 256 and a positive --timeout")}
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	note := func(format string, a ...any) error {
+		fmt.Fprintf(env.stderr, "pumasi know hook: "+format+"; continuing without collective knowledge\n", a...)
+		return nil
+	}
+	ev, err := readHookEvent(ctx, env.stdin)
+	if err != nil {
+		return note("%v", err)
+	}
+	q := strings.TrimSpace(*query)
+	if q == "" {
+		q = strings.TrimSpace(ev.Prompt)
+	}
+	if q == "" && ev.Cwd != "" {
+		// SessionStart has no prompt: the project's name is the best guess
+		// at what the session is about.
+		q = filepath.Base(ev.Cwd)
+	}
+	if q == "" || q == "." || q == string(filepath.Separator) {
+		return nil
+	}
+	q = truncateUTF8(q, functions.MaxQueryBytes)
+	kc := newKnowClient(*server, "")
+	kc.http.Timeout = *timeout
+	var hits []hookHit
+	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive), nil, &hits); err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) {
+			return note("the server answered %d %s", ae.Status, ae.Code)
+		}
+		if ctx.Err() != nil {
+			return note("no answer from %s within %s", kc.server, *timeout)
+		}
+		return note("cannot reach %s", kc.server)
+	}
+	hints := make([]pumasi.KnowledgeHint, 0, len(hits))
+	for _, h := range hits {
+		if h.Similarity < *minSim {
+			continue
+		}
+		hints = append(hints, pumasi.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content, Score: h.Score})
+	}
+	_, err = io.WriteString(env.stdout, pumasi.ComposeKnowledgeContext(hints, *budget))
+	return err
+}
+
+// readHookEvent reads the event JSON from r, bounded in size and by ctx (a
+// host that never closes stdin must not hold the prompt).
+func readHookEvent(ctx context.Context, r io.Reader) (hookEvent, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	c := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, maxHookEvent+1))
+		c <- result{b, err}
+	}()
+	var res result
+	select {
+	case res = <-c:
+	case <-ctx.Done():
+		return hookEvent{}, errors.New("no hook event on stdin in time")
+	}
+	var ev hookEvent
+	switch {
+	case res.err != nil:
+		return ev, fmt.Errorf("read hook event: %v", res.err)
+	case len(res.b) > maxHookEvent:
+		return ev, fmt.Errorf("hook event is larger than %d bytes", maxHookEvent)
+	case len(strings.TrimSpace(string(res.b))) == 0:
+		return ev, nil
+	}
+	if err := json.Unmarshal(res.b, &ev); err != nil {
+		return ev, errors.New("stdin is not a hook event (a JSON object)")
+	}
+	return ev, nil
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Claude Code's documented hook events (stdin of a command hook).
+const (
+	userPromptSubmit = `{"session_id":"abc123","transcript_path":"/home/u/.claude/projects/p/abc123.jsonl","cwd":"/home/u/src/shop","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Why does now() stay the same inside my long Postgres transaction?"}`
+	sessionStart     = `{"session_id":"abc123","transcript_path":"/home/u/.claude/projects/p/abc123.jsonl","cwd":"/home/u/src/postgres","hook_event_name":"SessionStart","source":"startup"}`
+)
+
+func runHook(t *testing.T, server, stdin string, args ...string) (stdout, stderr string, err error, took time.Duration) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	start := time.Now()
+	err = run(context.Background(), env, append([]string{"know", "hook", "--server", server}, args...))
+	return out.String(), errb.String(), err, time.Since(start)
+}
+
+// closedPort is a loopback address nobody listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr
+}
+
+func TestKnowHook(t *testing.T) {
+	srv := knowServer(t)
+	env := map[string]string{"PUMASI_SERVER": srv.URL, "PUMASI_AGENT": "hook-agent"}
+	out, _, err := runCLI(t, env, "know", "contribute", "--json", "--title", "Postgres now() is frozen in a transaction", "--content", knowTestContent)
+	if err != nil {
+		t.Fatalf("contribute: %v", err)
+	}
+	var d struct {
+		EntryID string `json:"entry_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.EntryID == "" {
+		t.Fatalf("contribute printed %q", out)
+	}
+
+	// UserPromptSubmit: the prompt finds the entry; its id is in the block.
+	stdout, stderr, err, _ := runHook(t, srv.URL, userPromptSubmit)
+	if err != nil || stderr != "" {
+		t.Fatalf("hook = %v, stderr %q", err, stderr)
+	}
+	if !strings.HasPrefix(stdout, "<collective-knowledge>\n") || !strings.Contains(stdout, `<entry id="`+d.EntryID+`"`) ||
+		!strings.Contains(stdout, "clock_timestamp()") || !strings.HasSuffix(stdout, "</collective-knowledge>\n") {
+		t.Fatalf("hook printed:\n%s", stdout)
+	}
+	// SessionStart has no prompt: the project folder's name is the query.
+	stdout, _, err, _ = runHook(t, srv.URL, sessionStart)
+	if err != nil || !strings.Contains(stdout, d.EntryID) {
+		t.Fatalf("SessionStart hook = %q, %v", stdout, err)
+	}
+	// --query overrides; a tight budget still shows the id.
+	stdout, _, err, _ = runHook(t, srv.URL, sessionStart, "--query", "postgres clock_timestamp", "--budget", "256")
+	if err != nil || len(stdout) > 256 || !strings.Contains(stdout, d.EntryID) {
+		t.Fatalf("budget 256 hook = %q (%d bytes), %v", stdout, len(stdout), err)
+	}
+	// Nothing similar enough: nothing printed.
+	stdout, _, err, _ = runHook(t, srv.URL, userPromptSubmit, "--min-similarity", "0.999")
+	if err != nil || stdout != "" {
+		t.Fatalf("min-similarity hook = %q, %v", stdout, err)
+	}
+	// No prompt, no cwd: nothing to ask.
+	if stdout, stderr, err, _ := runHook(t, srv.URL, `{"hook_event_name":"SessionStart","source":"clear"}`); err != nil || stdout != "" || stderr != "" {
+		t.Fatalf("empty event = %q %q %v", stdout, stderr, err)
+	}
+	// A usage error is the only failure.
+	if _, _, err, _ := runHook(t, srv.URL, userPromptSubmit, "--limit", "0"); exitCode(err) != 2 {
+		t.Fatalf("--limit 0 = %v, want exit 2", err)
+	}
+}
+
+// TestKnowHookNeverBlocks: a server that is down, slow or broken, or an
+// event that is not JSON, prints nothing, one line on stderr, and exits 0
+// within the timeout.
+func TestKnowHookNeverBlocks(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		w.Write([]byte("<html>bad gateway</html>"))
+	}))
+	defer broken.Close()
+	cases := []struct {
+		name, server, stdin string
+	}{
+		{"down", closedPort(t), userPromptSubmit},
+		{"slow", slow.URL, userPromptSubmit},
+		{"broken", broken.URL, userPromptSubmit},
+		{"not json", closedPort(t), "not json"},
+	}
+	for _, c := range cases {
+		stdout, stderr, err, took := runHook(t, c.server, c.stdin, "--timeout", "300ms")
+		if err != nil || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "pumasi know hook: ") {
+			t.Errorf("%s: err %v, stdout %q, stderr %q; want exit 0, nothing, one line", c.name, err, stdout, stderr)
+		}
+		if took > 2*time.Second {
+			t.Errorf("%s: took %s, want within the 300ms timeout", c.name, took)
+		}
+		t.Logf("%s: %s in %s", c.name, strings.TrimSpace(stderr), took.Round(time.Millisecond))
+	}
+}
+
+// TestKnowHookBinaryExitsZero runs the real binary against no server, as
+// Claude Code would: exit status 0, empty stdout.
+func TestKnowHookBinaryExitsZero(t *testing.T) {
+	bin := buildPumasiBinary(t)
+	cmd := exec.Command(bin, "know", "hook", "--server", closedPort(t))
+	cmd.Stdin = strings.NewReader(userPromptSubmit)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	if err != nil || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+		t.Fatalf("binary hook: %v, stdout %q, stderr %q", err, stdout.String(), stderr.String())
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("binary hook took %s", took)
+	}
+}
