@@ -263,7 +263,9 @@ func startPostgres(bin string) (*PostgresServer, error) {
 		}
 	}
 	data := filepath.Join(dir, "data")
-	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
 		"--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 	if out, err := initdb.CombinedOutput(); err != nil {
