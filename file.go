@@ -35,7 +35,9 @@ type PutFileInput struct {
 	Body        []byte
 	ContentType string
 	UploadedBy  string
-	// IfMatch, when set, is the sha256 the current content must have.
+	// IfMatch, when set, is the If-Match condition (see IfMatchHolds): the
+	// sha256 the current content must have, as a strong tag or bare; "*" for
+	// "the name exists"; a weak tag never matches.
 	IfMatch string
 	// IfNoneMatch requires that the name does not exist yet.
 	IfNoneMatch bool
@@ -120,6 +122,10 @@ type PlacementStore interface {
 	// room. It returns the previous placement, if any, and whether anything
 	// changed; every effective change bumps the rev of each room involved.
 	PlaceAgent(ctx context.Context, room, agent, machine string) (prev *Placement, changed bool, err error)
+	// Place is PlaceAgent with in.Reach checked against the agent's current
+	// room inside the same transaction or compare-and-swap (see PlanPlace).
+	// Returns forbidden when the agent is placed in a room Reach refuses.
+	Place(ctx context.Context, in PlaceInput) (prev *Placement, changed bool, err error)
 	// UnplaceAgent removes agent from room. Returns not_found when the agent
 	// is not placed in that room.
 	UnplaceAgent(ctx context.Context, room, agent string) (Placement, error)

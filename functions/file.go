@@ -171,7 +171,9 @@ func tooLarge() error {
 	return pumasi.Errorf(pumasi.ETooLarge, "file is larger than %d bytes", pumasi.MaxFileSize)
 }
 
-// preconditions reads If-Match: "<sha256>" and If-None-Match: *.
+// preconditions reads If-Match ("<sha256>", a list of tags, or *) and
+// If-None-Match: *. The store decides whether If-Match holds
+// (pumasi.IfMatchHolds: strong comparison, * means the name exists).
 func preconditions(r *http.Request) (ifMatch string, ifNoneMatch bool, err error) {
 	if v := strings.TrimSpace(r.Header.Get("If-None-Match")); v != "" {
 		if v != "*" {
@@ -180,25 +182,12 @@ func preconditions(r *http.Request) (ifMatch string, ifNoneMatch bool, err error
 		ifNoneMatch = true
 	}
 	if v := strings.TrimSpace(r.Header.Get("If-Match")); v != "" {
-		ifMatch = strings.TrimPrefix(strings.Trim(v, `"`), "W/")
-		ifMatch = strings.Trim(ifMatch, `"`)
-		if !isSHA256Hex(ifMatch) {
-			return "", false, pumasi.Errorf(pumasi.EInvalidRequest, `If-Match must be "<sha256>"`)
+		if err := pumasi.CheckIfMatch(v); err != nil {
+			return "", false, err
 		}
+		ifMatch = v
 	}
 	return ifMatch, ifNoneMatch, nil
-}
-
-func isSHA256Hex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // notModified sets the ETag header and, when the request's If-None-Match

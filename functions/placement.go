@@ -51,17 +51,9 @@ func (a *API) placeAgent(w http.ResponseWriter, r *http.Request, p params) {
 		return
 	}
 	ctx := r.Context()
-	cur, err := a.Store.AgentPlacement(ctx, agent)
-	switch {
-	case err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound:
-		a.fail(w, r, err)
-		return
-	case err == nil && cur.RoomID != room && !who.CanRoom(cur.RoomID):
-		// The other room is not named: the token does not reach it.
-		a.fail(w, r, pumasi.Errorf(pumasi.EForbidden, "agent %s is placed in a room this token does not reach", agent))
-		return
-	}
-	prev, changed, err := a.Store.PlaceAgent(ctx, room, agent, req.MachineID)
+	// The store checks the token's reach against the agent's current room
+	// inside the write, so a move landing in between is never overridden.
+	prev, changed, err := a.Store.Place(ctx, pumasi.PlaceInput{Room: room, Agent: agent, Machine: req.MachineID, Reach: who.CanRoom})
 	if err != nil {
 		a.fail(w, r, err)
 		return

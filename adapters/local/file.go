@@ -65,17 +65,23 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		if err != nil {
 			return err
 		}
-		if found && cur.Name != name {
-			return pumasi.Errorf(pumasi.ENameConflict, "%q clashes with existing file %q (names differing only in case cannot coexist)", name, cur.Name)
+		var count, total int64
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE room_id = ?`,
+			in.Room).Scan(&count, &total); err != nil {
+			return fmt.Errorf("room usage: %w", err)
 		}
-		if in.IfNoneMatch && found {
-			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name)
+		var curp *pumasi.File
+		if found {
+			curp = &cur
 		}
-		if ifMatch != "" && (!found || cur.SHA256 != ifMatch) {
-			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have the expected content", name)
+		planIn := in
+		planIn.Name = name
+		plan, err := pumasi.PlanPut(curp, pumasi.RoomUsage{Files: int(count), Bytes: total, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}, planIn, sum)
+		if err != nil {
+			return err
 		}
 
-		if found && cur.SHA256 == sum {
+		if plan == pumasi.PutUnchanged {
 			// Identical content: nothing changes, but heal a missing blob.
 			if _, err := os.Stat(s.blobPath(in.Room, sum)); errors.Is(err, fs.ErrNotExist) {
 				if err := s.placeBlob(in.Room, sum, tmp); err != nil {
@@ -89,21 +95,6 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			}
 			res = pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}
 			return nil
-		}
-
-		var count, total int64
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE room_id = ?`,
-			in.Room).Scan(&count, &total); err != nil {
-			return fmt.Errorf("room usage: %w", err)
-		}
-		newTotal := total + size
-		if found {
-			newTotal -= cur.Size
-		} else if count+1 > int64(s.maxFiles) {
-			return pumasi.Errorf(pumasi.EQuotaExceeded, "room %s already has %d files; the limit is %d", in.Room, count, s.maxFiles)
-		}
-		if newTotal > s.maxBytes && newTotal > total {
-			return pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.Room, newTotal, s.maxBytes)
 		}
 
 		if err := s.placeBlob(in.Room, sum, tmp); err != nil {
@@ -269,7 +260,6 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 	if err != nil {
 		return pumasi.File{}, 0, err
 	}
-	ifMatch = normalizeETag(ifMatch)
 	var f pumasi.File
 	var rev int64
 	err = s.writeTx(ctx, func(tx *sql.Tx) error {
@@ -277,11 +267,12 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 		if err != nil {
 			return err
 		}
-		if !found {
-			return pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", name, room)
+		var curp *pumasi.File
+		if found {
+			curp = &cur
 		}
-		if ifMatch != "" && cur.SHA256 != ifMatch {
-			return pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have the expected content", name)
+		if err := pumasi.PlanDelete(curp, room, name, ifMatch); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, cur.ID); err != nil {
 			return fmt.Errorf("delete row: %w", err)

@@ -15,6 +15,14 @@ import (
 // room. Placing it again identically changes nothing; otherwise the rev of
 // each room involved grows by one. Returns invalid_request for bad ids.
 func (s *Store) PlaceAgent(ctx context.Context, room, agent, machine string) (*pumasi.Placement, bool, error) {
+	return s.Place(ctx, pumasi.PlaceInput{Room: room, Agent: agent, Machine: machine})
+}
+
+// Place is PlaceAgent with in.Reach checked against the agent's current
+// room inside the write transaction (pumasi.PlanPlace). Returns forbidden
+// when the agent is placed in a room Reach refuses.
+func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placement, bool, error) {
+	room, agent, machine := in.Room, in.Agent, in.Machine
 	if err := checkIDs("room", room, "agent", agent, "machine", machine); err != nil {
 		return nil, false, err
 	}
@@ -28,9 +36,9 @@ func (s *Store) PlaceAgent(ctx context.Context, room, agent, machine string) (*p
 		}
 		if found {
 			prev = &p
-			if p.RoomID == room && p.MachineID == machine {
-				return nil
-			}
+		}
+		if ok, err := pumasi.PlanPlace(prev, in); err != nil || !ok {
+			return err
 		}
 		now := s.now().UTC()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO placements (agent_id, room_id, machine_id, placed_at)
@@ -68,8 +76,12 @@ func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Pl
 		if err != nil {
 			return err
 		}
-		if !found || cur.RoomID != room {
-			return pumasi.Errorf(pumasi.ENotFound, "agent %s is not placed in room %s", agent, room)
+		var curp *pumasi.Placement
+		if found {
+			curp = &cur
+		}
+		if err := pumasi.PlanUnplace(curp, agent, room); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM placements WHERE agent_id = ?`, agent); err != nil {
 			return fmt.Errorf("delete placement: %w", err)

@@ -38,6 +38,9 @@ func harness() storagetest.Harness {
 		Blobs: func(t *testing.T, s pumasi.Store, room string) map[string][]byte {
 			return blobsOn(t, s.(*Store).home, room)
 		},
+		Reopen: func(t *testing.T, s pumasi.Store, lim storagetest.Limits) pumasi.Store {
+			return openT(t, s.(*Store).home, Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+		},
 		PutOrphan: func(t *testing.T, s pumasi.Store, room string, body []byte) {
 			t.Helper()
 			dir := s.(*Store).roomDir(room)

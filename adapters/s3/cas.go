@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -130,7 +132,7 @@ func (s *Store) getJSON(ctx context.Context, key string, v any) (etag string, ex
 // putObject writes an object. ifMatch, when set, is the ETag the current
 // object must have; create requires that the key does not exist.
 // It returns the new ETag.
-func (s *Store) putObject(ctx context.Context, key string, body []byte, contentType, ifMatch string, create bool) (string, error) {
+func (s *Store) putObject(ctx context.Context, key string, body []byte, contentType, ifMatch string, create bool, optFns ...func(*s3.Options)) (string, error) {
 	in := &s3.PutObjectInput{
 		Bucket:        aws.String(s.bucket),
 		Key:           aws.String(key),
@@ -144,7 +146,7 @@ func (s *Store) putObject(ctx context.Context, key string, body []byte, contentT
 	case create:
 		in.IfNoneMatch = aws.String("*")
 	}
-	out, err := s.client.PutObject(ctx, in)
+	out, err := s.client.PutObject(ctx, in, optFns...)
 	if err != nil {
 		return "", err
 	}
@@ -157,12 +159,22 @@ func (s *Store) putObject(ctx context.Context, key string, body []byte, contentT
 // run several times and must derive everything from the value it is given;
 // it returns false to leave the object alone. update reports whether it wrote.
 //
+// Every write carries the identity of this call (see casMark), so a write
+// whose answer was lost (applied, then 500, a reset or a timeout) is settled
+// by reading the object back: when the version that followed the one we
+// wrote on is ours, the write landed and the values fn set in that run are
+// the true answer; fn does not run again on a state that already holds its
+// change. The SDK's own retries are off for these PUTs for the same reason.
+//
 // The first attempt starts from this process's cached copy, saving a GET when
 // nobody else wrote since: the If-Match on the write validates it. An answer
 // given without a write (no change, or fn's error) is only trusted after a
 // conditional GET confirms the copy was current.
 func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exists bool) (bool, error)) (bool, error) {
-	losses := 0
+	id := newWriteID()
+	losses, unsure := 0, 0
+	var pendingSeq int64 // > 0: the version our last write would have made, outcome unknown
+	var pendingErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		var raw []byte
 		var etag string
@@ -175,8 +187,29 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 		if !cached {
 			var err error
 			if raw, etag, exists, err = s.fetch(ctx, key); err != nil {
+				if pendingSeq > 0 {
+					return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
+				}
 				return false, err
 			}
+		}
+		var mark casMark
+		if exists {
+			mark = readMark(raw)
+		}
+		if pendingSeq > 0 {
+			who, known := mark.writer(pendingSeq)
+			switch {
+			case known && who == id:
+				s.landed.Add(1)
+				s.log.Debug("s3 write landed though its answer was lost", "key", key, "err", pendingErr)
+				return true, nil
+			case !known && mark.Seq >= pendingSeq:
+				return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
+			case unsure >= casUnsureMax:
+				return false, fmt.Errorf("put %s: %w", key, pendingErr)
+			}
+			pendingSeq, pendingErr = 0, nil // Not applied: someone else's write, or none, holds that place.
 		}
 		var v T
 		if exists {
@@ -191,11 +224,15 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 		if err != nil || !write {
 			return false, err
 		}
+		next := mark.next(id)
 		body, err := json.Marshal(v)
+		if err == nil {
+			body, err = withMark(body, next)
+		}
 		if err != nil {
 			return false, fmt.Errorf("encode %s: %w", key, err)
 		}
-		newETag, err := s.putObject(ctx, key, body, "application/json", etag, !exists)
+		newETag, err := s.putCAS(ctx, key, body, etag, !exists)
 		if err == nil {
 			if newETag != "" {
 				s.cache.put(key, newETag, body)
@@ -203,17 +240,122 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 			s.noteLosses(int64(losses))
 			return true, nil
 		}
-		if !isCASConflict(err) {
+		switch {
+		case ctx.Err() != nil:
 			return false, fmt.Errorf("put %s: %w", key, err)
+		case isCASConflict(err):
+			losses++
+			s.conflicts.Add(1)
+			s.log.Debug("s3 compare-and-swap conflict", "key", key, "attempt", attempt+1, "status", statusOf(err), "code", codeOf(err))
+		case isRefusal(err):
+			return false, fmt.Errorf("put %s: %w", key, err)
+		default:
+			// 5xx, a reset or a timeout: the write may have landed.
+			unsure++
+			pendingSeq, pendingErr = next.Seq, err
+			s.log.Debug("s3 write answer lost; reading back", "key", key, "attempt", attempt+1, "err", err)
 		}
-		losses++
-		s.conflicts.Add(1)
-		s.log.Debug("s3 compare-and-swap conflict", "key", key, "attempt", attempt+1, "status", statusOf(err), "code", codeOf(err))
 		if err := sleep(ctx, backoff(attempt)); err != nil {
+			if pendingSeq > 0 {
+				return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
+			}
 			return false, err
 		}
 	}
 	return false, fmt.Errorf("update %s: %w", key, errTooBusy)
+}
+
+// putCAS is putObject for update: one HTTP attempt, bounded by writeTimeout.
+// A retry inside the SDK would meet our own write as a conflict and hide that
+// it landed; update settles the outcome instead.
+func (s *Store) putCAS(ctx context.Context, key string, body []byte, ifMatch string, create bool) (string, error) {
+	if s.writeTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.writeTimeout)
+		defer cancel()
+	}
+	return s.putObject(ctx, key, body, "application/json", ifMatch, create, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+}
+
+// isRefusal reports a 4xx that is not a compare-and-swap conflict (403, 400,
+// NoSuchBucket, ...): the write was refused and will be refused again.
+func isRefusal(err error) bool {
+	st := statusOf(err)
+	return (st >= 400 && st < 500 && st != 408 && st != 429) || codeOf(err) == "NoSuchBucket"
+}
+
+// casHistory is how many of its last writers an object remembers.
+const casHistory = 64
+
+// casUnsureMax bounds the writes of one update whose answer was lost and
+// that turned out not to have landed, so a store that keeps failing ends
+// the call with its error.
+const casUnsureMax = 8
+
+// casMark is the identity an object written by update carries, as its first
+// field "_cas": its version number and the write ids of its last versions.
+// A conditional write on version n can only make version n+1, and exactly
+// one write does, so "is IDs' entry for n+1 mine?" tells whether a write
+// whose answer was lost landed, even after others wrote on top of it.
+type casMark struct {
+	Seq int64    `json:"seq"`
+	IDs []string `json:"ids"` // writers of versions Seq-len(IDs)+1 .. Seq
+}
+
+// writer returns who wrote version seq, known false when it is not
+// remembered (not yet written, or too old).
+func (m casMark) writer(seq int64) (id string, known bool) {
+	i := len(m.IDs) - 1 - int(m.Seq-seq)
+	if seq < 1 || seq > m.Seq || i < 0 {
+		return "", false
+	}
+	return m.IDs[i], true
+}
+
+// next is the mark of the version that write id makes on top of m.
+func (m casMark) next(id string) casMark {
+	ids := m.IDs[max(0, len(m.IDs)-casHistory+1):]
+	return casMark{Seq: m.Seq + 1, IDs: append(slices.Clone(ids), id)}
+}
+
+// readMark decodes the mark at the start of an object; an object that has
+// none (written before marks, or by hand) reads as version 0.
+func readMark(raw []byte) casMark {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return casMark{}
+	}
+	if tok, err := dec.Token(); err != nil || tok != "_cas" {
+		return casMark{}
+	}
+	var m casMark
+	if err := dec.Decode(&m); err != nil {
+		return casMark{}
+	}
+	return m
+}
+
+// withMark returns the JSON object body with mark as its first field.
+func withMark(body []byte, mark casMark) ([]byte, error) {
+	if len(body) < 2 || body[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	mb, err := json.Marshal(mark)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(body)+len(mb)+10)
+	out = append(out, `{"_cas":`...)
+	out = append(out, mb...)
+	if rest := bytes.TrimSpace(body[1:]); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...), nil
+}
+
+// newWriteID names one logical write: all attempts of one update share it.
+func newWriteID() string {
+	return strconv.FormatUint(rand.Uint64(), 36)
 }
 
 // cacheLimit bounds the cached objects; past it the cache starts over.

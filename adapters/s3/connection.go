@@ -190,18 +190,41 @@ func (s *Store) readConn(ctx context.Context, key string) (pumasi.Connection, bo
 	return c, true, nil
 }
 
+// putConn writes a connection object. A PUT whose answer was lost (500, a
+// reset, a timeout) is settled by reading the object back: the body names
+// this call's connected_at, so finding it there means the write landed.
+// Otherwise the PUT, which is idempotent, is sent again, a bounded number of
+// times.
 func (s *Store) putConn(ctx context.Context, key string, body []byte) error {
-	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
-		Bucket:        aws.String(s.bucket),
-		Key:           aws.String(key),
-		Body:          bytes.NewReader(body),
-		ContentLength: aws.Int64(int64(len(body))),
-		ContentType:   aws.String("application/json"),
-	})
-	if err != nil {
-		return fmt.Errorf("put %s: %w", key, err)
+	var err error
+	for attempt := 0; attempt < casUnsureMax; attempt++ {
+		if attempt > 0 {
+			if err := sleep(ctx, backoff(attempt)); err != nil {
+				return fmt.Errorf("put %s: %w", key, err)
+			}
+		}
+		wctx, cancel := context.WithTimeout(ctx, s.writeTimeout)
+		_, err = s.client.PutObject(wctx, &s3.PutObjectInput{
+			Bucket:        aws.String(s.bucket),
+			Key:           aws.String(key),
+			Body:          bytes.NewReader(body),
+			ContentLength: aws.Int64(int64(len(body))),
+			ContentType:   aws.String("application/json"),
+		}, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil || isRefusal(err) {
+			break
+		}
+		got, _, exists, rerr := s.getObject(ctx, key)
+		if rerr == nil && exists && bytes.Equal(got, body) {
+			s.landed.Add(1)
+			return nil
+		}
 	}
-	return nil
+	return fmt.Errorf("put %s: %w", key, err)
 }
 
 func (s *Store) deleteConn(ctx context.Context, key string) error {

@@ -1,6 +1,10 @@
 package s3
 
-import "github.com/aws/aws-sdk-go-v2/service/s3"
+import (
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
 
 // SetAfterBlob installs a hook that PutFile runs between its blob PUT and
 // its manifest update, so tests can kill the process at that point.
@@ -15,3 +19,11 @@ func MaxLosses(s *Store) int64 { return s.maxLosses.Load() }
 func WrapHTTPClient(s *Store, wrap func(s3.HTTPClient) s3.HTTPClient) {
 	s.client = s3.New(s.client.Options(), func(o *s3.Options) { o.HTTPClient = wrap(o.HTTPClient) })
 }
+
+// SetWriteTimeout bounds each conditional write of s, so a test can hold an
+// answer past it.
+func SetWriteTimeout(s *Store, d time.Duration) { s.writeTimeout = d }
+
+// Landed returns how many writes of s lost their answer and were found
+// applied.
+func Landed(s *Store) int64 { return s.landed.Load() }

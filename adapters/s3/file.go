@@ -24,6 +24,18 @@ type manifest struct {
 	Placements []placement   `json:"placements"` // sorted by agent id
 }
 
+// findFold returns the index of the file whose name equals name up to case
+// (pumasi.FoldName), or -1; names are unique that way within a room.
+func (m *manifest) findFold(name string) int {
+	fold := pumasi.FoldName(name)
+	for j, f := range m.Files {
+		if pumasi.FoldName(f.Name) == fold {
+			return j
+		}
+	}
+	return -1
+}
+
 // findFile returns the index of name in m.Files, or -1.
 func (m *manifest) findFile(name string) int {
 	i, ok := slices.BinarySearchFunc(m.Files, name, func(f pumasi.File, n string) int { return strings.Compare(f.Name, n) })
@@ -60,7 +72,10 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	if err != nil {
 		return pumasi.PutFileResult{}, err
 	}
-	ifMatch := normETag(in.IfMatch)
+	if len(in.Body) > pumasi.MaxFileSize {
+		// PlanPut refuses it too; refusing here saves writing the blob.
+		return pumasi.PutFileResult{}, pumasi.Errorf(pumasi.ETooLarge, "file is %d bytes; the limit is %d", len(in.Body), pumasi.MaxFileSize)
+	}
 	contentType := in.ContentType
 	if contentType == "" {
 		contentType = pumasi.DetectContentType(name, in.Body)
@@ -81,34 +96,21 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	changed, err := update(ctx, s, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
 		res = pumasi.PutFileResult{}
 		i := m.findFile(name)
-		fold := pumasi.FoldName(name)
-		for j, f := range m.Files {
-			if j != i && pumasi.FoldName(f.Name) == fold {
-				return false, pumasi.Errorf(pumasi.ENameConflict, "%q clashes with %q, which differs only in case", name, f.Name)
-			}
-		}
-		if in.IfNoneMatch && i >= 0 {
-			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name)
-		}
-		if ifMatch != "" && (i < 0 || m.Files[i].SHA256 != ifMatch) {
-			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have content %s", name, ifMatch)
-		}
-		if i >= 0 && m.Files[i].SHA256 == sum {
-			res = pumasi.PutFileResult{File: m.Files[i], Changed: false, Rev: m.Rev}
-			return false, nil
+		var cur *pumasi.File
+		if j := m.findFold(name); j >= 0 {
+			cur = &m.Files[j]
 		}
 		count, total := m.usage()
-		if i >= 0 {
-			total -= m.Files[i].Size
-		} else {
-			count++
+		use := pumasi.RoomUsage{Files: count, Bytes: total, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}
+		in := in
+		in.Name = name
+		plan, err := pumasi.PlanPut(cur, use, in, sum)
+		if err != nil {
+			return false, err
 		}
-		total += size
-		if count > s.maxFiles {
-			return false, pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d files; the limit is %d", in.Room, count, s.maxFiles)
-		}
-		if total > s.maxBytes {
-			return false, pumasi.Errorf(pumasi.EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.Room, total, s.maxBytes)
+		if plan == pumasi.PutUnchanged {
+			res = pumasi.PutFileResult{File: *cur, Changed: false, Rev: m.Rev}
+			return false, nil
 		}
 		now := s.now().UTC()
 		f := pumasi.File{
@@ -143,12 +145,6 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		}
 	}
 	return res, nil
-}
-
-// normETag turns a sha256 precondition as clients send it (quoted, any
-// case) into the stored lowercase hex.
-func normETag(v string) string {
-	return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`))
 }
 
 // putBlob stores a blob, creating it with If-None-Match: * so that it learns
@@ -257,16 +253,16 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 	if err != nil {
 		return pumasi.File{}, 0, err
 	}
-	ifMatch = normETag(ifMatch)
 	var removed pumasi.File
 	var rev int64
 	_, err = update(ctx, s, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
 		i := m.findFile(n)
-		if i < 0 {
-			return false, pumasi.Errorf(pumasi.ENotFound, "no file %q in room %s", n, room)
+		var cur *pumasi.File
+		if i >= 0 {
+			cur = &m.Files[i]
 		}
-		if ifMatch != "" && m.Files[i].SHA256 != ifMatch {
-			return false, pumasi.Errorf(pumasi.EPreconditionFailed, "%q does not have content %s", n, ifMatch)
+		if err := pumasi.PlanDelete(cur, room, n, ifMatch); err != nil {
+			return false, err
 		}
 		removed = m.Files[i]
 		m.Files = slices.Delete(m.Files, i, i+1)

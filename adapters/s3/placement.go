@@ -50,6 +50,15 @@ const reconcileRounds = 20
 // projection ends as the last record says. A crash between the record and its
 // projections leaves them behind until the next placement call for that agent.
 func (s *Store) PlaceAgent(ctx context.Context, room, agent, machine string) (*pumasi.Placement, bool, error) {
+	return s.Place(ctx, pumasi.PlaceInput{Room: room, Agent: agent, Machine: machine})
+}
+
+// Place is PlaceAgent with in.Reach checked against the agent's record in
+// the same compare-and-swap that changes it (pumasi.PlanPlace), so a move
+// that lands between reading and writing the record is never overridden by
+// a caller who does not reach the agent's new room. Returns forbidden then.
+func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placement, bool, error) {
+	room, agent, machine := in.Room, in.Agent, in.Machine
 	for _, c := range [][2]string{{"room", room}, {"agent", agent}, {"machine", machine}} {
 		if err := pumasi.CheckID(c[0], c[1]); err != nil {
 			return nil, false, err
@@ -59,17 +68,24 @@ func (s *Store) PlaceAgent(ctx context.Context, room, agent, machine string) (*p
 	var changed bool
 	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
 		prev, changed = *rec, false
-		if rec.RoomID == room && rec.MachineID == machine {
-			return false, nil
+		var cur *pumasi.Placement
+		if rec.placed() {
+			cur = &rec.Placement
+		}
+		var err error
+		if changed, err = pumasi.PlanPlace(cur, in); err != nil || !changed {
+			return false, err
 		}
 		*rec = placement{
 			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: s.now().UTC()},
 			Gen:       uuid.NewString(),
 		}
-		changed = true
 		return true, nil
 	})
 	if err != nil {
+		if pumasi.ErrorCode(err) != pumasi.EInternal {
+			return nil, false, err
+		}
 		return nil, false, fmt.Errorf("place agent %s: %w", agent, err)
 	}
 	rooms, machines := []string{room}, []string{machine}
@@ -100,8 +116,12 @@ func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Pl
 	var prev placement
 	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
 		prev = *rec
-		if rec.RoomID != room {
-			return false, nil
+		var cur *pumasi.Placement
+		if rec.placed() {
+			cur = &rec.Placement
+		}
+		if pumasi.PlanUnplace(cur, agent, room) != nil {
+			return false, nil // A stale projection entry may still be there: reconcile removes it.
 		}
 		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString()}
 		return true, nil

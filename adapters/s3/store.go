@@ -10,7 +10,6 @@
 //	agents/<agent>.json            where the agent is placed (the commit point)
 //	machines/<machine>.json        the placements on that machine
 //	status/<agent>.json            what the agent's daemon last reported
-//	knowledge/...                  collective knowledge (see knowledge.go)
 //
 // Manifests, agent records and machine indexes are only ever written with
 // If-Match on the ETag read before (If-None-Match: * to create) and retried on
@@ -122,13 +121,16 @@ type Store struct {
 	conflicts atomic.Int64
 	// maxLosses is the most conflicts one update met before it won.
 	maxLosses atomic.Int64
+	// landed counts writes whose answer was lost and that update found
+	// applied when it read the object back.
+	landed atomic.Int64
 
 	// cache holds the last seen copy of each JSON object (see update).
 	cache objCache
 
-	// know caches collective knowledge's immutable index segments and each
-	// hive's decoded index (see knowledge.go).
-	know knowState
+	// writeTimeout bounds one conditional write, so that an answer lost in
+	// the network is settled by reading the object instead of by waiting.
+	writeTimeout time.Duration
 
 	// afterBlob, when set by tests, runs between the blob PUT and the
 	// manifest update of PutFile.
@@ -198,6 +200,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if s.maxBytes <= 0 {
 		s.maxBytes = pumasi.DefaultMaxRoomBytes
 	}
+	s.writeTimeout = casWriteTimeout
 	if _, err := client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(s.bucket)}); err != nil {
 		if statusOf(err) == 404 {
 			return nil, fmt.Errorf("open s3 store: bucket %q does not exist: %w", s.bucket, err)
@@ -229,6 +232,14 @@ func (s *Store) machineKey(machine string) string {
 }
 
 func (s *Store) statusKey(agent string) string { return s.prefix + "status/" + agent + ".json" }
+
+// errOutcomeUnknown ends an update whose write lost its answer when reading
+// the object back could not tell whether it landed.
+var errOutcomeUnknown = errors.New("outcome of a write whose answer was lost is unknown")
+
+// casWriteTimeout bounds one conditional write of a JSON object (they are
+// small); past it the write is settled by reading the object back.
+const casWriteTimeout = 20 * time.Second
 
 // errTooBusy ends a compare-and-swap loop that kept losing.
 var errTooBusy = errors.New("too many concurrent writers")

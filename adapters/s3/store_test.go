@@ -145,6 +145,14 @@ func TestConformance(t *testing.T) {
 		PutOrphan: func(t *testing.T, s pumasi.Store, room string, body []byte) {
 			envOf(t, s).putOrphan(t, room, body)
 		},
+		Reopen: func(t *testing.T, s pumasi.Store, lim storagetest.Limits) pumasi.Store {
+			e := envOf(t, s)
+			st := e.open(t, s3store.Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+			mu.Lock()
+			envs[st] = e
+			mu.Unlock()
+			return st
+		},
 	})
 }
 

@@ -43,12 +43,16 @@ type Harness struct {
 	// upload that crashed before its commit leaves it, with a fresh
 	// modification time.
 	PutOrphan func(t *testing.T, s pumasi.Store, room string, body []byte)
+	// Reopen returns a store on the same data as s with other room limits,
+	// as a deployment restarted with a lowered quota sees it; it must close
+	// the store itself, with t.Cleanup.
+	Reopen func(t *testing.T, s pumasi.Store, lim Limits) pumasi.Store
 }
 
 // Run runs the whole suite against h.
 func Run(t *testing.T, h Harness) {
-	if h.New == nil || h.Blobs == nil || h.PutOrphan == nil {
-		t.Fatal("storagetest: Harness needs New, Blobs and PutOrphan")
+	if h.New == nil || h.Blobs == nil || h.PutOrphan == nil || h.Reopen == nil {
+		t.Fatal("storagetest: Harness needs New, Blobs, PutOrphan and Reopen")
 	}
 	tests := []struct {
 		name string
@@ -64,6 +68,10 @@ func Run(t *testing.T, h Harness) {
 		{"Preconditions", testPreconditions},
 		{"Names", testNames},
 		{"Quotas", testQuotas},
+		{"LoweredQuota", testLoweredQuota},
+		{"WeakTag", testWeakTag},
+		{"IfMatchAny", testIfMatchAny},
+		{"ConcurrentMove", testConcurrentMove},
 		{"ConcurrentUploads", testConcurrentUploads},
 		{"PutDeleteRace", testPutDeleteRace},
 		{"Placements", testPlacements},

@@ -1,0 +1,483 @@
+package s3_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pumasi"
+	s3store "pumasi/adapters/s3"
+)
+
+// Bounds of the fault run: workers × opsPerWorker operations in all.
+const (
+	faultWorkers      = 8
+	faultOpsPerWorker = 45
+	faultRate         = 0.20
+)
+
+var (
+	faultRooms    = []string{"fr0", "fr1", "fr2"}
+	faultMachines = []string{"fm0", "fm1", "fm2"}
+)
+
+// isCASPath reports the objects that are written by compare-and-swap or
+// that record connections: manifests, agent records, machine indexes and
+// connection records.
+func isCASPath(path string) bool {
+	return strings.HasSuffix(path, "/manifest.json") || strings.Contains(path, "/agents/") ||
+		strings.Contains(path, "/machines/") || strings.Contains(path, "/connections/")
+}
+
+// fileModel is what one worker knows a name holds; only that worker writes it.
+type fileModel struct {
+	exists  bool
+	sha     string
+	id      string
+	version int
+}
+
+type placeModel struct {
+	room, machine string
+}
+
+// faultRun is the state of one fault run, shared by its workers.
+type faultRun struct {
+	st *s3store.Store
+
+	mu         sync.Mutex
+	ops        map[string]int
+	violations map[string][]string
+	revs       map[string]int64 // acknowledged effective changes per room
+}
+
+func (r *faultRun) count(kind string) {
+	r.mu.Lock()
+	r.ops[kind]++
+	r.mu.Unlock()
+}
+
+func (r *faultRun) violate(kind, format string, args ...any) {
+	r.mu.Lock()
+	r.violations[kind] = append(r.violations[kind], fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+func (r *faultRun) bump(room string, n int64) {
+	r.mu.Lock()
+	r.revs[room] += n
+	r.mu.Unlock()
+}
+
+// faultWorker owns a few names, one agent and one connection id, so that it
+// knows the exact truth of each and can judge every answer it gets.
+type faultWorker struct {
+	run   *faultRun
+	rnd   *rand.Rand
+	names map[string]*fileModel // "room/name"
+	agent string
+	place placeModel
+	conn  string
+	connM string // machine of the connection, "" when dropped
+}
+
+func body(name string, v int) []byte { return []byte(fmt.Sprintf("# %s\nvariant %d\n", name, v)) }
+
+// TestFaultProxy runs uploads, deletes, conditional creates and updates,
+// placements, moves, unplacements and connection saves concurrently through
+// a proxy that makes 20 % of the PUTs to manifests, agent records, machine
+// indexes and connection records land and then lose their answer (500,
+// reset, timeout). Every answer must be true, and the state, read straight
+// from MinIO, must be exactly what the acknowledged answers imply.
+func TestFaultProxy(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	proxy := newFaultProxy(t, e.srv.Endpoint, 15, faultRate, 600*time.Millisecond, isCASPath)
+	behind := *e.srv
+	behind.Endpoint = proxy.URL
+	rawURL := behind.URL(e.bucket, e.prefix)
+	st, err := s3store.Open(ctx, rawURL, s3store.Options{Credentials: e.srv.Credentials()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3store.SetWriteTimeout(st, 250*time.Millisecond)
+	direct := e.open(t, s3store.Options{})
+
+	run := &faultRun{st: st, ops: map[string]int{}, violations: map[string][]string{}, revs: map[string]int64{}}
+	workers := make([]*faultWorker, faultWorkers)
+	for w := range workers {
+		fw := &faultWorker{run: run, rnd: rand.New(rand.NewPCG(uint64(w), 42)), names: map[string]*fileModel{},
+			agent: fmt.Sprintf("fa-%d", w), conn: fmt.Sprintf("fc-%d", w)}
+		for i := 0; i < 3; i++ {
+			room := faultRooms[(w+i)%len(faultRooms)]
+			fw.names[room+"/"+fmt.Sprintf("w%d-%d.md", w, i)] = &fileModel{}
+		}
+		workers[w] = fw
+	}
+
+	proxy.Enable(true)
+	began := time.Now()
+	var wg sync.WaitGroup
+	for _, fw := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < faultOpsPerWorker; i++ {
+				fw.step(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	proxy.Enable(false)
+	elapsed := time.Since(began)
+
+	checkFaultState(t, ctx, direct, run, workers)
+
+	total := 0
+	var kinds []string
+	for k, n := range run.ops {
+		total += n
+		kinds = append(kinds, fmt.Sprintf("%s=%d", k, n))
+	}
+	sort.Strings(kinds)
+	nv := 0
+	var vkinds []string
+	for k, vs := range run.violations {
+		nv += len(vs)
+		vkinds = append(vkinds, fmt.Sprintf("%s=%d", k, len(vs)))
+	}
+	sort.Strings(vkinds)
+	t.Logf("fault run: %d operations in %s (%s)", total, elapsed.Round(time.Millisecond), strings.Join(kinds, ", "))
+	t.Logf("faults: %s", proxy.Summary())
+	t.Logf("violations: %d (%s)", nv, strings.Join(vkinds, ", "))
+	inj := proxy.Injected()
+	for k, n := range inj {
+		if n == 0 {
+			t.Errorf("no %s fault was injected; the run proves nothing about it", faultNames[k])
+		}
+	}
+	if nv > 0 {
+		for k, vs := range run.violations {
+			for i, v := range vs {
+				if i < 5 {
+					t.Errorf("%s: %s", k, v)
+				}
+			}
+		}
+		t.Fatalf("%d answers or effects were not true under faults", nv)
+	}
+}
+
+// step runs one random operation and judges its answer against the model.
+func (fw *faultWorker) step(ctx context.Context) {
+	keys := slices.Sorted(maps.Keys(fw.names))
+	key := keys[fw.rnd.IntN(len(keys))]
+	room, name, _ := strings.Cut(key, "/")
+	m := fw.names[key]
+	content := body(name, fw.rnd.IntN(3))
+	switch x := fw.rnd.IntN(100); {
+	case x < 25:
+		fw.upload(ctx, "upload", room, name, m, pumasi.PutFileInput{Body: content})
+	case x < 35:
+		fw.upload(ctx, "create", room, name, m, pumasi.PutFileInput{Body: content, IfNoneMatch: true})
+	case x < 45:
+		tag := `"` + sum(content) + `"` // wrong unless the content is already there
+		if m.exists && fw.rnd.IntN(4) > 0 {
+			tag = `"` + m.sha + `"`
+		}
+		fw.upload(ctx, "if-match", room, name, m, pumasi.PutFileInput{Body: content, IfMatch: tag})
+	case x < 50:
+		fw.upload(ctx, "if-match-star", room, name, m, pumasi.PutFileInput{Body: content, IfMatch: "*"})
+	case x < 62:
+		fw.delete(ctx, room, name, m)
+	case x < 82:
+		fw.placeAgent(ctx)
+	case x < 92:
+		fw.unplaceAgent(ctx)
+	default:
+		fw.connection(ctx)
+	}
+}
+
+func (fw *faultWorker) upload(ctx context.Context, kind, room, name string, m *fileModel, in pumasi.PutFileInput) {
+	r := fw.run
+	r.count(kind)
+	in.Room, in.Name, in.ContentType = room, name, "text/markdown; charset=utf-8"
+	sha := sum(in.Body)
+	res, err := r.st.PutFile(ctx, in)
+	var wantCode string
+	switch {
+	case in.IfNoneMatch && m.exists:
+		wantCode = pumasi.EPreconditionFailed
+	case in.IfMatch == "*" && !m.exists:
+		wantCode = pumasi.EPreconditionFailed
+	case in.IfMatch != "" && in.IfMatch != "*" && (!m.exists || `"`+m.sha+`"` != in.IfMatch):
+		wantCode = pumasi.EPreconditionFailed
+	}
+	if got := pumasi.ErrorCode(err); got != wantCode {
+		r.violate(kind, "%s/%s: error %v, want code %q (model %+v)", room, name, err, wantCode, *m)
+		fw.resync(ctx, room, name, m)
+		return
+	}
+	if err != nil {
+		return
+	}
+	wantChanged := !m.exists || m.sha != sha
+	wantVersion := 1
+	if m.exists {
+		wantVersion = m.version
+		if wantChanged {
+			wantVersion++
+		}
+	}
+	if res.Changed != wantChanged || res.File.Version != wantVersion || res.File.SHA256 != sha || (m.exists && res.File.ID != m.id) {
+		r.violate(kind, "%s/%s: changed=%v version=%d id=%s, want changed=%v version=%d (model %+v)",
+			room, name, res.Changed, res.File.Version, res.File.ID, wantChanged, wantVersion, *m)
+	}
+	if wantChanged {
+		r.bump(room, 1)
+	}
+	*m = fileModel{exists: true, sha: sha, id: res.File.ID, version: res.File.Version}
+}
+
+func (fw *faultWorker) delete(ctx context.Context, room, name string, m *fileModel) {
+	r := fw.run
+	r.count("delete")
+	ifMatch, wantCode := "", ""
+	if m.exists && fw.rnd.IntN(3) == 0 {
+		ifMatch = `"` + m.sha + `"`
+	}
+	if !m.exists {
+		wantCode = pumasi.ENotFound
+	}
+	f, _, err := r.st.DeleteFile(ctx, room, name, ifMatch)
+	if got := pumasi.ErrorCode(err); got != wantCode {
+		r.violate("delete", "%s/%s: error %v, want code %q (model %+v)", room, name, err, wantCode, *m)
+		fw.resync(ctx, room, name, m)
+		return
+	}
+	if err != nil {
+		return
+	}
+	if f.SHA256 != m.sha || f.ID != m.id {
+		r.violate("delete", "%s/%s: removed %s (%s), want %s (%s)", room, name, f.SHA256, f.ID, m.sha, m.id)
+	}
+	r.bump(room, 1)
+	*m = fileModel{}
+}
+
+// resync replaces the model of a name after an untrue answer with the truth.
+func (fw *faultWorker) resync(ctx context.Context, room, name string, m *fileModel) {
+	f, err := fw.run.st.StatFile(ctx, room, name)
+	*m = fileModel{}
+	if err == nil {
+		*m = fileModel{exists: true, sha: f.SHA256, id: f.ID, version: f.Version}
+	}
+	fw.run.mu.Lock()
+	fw.run.revs[room] = -1 << 40 // no longer known: the rev check reports it
+	fw.run.mu.Unlock()
+}
+
+func (fw *faultWorker) placeAgent(ctx context.Context) {
+	r := fw.run
+	room := faultRooms[fw.rnd.IntN(len(faultRooms))]
+	machine := faultMachines[fw.rnd.IntN(len(faultMachines))]
+	kind := "place"
+	if fw.place.room != "" && fw.place.room != room {
+		kind = "move"
+	}
+	r.count(kind)
+	prev, changed, err := r.st.PlaceAgent(ctx, room, fw.agent, machine)
+	if err != nil {
+		r.violate(kind, "%s to %s/%s: %v", fw.agent, room, machine, err)
+		fw.resyncAgent(ctx)
+		return
+	}
+	old := fw.place
+	wantChanged := old != placeModel{room, machine}
+	gotPrev := placeModel{}
+	if prev != nil {
+		gotPrev = placeModel{prev.RoomID, prev.MachineID}
+	}
+	if changed != wantChanged || gotPrev != old {
+		r.violate(kind, "%s to %s/%s: changed=%v previous=%+v, want changed=%v previous=%+v", fw.agent, room, machine, changed, gotPrev, wantChanged, old)
+	}
+	switch {
+	case !wantChanged:
+	case old.room == "":
+		r.bump(room, 1)
+	case old.room != room:
+		r.bump(room, 1)
+		r.bump(old.room, 1)
+	default:
+		r.bump(room, 1) // same room, another machine
+	}
+	fw.place = placeModel{room, machine}
+}
+
+func (fw *faultWorker) unplaceAgent(ctx context.Context) {
+	r := fw.run
+	r.count("unplace")
+	room := faultRooms[fw.rnd.IntN(len(faultRooms))]
+	if fw.place.room != "" && fw.rnd.IntN(4) > 0 {
+		room = fw.place.room
+	}
+	p, err := r.st.UnplaceAgent(ctx, room, fw.agent)
+	wantCode := ""
+	if fw.place.room != room {
+		wantCode = pumasi.ENotFound
+	}
+	if got := pumasi.ErrorCode(err); got != wantCode {
+		r.violate("unplace", "%s from %s: error %v, want code %q (model %+v)", fw.agent, room, err, wantCode, fw.place)
+		fw.resyncAgent(ctx)
+		return
+	}
+	if err != nil {
+		return
+	}
+	if p.MachineID != fw.place.machine {
+		r.violate("unplace", "%s from %s: was on %s, want %s", fw.agent, room, p.MachineID, fw.place.machine)
+	}
+	r.bump(room, 1)
+	fw.place = placeModel{}
+}
+
+func (fw *faultWorker) resyncAgent(ctx context.Context) {
+	for _, room := range append([]string{fw.place.room}, faultRooms...) {
+		if room != "" {
+			fw.run.mu.Lock()
+			fw.run.revs[room] = -1 << 40
+			fw.run.mu.Unlock()
+		}
+	}
+	fw.place = placeModel{}
+	if p, err := fw.run.st.AgentPlacement(ctx, fw.agent); err == nil {
+		fw.place = placeModel{p.RoomID, p.MachineID}
+	}
+}
+
+func (fw *faultWorker) connection(ctx context.Context) {
+	r := fw.run
+	if fw.connM != "" && fw.rnd.IntN(2) == 0 {
+		r.count("conn-drop")
+		c, err := r.st.DropConnection(ctx, fw.conn)
+		if err != nil || c.MachineID != fw.connM {
+			r.violate("conn-drop", "%s: %+v, %v; want machine %s", fw.conn, c, err, fw.connM)
+		}
+		fw.connM = ""
+		if err != nil {
+			if c, err := r.st.LookupConnection(ctx, fw.conn); err == nil {
+				fw.connM = c.MachineID
+			}
+		}
+		return
+	}
+	r.count("conn-save")
+	machine := faultMachines[fw.rnd.IntN(len(faultMachines))]
+	if err := r.st.SaveConnection(ctx, machine, fw.conn); err != nil {
+		r.violate("conn-save", "%s on %s: %v", fw.conn, machine, err)
+		if c, err := r.st.LookupConnection(ctx, fw.conn); err == nil {
+			fw.connM = c.MachineID
+		}
+		return
+	}
+	fw.connM = machine
+}
+
+// checkFaultState compares what MinIO holds, read without the proxy, with
+// what the acknowledged answers imply.
+func checkFaultState(t *testing.T, ctx context.Context, direct *s3store.Store, run *faultRun, workers []*faultWorker) {
+	t.Helper()
+	violate := run.violate
+	for _, room := range faultRooms {
+		l, err := direct.ListFiles(ctx, room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := run.revs[room]; l.Rev != want {
+			violate("rev", "room %s: rev %d, want %d effective changes acknowledged", room, l.Rev, want)
+		}
+		got := map[string]pumasi.File{}
+		for _, f := range l.Files {
+			got[f.Name] = f
+		}
+		for _, fw := range workers {
+			for key, m := range fw.names {
+				r, name, _ := strings.Cut(key, "/")
+				if r != room {
+					continue
+				}
+				f, ok := got[name]
+				switch {
+				case ok != m.exists:
+					violate("state-file", "%s: present=%v, want %v", key, ok, m.exists)
+				case ok && (f.SHA256 != m.sha || f.Version != m.version || f.ID != m.id):
+					violate("state-file", "%s: %s v%d, want %s v%d", key, f.SHA256[:8], f.Version, m.sha[:8], m.version)
+				case ok:
+					if _, b, err := direct.ReadFile(ctx, room, name); err != nil || sum(b) != m.sha {
+						violate("state-blob", "%s: read %v", key, err)
+					}
+				}
+				delete(got, name)
+			}
+		}
+		for name := range got {
+			violate("state-file", "%s/%s: present, acknowledged by nobody", room, name)
+		}
+	}
+
+	inRooms := map[string][]string{}
+	for _, room := range faultRooms {
+		ps, err := direct.RoomAgents(ctx, room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			inRooms[p.AgentID] = append(inRooms[p.AgentID], room+"/"+p.MachineID)
+		}
+	}
+	onMachines := map[string][]string{}
+	conns := map[string]string{}
+	for _, m := range faultMachines {
+		ps, err := direct.MachineAgents(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			onMachines[p.AgentID] = append(onMachines[p.AgentID], p.RoomID+"/"+m)
+		}
+		cs, err := direct.MachineConnections(ctx, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			conns[c.ID] = m
+		}
+	}
+	for _, fw := range workers {
+		want := []string{}
+		if fw.place.room != "" {
+			want = []string{fw.place.room + "/" + fw.place.machine}
+		}
+		if got := inRooms[fw.agent]; fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+			violate("state-rooms", "%s listed in rooms %v, want %v", fw.agent, got, want)
+		}
+		if got := onMachines[fw.agent]; fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+			violate("state-assignments", "%s assigned on %v, want %v", fw.agent, got, want)
+		}
+		p, err := direct.AgentPlacement(ctx, fw.agent)
+		if got := (placeModel{p.RoomID, p.MachineID}); got != fw.place || (err != nil && fw.place.room != "") {
+			violate("state-agent", "%s record %+v (%v), want %+v", fw.agent, got, err, fw.place)
+		}
+		if conns[fw.conn] != fw.connM {
+			violate("state-conn", "%s listed on %q, want %q", fw.conn, conns[fw.conn], fw.connM)
+		}
+	}
+}
