@@ -51,6 +51,9 @@ type Entry struct {
 	// Quality is Specificity lifted by the entry's counters (see Quality).
 	Quality   float64   `json:"quality"`
 	CreatedAt time.Time `json:"created_at"`
+	// LastUsedAt is when the entry was last used: created, contributed
+	// to, cited or endorsed. Freshness decays from it (see Freshness).
+	LastUsedAt time.Time `json:"last_used_at"`
 	// Contributions attribute the entry: its first contribution and every
 	// one merged into it since. Only GetEntry fills them.
 	Contributions []Contribution `json:"contributions,omitempty"`
@@ -66,12 +69,17 @@ type Contribution struct {
 	Similarity float64   `json:"similarity"`
 }
 
-// Hit is one query result: an entry with its similarity to the query and its
-// rank score, similarity × quality.
+// Hit is one query result: an entry with its exact cosine similarity to the
+// query, its lexical match, its freshness and its rank score (see
+// Knowledge.Query for how they combine).
 type Hit struct {
 	Entry
 	Similarity float64 `json:"similarity"`
-	Score      float64 `json:"score"`
+	// Lexical is the share of the query's weighted terms the entry holds.
+	Lexical float64 `json:"lexical"`
+	// Freshness is the staleness weight in [FreshnessFloor, 1].
+	Freshness float64 `json:"freshness"`
+	Score     float64 `json:"score"`
 }
 
 // ContributeInput is a contribution that passed the gate, ready for dedup.
@@ -126,10 +134,12 @@ type ContributeResult struct {
 	Similarity float64
 }
 
-// QueryInput asks for the entries nearest Vector. An empty Hive searches
-// every hive.
+// QueryInput asks for the entries that best answer Text, whose embedding
+// is Vector. An empty Hive searches every hive; an empty Text ranks by the
+// vector alone.
 type QueryInput struct {
 	Hive   string
+	Text   string
 	Model  string
 	Vector []float32
 	Limit  int
@@ -141,19 +151,30 @@ type KnowledgeSweepReport struct {
 	Scanned int `json:"scanned"`
 	// Merged is how many entries were folded into older near-duplicates.
 	Merged int `json:"merged"`
+	// Aged is how many entries have gone unused for a half-life or more
+	// (their rank weight is halfway to the floor or below).
+	Aged int `json:"aged"`
+	// Batches is how many short batches the sweep ran in.
+	Batches int `json:"batches"`
+	// At is when the sweep ran; Took how long it took.
+	At   time.Time     `json:"at"`
+	Took time.Duration `json:"took_ns"`
 }
 
-// KnowledgeStore keeps collective knowledge. Every method is safe for
-// concurrent use by many processes sharing one backend; counters move only
-// by atomic increments in the store.
+// KnowledgeStore is collective knowledge as the handlers use it. Knowledge
+// (the engine over a KnowledgeDriver) implements it for every backend. Every
+// method is safe for concurrent use by many processes sharing one backend;
+// counters move only by atomic increments in the store.
 type KnowledgeStore interface {
 	// Contribute adds in to its hive: an entry with the same NormHash, or
 	// else the nearest entry of the same model with cosine above
-	// in.Threshold, absorbs it (contribution_count + 1 and an attribution
-	// row); otherwise a new entry is written. Exact duplicates never make
-	// two entries, however many contribute at once.
+	// in.Threshold, absorbs it (an attribution row, and contribution_count
+	// + 1 when in.Agent had not contributed to it before); otherwise a new
+	// entry is written. Exact duplicates never make two entries, however
+	// many contribute at once.
 	Contribute(ctx context.Context, in ContributeInput) (ContributeResult, error)
-	// Query returns up to q.Limit entries ranked by similarity × quality.
+	// Query returns up to q.Limit entries ranked by relevance (vector and
+	// lexical) × quality × freshness.
 	Query(ctx context.Context, q QueryInput) ([]Hit, error)
 	// GetEntry returns an entry with its contributions, oldest first.
 	// Returns not_found when there is no such entry.
@@ -165,7 +186,8 @@ type KnowledgeStore interface {
 	Endorse(ctx context.Context, id, agent string) (Entry, error)
 	// SweepKnowledge collapses near-duplicates (cosine above threshold within
 	// a hive and model) that racing contributions let in: the older entry
-	// absorbs the newer's counts and contributions. Running it again finds
+	// absorbs the newer's contributors, counts and endorsements. It counts
+	// the entries gone stale and records the run. Running it again finds
 	// nothing more to do.
 	SweepKnowledge(ctx context.Context, threshold float64) (KnowledgeSweepReport, error)
 }
@@ -303,95 +325,4 @@ func RankHits(hits []Hit, limit int) []Hit {
 		hits = hits[:limit]
 	}
 	return hits
-}
-
-// SweepCandidate is what the sweep needs to know of an entry. Seq orders
-// entries by insertion where CreatedAt ties; New marks entries added since
-// the last sweep (only pairs with at least one new entry are compared).
-type SweepCandidate struct {
-	ID        string
-	Hive      string
-	Model     string
-	CreatedAt time.Time
-	Seq       int64
-	Vector    []float32
-	New       bool
-}
-
-// SweepMerge folds the entries Absorbed into Keep, the oldest of a cluster.
-type SweepMerge struct {
-	Keep     string
-	Absorbed []string
-}
-
-// PlanSweep clusters candidates whose cosine exceeds threshold within one
-// hive and model (transitively) and keeps the oldest of each cluster. Pairs
-// of two entries both seen by an earlier sweep are not compared again: the
-// earlier sweep already found them apart. Pure, so every backend collapses
-// the same clusters.
-func PlanSweep(cands []SweepCandidate, threshold float64) []SweepMerge {
-	type key struct{ hive, model string }
-	groups := map[key][]int{}
-	for i, c := range cands {
-		k := key{c.Hive, c.Model}
-		groups[k] = append(groups[k], i)
-	}
-	parent := make([]int, len(cands))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	for _, idx := range groups {
-		for x, i := range idx {
-			if !cands[i].New {
-				continue
-			}
-			for y, j := range idx {
-				if y == x || (cands[j].New && y < x) {
-					continue // new-new pairs once
-				}
-				if Cosine(cands[i].Vector, cands[j].Vector) > threshold {
-					ri, rj := find(i), find(j)
-					if ri != rj {
-						parent[ri] = rj
-					}
-				}
-			}
-		}
-	}
-	clusters := map[int][]int{}
-	for i := range cands {
-		r := find(i)
-		clusters[r] = append(clusters[r], i)
-	}
-	var out []SweepMerge
-	for _, members := range clusters {
-		if len(members) < 2 {
-			continue
-		}
-		sort.Slice(members, func(a, b int) bool {
-			ca, cb := cands[members[a]], cands[members[b]]
-			if !ca.CreatedAt.Equal(cb.CreatedAt) {
-				return ca.CreatedAt.Before(cb.CreatedAt)
-			}
-			if ca.Seq != cb.Seq {
-				return ca.Seq < cb.Seq
-			}
-			return ca.ID < cb.ID
-		})
-		m := SweepMerge{Keep: cands[members[0]].ID}
-		for _, i := range members[1:] {
-			m.Absorbed = append(m.Absorbed, cands[i].ID)
-		}
-		out = append(out, m)
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Keep < out[b].Keep })
-	return out
 }

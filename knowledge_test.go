@@ -80,32 +80,6 @@ func TestQualityAndRank(t *testing.T) {
 	}
 }
 
-func TestPlanSweep(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	v := func(x, y float32) []float32 { return []float32{x, y} }
-	cands := []SweepCandidate{
-		{ID: "old", Hive: "h", Model: "m", CreatedAt: t0, Seq: 1, Vector: v(1, 0)},
-		{ID: "new1", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Second), Seq: 2, Vector: v(1, 0.01), New: true},
-		{ID: "new2", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Second), Seq: 3, Vector: v(1, 0.02), New: true},
-		{ID: "far", Hive: "h", Model: "m", CreatedAt: t0, Seq: 4, Vector: v(0, 1), New: true},
-		{ID: "otherhive", Hive: "g", Model: "m", CreatedAt: t0, Seq: 5, Vector: v(1, 0), New: true},
-		{ID: "othermodel", Hive: "h", Model: "n", CreatedAt: t0, Seq: 6, Vector: v(1, 0), New: true},
-		{ID: "oldtwin", Hive: "h", Model: "m", CreatedAt: t0.Add(time.Hour), Seq: 7, Vector: v(0.0001, 1)},
-	}
-	got := PlanSweep(cands, 0.94)
-	want := []SweepMerge{{Keep: "far", Absorbed: []string{"oldtwin"}}, {Keep: "old", Absorbed: []string{"new1", "new2"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("PlanSweep = %+v, want %+v", got, want)
-	}
-	// Two old entries are never compared again.
-	for i := range cands {
-		cands[i].New = false
-	}
-	if got := PlanSweep(cands, 0.94); len(got) != 0 {
-		t.Fatalf("PlanSweep over old entries = %+v, want none", got)
-	}
-}
-
 // TestDotNormAgreeWithCosine checks the backends' unrolled scan kernel
 // against the plain float64 cosine, including lengths not a multiple of 4.
 func TestDotNormAgreeWithCosine(t *testing.T) {

@@ -51,6 +51,10 @@ type Config struct {
 	// Embeddings selects the knowledge embedder (PUMASI_EMBEDDINGS_*); the
 	// zero value is the offline hashed one.
 	Embeddings wire.EmbedderConfig
+	// Knowledge says where collective knowledge lives (PUMASI_KNOWLEDGE)
+	// and its staleness half-life; the zero value keeps it with the file
+	// storage, or in the home's SQLite database when that is S3.
+	Knowledge wire.KnowledgeConfig
 	// RateLimits bound keyless knowledge writes (zero: the defaults).
 	RateLimits functions.RateLimits
 	// CORS opens routes to browsers on other origins (zero: the public
@@ -120,10 +124,18 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	know, err := wire.OpenKnowledge(store)
+	kcfg := cfg.Knowledge
+	if kcfg.Home == "" {
+		kcfg.Home = cfg.Home
+	}
+	if kcfg.Log == nil {
+		kcfg.Log = cfg.Log
+	}
+	know, closeKnow, err := wire.OpenKnowledge(ctx, store, kcfg)
 	if err != nil {
 		return err
 	}
+	defer closeKnow()
 	hub := push.NewHub(cfg.Log)
 	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, RateLimits: cfg.RateLimits, CORS: cfg.CORS}
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -6,20 +6,27 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"pumasi"
 )
 
-// RunKnowledge is the conformance suite of pumasi.KnowledgeStore. A backend
-// runs it with one line:
+// RunKnowledge is the conformance suite of a pumasi.KnowledgeDriver: it runs
+// the one engine (pumasi.Knowledge) over the driver, so what it pins —
+// dedup, ranking, staleness, the sweep — holds alike on every backend. A
+// backend runs it with one line:
 //
-//	storagetest.RunKnowledge(t, func(t *testing.T) pumasi.KnowledgeStore { ... })
+//	storagetest.RunKnowledge(t, func(t *testing.T) pumasi.KnowledgeDriver { ... })
 //
-// newStore returns a fresh, empty store and closes it with t.Cleanup. The
-// suite uses hand-made vectors, so it needs no embedder.
-func RunKnowledge(t *testing.T, newStore func(t *testing.T) pumasi.KnowledgeStore) {
+// newDriver returns a fresh, empty driver and closes it with t.Cleanup. The
+// suite uses hand-made vectors, so it needs no embedder, and its own clock.
+func RunKnowledge(t *testing.T, newDriver func(t *testing.T) pumasi.KnowledgeDriver) {
+	newStore := func(t *testing.T) pumasi.KnowledgeStore {
+		return pumasi.NewKnowledge(newDriver(t), pumasi.KnowledgeOptions{Now: knowClock.now})
+	}
+	runKnowledgeRanking(t, newDriver)
 	t.Run("AcceptThenExactDuplicateMerges", func(t *testing.T) { testKnowExact(t, newStore(t)) })
 	t.Run("HivesAndModelsAreSeparate", func(t *testing.T) { testKnowSeparate(t, newStore(t)) })
 	t.Run("NearDuplicateMerges", func(t *testing.T) { testKnowNear(t, newStore(t)) })
@@ -33,6 +40,22 @@ func RunKnowledge(t *testing.T, newStore func(t *testing.T) pumasi.KnowledgeStor
 }
 
 const knowDim = 16
+
+// knowT0 is the suite's "now"; contributions are made a day before it.
+var knowT0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// knowClock is the suite's clock: tests that age entries move it and put
+// it back.
+var knowClock = &suiteClock{}
+
+type suiteClock struct{ offset atomic.Int64 }
+
+func (c *suiteClock) now() time.Time { return knowT0.Add(time.Duration(c.offset.Load())) }
+
+func (c *suiteClock) advance(t *testing.T, d time.Duration) {
+	c.offset.Add(int64(d))
+	t.Cleanup(func() { c.offset.Add(-int64(d)) })
+}
 
 // knowVec returns the unit vector along axis a, tilted toward axis b by
 // tilt: its cosine to axis a alone is 1/sqrt(1+tilt²).
@@ -409,8 +432,8 @@ func testKnowQuery(t *testing.T, s pumasi.KnowledgeStore) {
 	var order []string
 	for _, h := range hits {
 		order = append(order, h.ID)
-		if math.Abs(h.Score-h.Similarity*h.Quality) > 1e-9 {
-			t.Fatalf("score %v != similarity %v × quality %v", h.Score, h.Similarity, h.Quality)
+		if math.Abs(h.Score-h.Similarity*h.Quality*h.Freshness) > 1e-9 || h.Freshness <= 0.99 || h.Freshness > 1 {
+			t.Fatalf("score %v != similarity %v × quality %v × freshness %v (a day old)", h.Score, h.Similarity, h.Quality, h.Freshness)
 		}
 	}
 	if fmt.Sprint(order) != fmt.Sprint([]string{good, close, far}) {

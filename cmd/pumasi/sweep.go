@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"os"
 	"time"
 
 	"pumasi/functions"
@@ -39,10 +40,11 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	defer store.Close()
-	know, err := wire.OpenKnowledge(store)
+	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: os.Getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log})
 	if err != nil {
 		return err
 	}
+	defer closeKnow()
 	api := &functions.API{Store: store, Knowledge: know, Log: log}
 	rep, err := api.Sweep(ctx, *grace)
 	if err != nil {

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"time"
 
 	"pumasi"
@@ -30,15 +33,46 @@ func OpenEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {
 	return embed.NewOpenAI(embed.OpenAIConfig{URL: cfg.URL, Model: cfg.Model, Key: cfg.Key, Timeout: cfg.Timeout})
 }
 
-// OpenKnowledge returns the knowledge store of an opened backend: the local
-// store's companion, or the backend itself when it implements
-// pumasi.KnowledgeStore. Build one per process and share it.
-func OpenKnowledge(store pumasi.Store) (pumasi.KnowledgeStore, error) {
-	switch s := store.(type) {
-	case *local.Store:
-		return local.NewKnowledge(s), nil
-	case pumasi.KnowledgeStore:
-		return s, nil
+// KnowledgeConfig says where collective knowledge lives and how it ages.
+type KnowledgeConfig struct {
+	// URL is PUMASI_KNOWLEDGE: empty keeps knowledge with the file storage
+	// (the local backend's SQLite database; with S3 file storage, the
+	// SQLite database under Home), or postgres://… for PostgreSQL.
+	URL string
+	// Home is where knowledge lives when the file storage keeps none.
+	Home string
+	// HalfLife is the staleness half-life (PUMASI_KNOWLEDGE_HALF_LIFE).
+	HalfLife time.Duration
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// OpenKnowledge returns the knowledge engine over the configured driver and
+// a function that releases what it opened. Build one per process and share
+// it: the local driver keeps a vector index in memory.
+func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (pumasi.KnowledgeStore, func() error, error) {
+	opts := pumasi.KnowledgeOptions{Now: cfg.Now, HalfLife: cfg.HalfLife}
+	nothing := func() error { return nil }
+	switch {
+	case strings.HasPrefix(cfg.URL, "postgres://") || strings.HasPrefix(cfg.URL, "postgresql://"):
+		return openPostgresKnowledge(ctx, cfg, opts)
+	case cfg.URL != "":
+		return nil, nil, fmt.Errorf("PUMASI_KNOWLEDGE must be empty or a postgres:// URL")
 	}
-	return nil, fmt.Errorf("storage backend %T has no knowledge store yet", store)
+	if s, ok := store.(*local.Store); ok {
+		return pumasi.NewKnowledge(local.NewKnowledgeDriver(s), opts), nothing, nil
+	}
+	if cfg.Home == "" {
+		return nil, nil, fmt.Errorf("storage backend %T keeps no knowledge: set PUMASI_KNOWLEDGE=postgres://…", store)
+	}
+	s, err := local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Now: cfg.Now})
+	if err != nil {
+		return nil, nil, fmt.Errorf("open knowledge in %s: %w", cfg.Home, err)
+	}
+	return pumasi.NewKnowledge(local.NewKnowledgeDriver(s), opts), s.Close, nil
+}
+
+// openPostgresKnowledge opens the PostgreSQL driver.
+func openPostgresKnowledge(_ context.Context, _ KnowledgeConfig, _ pumasi.KnowledgeOptions) (pumasi.KnowledgeStore, func() error, error) {
+	return nil, nil, fmt.Errorf("PUMASI_KNOWLEDGE=postgres://… is not supported by this build yet")
 }

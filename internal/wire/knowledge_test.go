@@ -25,10 +25,11 @@ func TestOpenEmbedderAndKnowledge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	k, err := OpenKnowledge(st)
+	k, closeKnow, err := OpenKnowledge(context.Background(), st, KnowledgeConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer closeKnow()
 	res, err := k.Contribute(context.Background(), pumasi.ContributeInput{Hive: "academy", Agent: "wire-test", Title: "t", Content: "c",
 		NormHash: pumasi.KnowledgeHash("t", "c"), Model: "m", Vector: []float32{1, 0}, Threshold: 0.94})
 	if err != nil || res.Verdict != pumasi.VerdictAccepted {

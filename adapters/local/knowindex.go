@@ -1,0 +1,223 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"pumasi"
+)
+
+// vecGraph is one (hive, model) vector index: keys are entry seqs.
+type vecGraph interface {
+	Add(key uint64, v []float32) error
+	Delete(key uint64) bool
+	Search(v []float32, k, ef int) []vecResult
+	Len() int
+}
+
+type vecResult struct {
+	Key        uint64
+	Similarity float32
+}
+
+type graphKey struct{ hive, model string }
+
+// knowIndex is a process's in-memory vector index of the home's knowledge
+// entries, one graph per (hive, model). Entries only ever appear with a
+// growing seq or disappear through a tombstone, so (max entry seq, max
+// tombstone seq) tells whether it is current, and catching up reads only
+// what changed.
+type knowIndex struct {
+	s       *Store
+	newer   func(dim int) vecGraph
+	mu      sync.RWMutex
+	loaded  bool
+	maxSeq  int64
+	tombSeq int64
+	graphs  map[graphKey]vecGraph
+}
+
+func newKnowIndex(s *Store) *knowIndex {
+	return &knowIndex{s: s, newer: newFlatGraph, graphs: map[graphKey]vecGraph{}}
+}
+
+// refresh brings the index up to the database's current state.
+func (x *knowIndex) refresh(ctx context.Context) error {
+	var maxSeq, tombSeq int64
+	err := x.s.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT MAX(seq) FROM knowledge_entries), 0),
+		COALESCE((SELECT MAX(seq) FROM knowledge_tombstones), 0)`).Scan(&maxSeq, &tombSeq)
+	if err != nil {
+		return fmt.Errorf("read knowledge state: %w", err)
+	}
+	x.mu.RLock()
+	current := x.loaded && maxSeq <= x.maxSeq && tombSeq <= x.tombSeq
+	x.mu.RUnlock()
+	if current {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.loaded && maxSeq <= x.maxSeq && tombSeq <= x.tombSeq {
+		return nil
+	}
+	if err := x.addSince(ctx, x.maxSeq); err != nil {
+		return err
+	}
+	if err := x.dropSince(ctx, x.tombSeq, tombSeq); err != nil {
+		return err
+	}
+	x.loaded = true
+	return nil
+}
+
+// addSince indexes the entries above seq; x.mu is held.
+func (x *knowIndex) addSince(ctx context.Context, seq int64) error {
+	rows, err := x.s.db.QueryContext(ctx, `SELECT seq, hive, model, vector FROM knowledge_entries WHERE seq > ? ORDER BY seq`, seq)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s int64
+		var k graphKey
+		var blob []byte
+		if err := rows.Scan(&s, &k.hive, &k.model, &blob); err != nil {
+			return fmt.Errorf("load vectors: %w", err)
+		}
+		v, err := knowDecodeVector(blob)
+		if err != nil {
+			return fmt.Errorf("load vector %d: %w", s, err)
+		}
+		x.maxSeq = max(x.maxSeq, s)
+		if pumasi.Norm(v) == 0 {
+			continue // similar to nothing
+		}
+		g := x.graphs[k]
+		if g == nil {
+			g = x.newer(len(v))
+			x.graphs[k] = g
+		}
+		if err := g.Add(uint64(s), v); err != nil {
+			return fmt.Errorf("index vector %d: %w", s, err)
+		}
+	}
+	return rows.Err()
+}
+
+// dropSince removes the entries of tombstones in (from, to]; x.mu is held.
+func (x *knowIndex) dropSince(ctx context.Context, from, to int64) error {
+	rows, err := x.s.db.QueryContext(ctx, `SELECT seq, entry_seq, hive, model FROM knowledge_tombstones
+		WHERE seq > ? AND seq <= ? ORDER BY seq`, from, to)
+	if err != nil {
+		return fmt.Errorf("load tombstones: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ts, es int64
+		var k graphKey
+		if err := rows.Scan(&ts, &es, &k.hive, &k.model); err != nil {
+			return fmt.Errorf("load tombstones: %w", err)
+		}
+		if g := x.graphs[k]; g != nil {
+			g.Delete(uint64(es))
+		}
+		x.tombSeq = max(x.tombSeq, ts)
+	}
+	return rows.Err()
+}
+
+// search returns the seqs of up to n entries of hive (every hive when
+// empty) and model nearest v, best first.
+func (x *knowIndex) search(hive, model string, v []float32, n int) []int64 {
+	if pumasi.Norm(v) == 0 || n <= 0 {
+		return nil
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var all []vecResult
+	for k, g := range x.graphs {
+		if k.model != model || (hive != "" && k.hive != hive) {
+			continue
+		}
+		all = append(all, g.Search(v, n, 0)...)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Similarity != all[j].Similarity {
+			return all[i].Similarity > all[j].Similarity
+		}
+		return all[i].Key < all[j].Key
+	})
+	if len(all) > n {
+		all = all[:n]
+	}
+	out := make([]int64, len(all))
+	for i, r := range all {
+		out[i] = int64(r.Key)
+	}
+	return out
+}
+
+// flatGraph is the exact index: a scan of every vector. It is the baseline
+// the approximate index is measured against.
+type flatGraph struct {
+	dim  int
+	keys []uint64
+	vecs [][]float32
+	norm []float64
+	pos  map[uint64]int
+}
+
+func newFlatGraph(dim int) vecGraph { return &flatGraph{dim: dim, pos: map[uint64]int{}} }
+
+func (g *flatGraph) Add(key uint64, v []float32) error {
+	if len(v) != g.dim {
+		return fmt.Errorf("vector of %d dimensions in an index of %d", len(v), g.dim)
+	}
+	if i, ok := g.pos[key]; ok {
+		g.vecs[i], g.norm[i] = v, pumasi.Norm(v)
+		return nil
+	}
+	g.pos[key] = len(g.keys)
+	g.keys = append(g.keys, key)
+	g.vecs = append(g.vecs, v)
+	g.norm = append(g.norm, pumasi.Norm(v))
+	return nil
+}
+
+func (g *flatGraph) Delete(key uint64) bool {
+	i, ok := g.pos[key]
+	if !ok {
+		return false
+	}
+	last := len(g.keys) - 1
+	g.keys[i], g.vecs[i], g.norm[i] = g.keys[last], g.vecs[last], g.norm[last]
+	g.pos[g.keys[i]] = i
+	g.keys, g.vecs, g.norm = g.keys[:last], g.vecs[:last], g.norm[:last]
+	delete(g.pos, key)
+	return true
+}
+
+func (g *flatGraph) Search(v []float32, k, _ int) []vecResult {
+	if len(v) != g.dim {
+		return nil
+	}
+	qn := pumasi.Norm(v)
+	out := make([]vecResult, 0, len(g.keys))
+	for i, vec := range g.vecs {
+		out = append(out, vecResult{g.keys[i], float32(float64(pumasi.Dot(v, vec)) / (qn * g.norm[i]))})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Similarity != out[j].Similarity {
+			return out[i].Similarity > out[j].Similarity
+		}
+		return out[i].Key < out[j].Key
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+func (g *flatGraph) Len() int { return len(g.keys) }

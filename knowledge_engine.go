@@ -1,0 +1,254 @@
+package pumasi
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Defaults of the knowledge engine.
+const (
+	// DefaultHalfLife is how long an unused entry takes to lose half of the
+	// rank weight it can lose to staleness.
+	DefaultHalfLife = 180 * 24 * time.Hour
+	// FreshnessFloor is the least freshness weight: staleness can halve an
+	// entry's score, never bury it.
+	FreshnessFloor = 0.5
+	// DefaultCandidates is how many candidates each side of a query (vector
+	// and lexical) hands to exact rescoring, at least; a query asks for ten
+	// per result when that is more.
+	DefaultCandidates = 100
+	// DefaultVectorWeight is the share of cosine similarity in a hit's
+	// relevance; the rest is the lexical match.
+	DefaultVectorWeight = 0.5
+	// dedupCandidates is how many index neighbours a contribution's dedup
+	// and the sweep rescore exactly.
+	dedupCandidates = 16
+	// sweepBatch is how many new entries one sweep batch looks at.
+	sweepBatch = 256
+)
+
+// KnowledgeOptions tune the engine. Zero values take the defaults above.
+type KnowledgeOptions struct {
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// HalfLife is the staleness half-life (DefaultHalfLife when zero).
+	HalfLife time.Duration
+	// Candidates is the per-side candidate pool of a query.
+	Candidates int
+	// VectorWeight is the share of cosine similarity in relevance, in
+	// (0, 1]; 1 ranks by the vector alone.
+	VectorWeight float64
+}
+
+// Knowledge is the collective-knowledge engine: one implementation of
+// KnowledgeStore over any KnowledgeDriver. It decides what a contribution
+// merges into, how a query ranks, what staleness costs and what the sweep
+// collapses; the driver only stores, counts and finds candidates.
+type Knowledge struct {
+	d          KnowledgeDriver
+	now        func() time.Time
+	halfLife   time.Duration
+	candidates int
+	vecWeight  float64
+}
+
+var _ KnowledgeStore = (*Knowledge)(nil)
+
+// NewKnowledge returns the engine over d.
+func NewKnowledge(d KnowledgeDriver, opt KnowledgeOptions) *Knowledge {
+	k := &Knowledge{d: d, now: opt.Now, halfLife: opt.HalfLife, candidates: opt.Candidates, vecWeight: opt.VectorWeight}
+	if k.now == nil {
+		k.now = time.Now
+	}
+	if k.halfLife <= 0 {
+		k.halfLife = DefaultHalfLife
+	}
+	if k.candidates <= 0 {
+		k.candidates = DefaultCandidates
+	}
+	if k.vecWeight <= 0 || k.vecWeight > 1 {
+		k.vecWeight = DefaultVectorWeight
+	}
+	return k
+}
+
+// Driver returns the driver under the engine.
+func (k *Knowledge) Driver() KnowledgeDriver { return k.d }
+
+// Contribute merges in into its hive's entry with the same normalised text,
+// else into the nearest entry of the same model whose exact cosine exceeds
+// in.Threshold, else writes a new entry. The exact case is race-free through
+// the driver's unique key; near-duplicates that race past each other are
+// collapsed by the sweep.
+func (k *Knowledge) Contribute(ctx context.Context, in ContributeInput) (ContributeResult, error) {
+	if err := in.Validate(); err != nil {
+		return ContributeResult{}, err
+	}
+	if in.At.IsZero() {
+		in.At = k.now()
+	}
+	in.At = in.At.UTC()
+	// An entry can be swept away between finding it and merging into it;
+	// then decide again (a sweep leaves the older twin in place).
+	for attempt := 0; ; attempt++ {
+		res, err := k.contributeOnce(ctx, in)
+		if ErrorCode(err) == ENotFound && attempt < 3 {
+			continue
+		}
+		return res, err
+	}
+}
+
+func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (ContributeResult, error) {
+	c := Contribution{Agent: in.Agent, Title: in.Title, Content: in.Content, At: in.At, Similarity: 1}
+	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
+	switch {
+	case err == nil:
+		return k.merge(ctx, id, c)
+	case ErrorCode(err) != ENotFound:
+		return ContributeResult{}, fmt.Errorf("find exact duplicate: %w", err)
+	}
+	if in.Threshold <= 1 {
+		near, sim, err := k.nearest(ctx, in.Hive, in.Model, in.Vector, "")
+		if err != nil {
+			return ContributeResult{}, err
+		}
+		if near.ID != "" && sim > in.Threshold {
+			c.Similarity = sim
+			return k.merge(ctx, near.ID, c)
+		}
+	}
+	id, created, err := k.d.Insert(ctx, NewEntry{
+		ID: uuid.NewString(), Hive: in.Hive, Title: in.Title, Content: in.Content, Tags: nonNil(in.Tags),
+		NormHash: in.NormHash, Model: in.Model, Vector: in.Vector, Specificity: in.Specificity, At: in.At,
+	}, c)
+	if err != nil {
+		return ContributeResult{}, fmt.Errorf("insert entry: %w", err)
+	}
+	if !created { // another writer got the same text in first
+		return k.merge(ctx, id, c)
+	}
+	e, err := k.entry(ctx, id)
+	if err != nil {
+		return ContributeResult{}, err
+	}
+	return ContributeResult{Verdict: VerdictAccepted, Entry: e, Similarity: 1}, nil
+}
+
+// merge folds c into entry id. A repeat contributor is recorded for
+// attribution but not counted again.
+func (k *Knowledge) merge(ctx context.Context, id string, c Contribution) (ContributeResult, error) {
+	if _, err := k.d.AddContribution(ctx, id, c); err != nil {
+		return ContributeResult{}, err
+	}
+	e, err := k.entry(ctx, id)
+	if err != nil {
+		return ContributeResult{}, err
+	}
+	return ContributeResult{Verdict: VerdictMerged, Entry: e, Similarity: c.Similarity}, nil
+}
+
+// nearest returns the entry of hive and model most cosine-similar to v
+// among the index's neighbours, rescored exactly; skip is left out.
+func (k *Knowledge) nearest(ctx context.Context, hive, model string, v []float32, skip string) (StoredEntry, float64, error) {
+	ids, err := k.d.Nearest(ctx, hive, model, v, dedupCandidates)
+	if err != nil {
+		return StoredEntry{}, 0, fmt.Errorf("find near duplicates: %w", err)
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return StoredEntry{}, 0, fmt.Errorf("read near duplicates: %w", err)
+	}
+	var best StoredEntry
+	bestSim := math.Inf(-1)
+	for _, id := range ids {
+		e, ok := ents[id]
+		if !ok || id == skip || e.Hive != hive || e.Model != model {
+			continue
+		}
+		if sim := Cosine(v, e.Vector); sim > bestSim {
+			best, bestSim = e, sim
+		}
+	}
+	return best, bestSim, nil
+}
+
+// entry reads one entry with its quality filled in. Returns not_found.
+func (k *Knowledge) entry(ctx context.Context, id string) (Entry, error) {
+	ents, err := k.d.Entries(ctx, []string{id})
+	if err != nil {
+		return Entry{}, fmt.Errorf("read entry %s: %w", id, err)
+	}
+	e, ok := ents[id]
+	if !ok {
+		return Entry{}, Errorf(ENotFound, "no knowledge entry %q", id)
+	}
+	return k.public(e), nil
+}
+
+// public is the Entry of a stored one, with its quality computed.
+func (k *Knowledge) public(s StoredEntry) Entry {
+	e := s.Entry
+	e.Tags = nonNil(e.Tags)
+	e.Quality = Quality(e.Specificity, e.ContributionCount, e.CitationCount, e.EndorsementCount)
+	return e
+}
+
+// GetEntry returns an entry with its contributions, oldest first.
+func (k *Knowledge) GetEntry(ctx context.Context, id string) (Entry, error) {
+	e, err := k.entry(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	cs, err := k.d.Contributions(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Contributions = cs
+	if e.Contributions == nil {
+		e.Contributions = []Contribution{}
+	}
+	return e, nil
+}
+
+// Cite bumps an entry's citation_count, which also marks it used.
+func (k *Knowledge) Cite(ctx context.Context, id, agent string) (Entry, error) {
+	if err := k.d.Cite(ctx, id, agent, k.now().UTC()); err != nil {
+		return Entry{}, err
+	}
+	return k.entry(ctx, id)
+}
+
+// Endorse bumps an entry's endorsement_count once per agent; every
+// endorsement marks the entry used.
+func (k *Knowledge) Endorse(ctx context.Context, id, agent string) (Entry, error) {
+	if err := CheckHandle(agent); err != nil {
+		return Entry{}, err
+	}
+	if _, err := k.d.Endorse(ctx, id, agent, k.now().UTC()); err != nil {
+		return Entry{}, err
+	}
+	return k.entry(ctx, id)
+}
+
+// Freshness is the staleness weight of an entry last used at last, seen at
+// now: 1 when just used, halfway to FreshnessFloor after one half-life, and
+// never below the floor.
+func Freshness(last, now time.Time, halfLife time.Duration) float64 {
+	age := now.Sub(last)
+	if age <= 0 || halfLife <= 0 {
+		return 1
+	}
+	return FreshnessFloor + (1-FreshnessFloor)*math.Exp2(-float64(age)/float64(halfLife))
+}
+
+func nonNil(t []string) []string {
+	if t == nil {
+		return []string{}
+	}
+	return t
+}

@@ -1,0 +1,105 @@
+package pumasi
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Query ranks the entries of q.Hive (every hive when empty) for q:
+//
+//  1. candidates: the driver's approximate nearest neighbours of q.Vector
+//     (embedded by q.Model) and its full-text matches of LexicalTerms(q.Text),
+//     each side max(Candidates, 10 × limit) deep;
+//  2. relevance, computed here for every candidate: w × cosine + (1 − w) ×
+//     lexical, where cosine is exact (from the stored vector; 0 for another
+//     model's entry), lexical is the IDF-weighted share of the query's terms
+//     the entry holds, and w is VectorWeight (the cosine alone when the query
+//     has no terms);
+//  3. score = relevance × Quality × Freshness; candidates with no relevance
+//     are dropped, the rest ranked by RankHits.
+//
+// Because the scores are the engine's, every backend ranks its candidates
+// alike; a driver only decides which candidates are seen.
+func (k *Knowledge) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
+	if q.Hive != "" && !ValidID(q.Hive) {
+		return nil, Errorf(EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultQueryLimit
+	}
+	pool := max(k.candidates, 10*limit)
+	terms := LexicalTerms(q.Text)
+
+	var ids []string
+	seen := map[string]bool{}
+	add := func(list []string) {
+		for _, id := range list {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	if Norm(q.Vector) > 0 {
+		vids, err := k.d.Nearest(ctx, q.Hive, q.Model, q.Vector, pool)
+		if err != nil {
+			return nil, fmt.Errorf("query vectors: %w", err)
+		}
+		add(vids)
+	}
+	if len(terms) > 0 {
+		lids, err := k.d.Lexical(ctx, q.Hive, terms, pool)
+		if err != nil {
+			return nil, fmt.Errorf("query text: %w", err)
+		}
+		add(lids)
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read candidates: %w", err)
+	}
+
+	cands := make([]StoredEntry, 0, len(ents))
+	for _, id := range ids { // in candidate order, so ties break the same way
+		if e, ok := ents[id]; ok && (q.Hive == "" || e.Hive == q.Hive) {
+			cands = append(cands, e)
+		}
+	}
+	docs := make([]lexDoc, len(cands))
+	for i, e := range cands {
+		docs[i] = newLexDoc(e.Entry)
+	}
+	lex := lexicalScores(terms, docs)
+	now := k.now()
+	hits := make([]Hit, 0, len(cands))
+	for i, e := range cands {
+		sim := 0.0
+		if e.Model == q.Model {
+			sim = Cosine(q.Vector, e.Vector)
+		}
+		rel := math.Max(sim, 0)
+		if len(terms) > 0 {
+			rel = k.vecWeight*rel + (1-k.vecWeight)*lex[i]
+		}
+		if rel <= 1e-12 {
+			continue
+		}
+		pub := k.public(e)
+		fresh := Freshness(pub.LastUsedAt, now, k.halfLife)
+		hits = append(hits, Hit{Entry: pub, Similarity: sim, Lexical: lex[i], Freshness: fresh,
+			Score: rel * pub.Quality * fresh})
+	}
+	return RankHits(hits, limit), nil
+}
+
+// Relevance is a hit's relevance as Query computed it, before quality and
+// freshness weigh in; it lets callers and tests check a score.
+func (k *Knowledge) Relevance(h Hit, hasTerms bool) float64 {
+	rel := math.Max(h.Similarity, 0)
+	if hasTerms {
+		rel = k.vecWeight*rel + (1-k.vecWeight)*h.Lexical
+	}
+	return rel
+}
