@@ -27,3 +27,7 @@ func SetWriteTimeout(s *Store, d time.Duration) { s.writeTimeout = d }
 // Landed returns how many writes of s lost their answer and were found
 // applied.
 func Landed(s *Store) int64 { return s.landed.Load() }
+
+// SetBeforeBlobDelete installs a hook the sweep runs after deciding to
+// delete a blob and before deleting it, so a test can race an upload there.
+func SetBeforeBlobDelete(s *Store, fn func(room, sum string)) { s.beforeBlobDelete = fn }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -283,10 +284,11 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 // PlaceAgent) and removes, room by room, blobs that the room's manifest does not
 // reference and that were last written before now-grace; grace should exceed
 // the longest upload (blob PUT to manifest update), or an upload in flight
-// loses its blob. It lists the blobs before reading the manifest and
-// checks each candidate's age again right before deleting it, so a blob that
-// an upload has just (re)written is never taken. S3 keeps no temp files, so
-// TempFiles is always 0.
+// loses its blob. It lists the blobs before reading the manifest, checks
+// each candidate's age again right before deleting it, and puts back a blob
+// that an identical upload re-referenced meanwhile (see sweepBlob), so a
+// referenced blob never stays deleted. S3 keeps no temp files, so TempFiles
+// is always 0.
 func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepReport, error) {
 	if grace < 0 {
 		grace = 0
@@ -367,21 +369,65 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time) (i
 		if referenced[sum] {
 			continue
 		}
-		key := base + sum
-		head, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+		ok, err := s.sweepBlob(ctx, room, sum, cutoff)
 		if err != nil {
-			if isNotFound(err) {
-				continue
-			}
-			return removed, fmt.Errorf("check blob %s: %w", sum, err)
+			return removed, err
 		}
-		if head.LastModified == nil || !head.LastModified.Before(cutoff) {
-			continue
+		if ok {
+			removed++
 		}
-		if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}); err != nil {
-			return removed, fmt.Errorf("delete blob %s: %w", sum, err)
-		}
-		removed++
 	}
 	return removed, nil
+}
+
+// sweepBlob deletes one blob the manifest did not reference, if it is still
+// older than cutoff, and reports whether it stayed deleted. S3 has no delete
+// conditional on "nobody rewrote it since" (an identical upload rewrites the
+// same bytes, so the ETag does not change), so the sweep reads the bytes
+// first, deletes, and then reads the manifest again: an upload that
+// re-referenced the blob in between, and whose own check that the blob is
+// there ran before the DELETE, finds it put back. An upload whose manifest
+// write comes after that re-read checks for the blob itself afterwards
+// (ensureBlob), so one of the two always restores it.
+func (s *Store) sweepBlob(ctx context.Context, room, sum string, cutoff time.Time) (bool, error) {
+	key := s.blobKey(room, sum)
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+	if err != nil {
+		if isNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("check blob %s: %w", sum, err)
+	}
+	body, err := io.ReadAll(out.Body)
+	out.Body.Close()
+	if err != nil {
+		return false, fmt.Errorf("read blob %s: %w", sum, err)
+	}
+	if out.LastModified == nil || !out.LastModified.Before(cutoff) {
+		return false, nil
+	}
+	if s.beforeBlobDelete != nil {
+		s.beforeBlobDelete(room, sum)
+	}
+	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}); err != nil {
+		return false, fmt.Errorf("delete blob %s: %w", sum, err)
+	}
+	m, err := s.readManifest(ctx, room)
+	if err != nil {
+		return false, fmt.Errorf("recheck blob %s: %w", sum, err)
+	}
+	for _, f := range m.Files {
+		if f.SHA256 != sum {
+			continue
+		}
+		if h := sha256.Sum256(body); hex.EncodeToString(h[:]) != sum {
+			return false, fmt.Errorf("restore blob %s: the bytes read do not match", sum)
+		}
+		s.log.Warn("s3 sweep: a blob was referenced again while it was deleted; restoring it", "room", room, "sha256", sum)
+		if _, err := s.putObject(ctx, key, body, aws.ToString(out.ContentType), "", false); err != nil {
+			return false, fmt.Errorf("restore blob %s: %w", sum, err)
+		}
+		return false, nil
+	}
+	return true, nil
 }

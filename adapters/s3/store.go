@@ -132,6 +132,10 @@ type Store struct {
 	// the network is settled by reading the object instead of by waiting.
 	writeTimeout time.Duration
 
+	// beforeBlobDelete, when set by tests, runs in the sweep between the
+	// check of a blob and its DELETE.
+	beforeBlobDelete func(room, sum string)
+
 	// afterBlob, when set by tests, runs between the blob PUT and the
 	// manifest update of PutFile.
 	afterBlob func()
