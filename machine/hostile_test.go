@@ -165,6 +165,7 @@ func TestHostileServerWritesNothingOutsideShared(t *testing.T) {
 		filepath.Join("home", "agents", "a1", "memory", "shared", "ok.md"),
 		filepath.Join("home", "agents", "a1", "memory", "shared", "sentinel.md"),
 		filepath.Join("home", "machines", "m1.json"),
+		filepath.Join("home", "machines", "m1.lock"), // The daemon's (home, machine) lock.
 	}
 	slices.Sort(found)
 	if !slices.Equal(found, want) {

@@ -70,13 +70,36 @@ var errAuth = errors.New("server refused the machine token")
 var errRetry = errors.New("assignments raced with frames")
 
 // Run runs the daemon until ctx is cancelled (which is not an error). It
-// returns an error for a bad config or when the server refuses the token.
+// returns an error for a bad config, a *HeldError when another daemon runs
+// for the same machine on the same home, or when the server refuses the
+// token.
 func Run(ctx context.Context, cfg Config) error {
-	d, err := newDaemon(cfg)
+	wait, err := Start(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	return d.run(ctx)
+	return wait()
+}
+
+// Start checks cfg and takes the (home, machine) lock, then runs the daemon
+// in the background; wait blocks until it stops and returns what Run would.
+// The lock is held until the daemon stops. Returns a *HeldError at once
+// when another daemon, in any process, runs for cfg.Machine on cfg.Home.
+func Start(ctx context.Context, cfg Config) (wait func() error, err error) {
+	d, err := newDaemon(cfg)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := lockHome(d.cfg.Home, d.cfg.Machine)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		defer lock.release()
+		done <- d.run(ctx)
+	}()
+	return sync.OnceValue(func() error { return <-done }), nil
 }
 
 // agentState is what the daemon keeps per agent it serves. mu serialises
