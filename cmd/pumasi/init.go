@@ -1,0 +1,304 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"pumasi"
+)
+
+func init() {
+	register(command{
+		name:    "init",
+		summary: "set up an agent host: init claude-code|codex|cursor --agent A [--server URL] [--dry-run] [--dir D] [--codex-home D]",
+		run:     runInit,
+	})
+}
+
+// initHosts are the hosts `pumasi init` knows.
+var initHosts = []string{"claude-code", "codex", "cursor"}
+
+// initPlan is what init would do for one host: files and their new bytes.
+type initPlan struct {
+	files []plannedFile
+	// notes are printed after the changes (what to do next, what was kept).
+	notes []string
+}
+
+type plannedFile struct {
+	path     string // absolute
+	show     string // as shown in diffs and messages
+	old, new []byte
+	exists   bool
+}
+
+// initOptions are the flags of `pumasi init`.
+type initOptions struct {
+	host, agent, server, home, bin, dir, codexHome string
+	force                                          bool
+}
+
+// runInit writes or merges the hooks and MCP configuration of a host:
+//
+//   - claude-code: <dir>/.claude/settings.json (SessionStart and
+//     UserPromptSubmit hooks: `pumasi context` and `pumasi know hook`) and
+//     <dir>/.mcp.json (mcpServers.pumasi);
+//   - codex: <codex-home>/config.toml ([mcp_servers.pumasi]);
+//   - cursor: <dir>/.cursor/mcp.json (mcpServers.pumasi).
+//
+// It only adds: a hook whose command is already there is not added again,
+// an existing mcpServers.pumasi or [mcp_servers.pumasi] that differs is
+// kept (--force replaces that one entry), and nothing else in the files
+// changes, so a second run changes nothing. --dry-run prints the unified
+// diff instead of writing.
+func runInit(ctx context.Context, env *cliEnv, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return &exitCodeError{2, fmt.Errorf("init: name the host: %s", strings.Join(initHosts, ", "))}
+	}
+	o := initOptions{host: args[0]}
+	fs := flag.NewFlagSet("init "+o.host, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.StringVar(&o.agent, "agent", "", "agent id the host runs as (required)")
+	fs.StringVar(&o.server, "server", envOr(env, "PUMASI_SERVER", defaultServer), "pumasi server for collective knowledge (env PUMASI_SERVER)")
+	fs.StringVar(&o.home, "home", "", "pumasi data folder the daemon uses, passed on to the commands (default: theirs, PUMASI_HOME or ~/.pumasi)")
+	fs.StringVar(&o.bin, "bin", "", "the pumasi command the host runs (default pumasi when it is on PATH, else this binary's absolute path)")
+	fs.StringVar(&o.dir, "dir", ".", "project folder (claude-code, cursor)")
+	fs.StringVar(&o.codexHome, "codex-home", env.getenv("CODEX_HOME"), "Codex's folder (env CODEX_HOME, default ~/.codex)")
+	dryRun := fs.Bool("dry-run", false, "print the changes as a unified diff; write nothing")
+	fs.BoolVar(&o.force, "force", false, "replace an existing pumasi MCP server entry that differs")
+	if err := fs.Parse(args[1:]); err != nil {
+		return &exitCodeError{2, err}
+	}
+	if fs.NArg() > 0 {
+		return &exitCodeError{2, fmt.Errorf("init: unexpected argument %q", fs.Arg(0))}
+	}
+	if err := pumasi.CheckID("agent", o.agent); err != nil {
+		return &exitCodeError{2, fmt.Errorf("init: --agent: %s", pumasi.ErrorMessage(err))}
+	}
+	if o.bin == "" {
+		o.bin = defaultPumasiBin()
+	}
+	var err error
+	if o.dir, err = filepath.Abs(o.dir); err != nil {
+		return err
+	}
+	var plan initPlan
+	switch o.host {
+	case "claude-code":
+		err = planClaudeCode(&plan, o)
+	case "cursor":
+		err = planMCPJSON(&plan, o, filepath.Join(o.dir, ".cursor", "mcp.json"), ".cursor/mcp.json")
+		plan.notes = append(plan.notes, "Cursor: open Settings → MCP and enable the pumasi server.")
+	case "codex":
+		err = planCodex(&plan, o)
+	default:
+		return &exitCodeError{2, fmt.Errorf("init: unknown host %q (want %s)", o.host, strings.Join(initHosts, ", "))}
+	}
+	if err != nil {
+		return fmt.Errorf("init %s: %w", o.host, err)
+	}
+	return applyPlan(env.stdout, plan, *dryRun)
+}
+
+// defaultPumasiBin is "pumasi" when that resolves to this very binary,
+// else this binary's absolute path, so the host finds the same pumasi.
+func defaultPumasiBin() string {
+	self, err := os.Executable()
+	if err != nil {
+		return "pumasi"
+	}
+	self, _ = filepath.EvalSymlinks(self)
+	if p, err := exec.LookPath("pumasi"); err == nil {
+		if p, err = filepath.EvalSymlinks(p); err == nil && p == self {
+			return "pumasi"
+		}
+	}
+	return self
+}
+
+// commandLine joins a command for a shell (hooks are shell commands).
+func commandLine(args ...string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellWord(a)
+	}
+	return strings.Join(q, " ")
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+
+func shellWord(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// homeArgs passes --home on when one was given.
+func (o initOptions) homeArgs() []string {
+	if o.home == "" {
+		return nil
+	}
+	return []string{"--home", o.home}
+}
+
+// mcpArgs are the arguments of `pumasi mcp` for the agent.
+func (o initOptions) mcpArgs() []string {
+	return append(append([]string{"mcp", "--agent", o.agent}, o.homeArgs()...), "--server", o.server)
+}
+
+func readPlanned(path, show string) (plannedFile, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return plannedFile{path: path, show: show}, nil
+	}
+	if err != nil {
+		return plannedFile{}, err
+	}
+	return plannedFile{path: path, show: show, old: b, exists: true}, nil
+}
+
+// loadJSONObject reads a JSON object file for merging.
+func loadJSONObject(path, show string) (plannedFile, *jsonObject, error) {
+	f, err := readPlanned(path, show)
+	if err != nil {
+		return f, nil, err
+	}
+	v, err := parseOrderedJSON(f.old)
+	if err != nil {
+		return f, nil, fmt.Errorf("%s is not valid JSON (%v); fix it or move it away, nothing was changed", show, err)
+	}
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return f, nil, fmt.Errorf("%s is not a JSON object; nothing was changed", show)
+	}
+	return f, o, nil
+}
+
+// childObject returns o[k] as an object, creating it when absent.
+func childObject(o *jsonObject, k, show string) (*jsonObject, error) {
+	v, ok := o.get(k)
+	if !ok {
+		c := newJSONObject()
+		o.set(k, c)
+		return c, nil
+	}
+	c, ok := v.(*jsonObject)
+	if !ok {
+		return nil, fmt.Errorf("%s: %q is not an object; nothing was changed", show, k)
+	}
+	return c, nil
+}
+
+// planMCPJSON adds mcpServers.pumasi to an mcpServers JSON file (Claude
+// Code's .mcp.json, Cursor's .cursor/mcp.json).
+func planMCPJSON(plan *initPlan, o initOptions, path, show string) error {
+	f, root, err := loadJSONObject(path, show)
+	if err != nil {
+		return err
+	}
+	servers, err := childObject(root, "mcpServers", show)
+	if err != nil {
+		return err
+	}
+	entry := newJSONObject()
+	entry.set("command", o.bin)
+	entry.set("args", o.mcpArgs())
+	if cur, ok := servers.get("pumasi"); ok && !sameJSON(cur, entry) && !o.force {
+		plan.notes = append(plan.notes, show+": kept the existing mcpServers.pumasi, which differs; rerun with --force to replace it")
+		entry = nil
+	}
+	if entry != nil {
+		servers.set("pumasi", entry)
+	}
+	f.new = f.old
+	if !sameJSON(mustParse(f.old), root) {
+		f.new = encodeOrderedJSON(root)
+	}
+	plan.files = append(plan.files, f)
+	return nil
+}
+
+// mustParse re-reads what loadJSONObject already parsed.
+func mustParse(b []byte) any {
+	v, _ := parseOrderedJSON(b)
+	return v
+}
+
+// applyPlan prints the diff (dry run) or writes the changed files
+// atomically, and the notes.
+func applyPlan(w io.Writer, plan initPlan, dryRun bool) error {
+	changed := 0
+	for _, f := range plan.files {
+		d := unifiedDiff(f.show, f.old, f.new)
+		if d == "" {
+			fmt.Fprintf(w, "%s: up to date\n", f.show)
+			continue
+		}
+		changed++
+		if dryRun {
+			io.WriteString(w, d)
+			continue
+		}
+		if err := writeConfigFile(f); err != nil {
+			return err
+		}
+		verb := "updated"
+		if !f.exists {
+			verb = "created"
+		}
+		fmt.Fprintf(w, "%s: %s\n", f.show, verb)
+	}
+	if dryRun && changed > 0 {
+		fmt.Fprintln(w, "(dry run: nothing was written)")
+	}
+	for _, n := range plan.notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}
+
+// writeConfigFile replaces a config file atomically, keeping its mode.
+func writeConfigFile(f plannedFile) error {
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(f.path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(f.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".pumasi-init-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(f.new); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), f.path); err != nil {
+		return fmt.Errorf("write %s: %w", f.show, err)
+	}
+	return nil
+}
