@@ -155,7 +155,7 @@ func TestFaultProxy(t *testing.T) {
 	}
 	sort.Strings(vkinds)
 	t.Logf("fault run: %d operations in %s (%s)", total, elapsed.Round(time.Millisecond), strings.Join(kinds, ", "))
-	t.Logf("faults: %s", proxy.Summary())
+	t.Logf("faults: %s; the store found %d lost-answer writes applied on reading back", proxy.Summary(), s3store.Landed(st))
 	t.Logf("violations: %d (%s)", nv, strings.Join(vkinds, ", "))
 	inj := proxy.Injected()
 	for k, n := range inj {

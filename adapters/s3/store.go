@@ -13,7 +13,10 @@
 //
 // Manifests, agent records and machine indexes are only ever written with
 // If-Match on the ETag read before (If-None-Match: * to create) and retried on
-// 412/409; status objects are last-writer-wins. Reads of these JSON objects
+// 412/409; status objects are last-writer-wins. Each of those CAS'd objects
+// starts with a "_cas" mark (its version and the ids of its last writers),
+// so a write whose answer was lost is recognised on reading back (see
+// update in cas.go). Reads of these JSON objects
 // are conditional GETs against a per-process copy, which saves bodies, never
 // freshness.
 package s3
