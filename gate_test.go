@@ -93,9 +93,9 @@ func TestGateCorpus(t *testing.T) {
 		tl := perStage[c.Want]
 		tl.total++
 		ok := got == c.Want
-		if ok && c.Want == StagePII && !reflect.DeepEqual(res.Details, c.Kinds) {
+		if ok && c.Want == StagePII && !reflect.DeepEqual(res.Names(SignalMatched), c.Kinds) {
 			ok = false
-			t.Errorf("%s: PII kinds = %v, want %v", c.ID, res.Details, c.Kinds)
+			t.Errorf("%s: PII kinds = %v, want %v", c.ID, res.Names(SignalMatched), c.Kinds)
 		}
 		if ok {
 			tl.right++
@@ -149,9 +149,12 @@ func TestDetectPIITable(t *testing.T) {
 		{"call +82 2-3471-8890", []string{PIIPhone}},
 		{"call +1 (212) 736-5000", []string{PIIPhone}},
 		{"call (212) 555-0100", nil},
-		{"card 4111 1111 1111 1111", []string{PIICard}},
-		{"card 4111 1111 1111 1112", nil},
-		{"card 4111-1111-1111-1111", []string{PIICard}},
+		// Published test numbers pass (Stripe, Braintree); real-looking ones do not.
+		{"card 4111 1111 1111 1111", nil},
+		{"card 4242 4242 4242 4242", nil},
+		{"card 4526 0181 5908 3012", []string{PIICard}},
+		{"card 4526 0181 5908 3013", nil},
+		{"card 4526-0181-5908-3012", []string{PIICard}},
 		{"ssn 536-90-4399", []string{PIIUSSSN}},
 		{"ssn 666-90-4399", nil},
 		{"ssn 123-45-6789", []string{PIIUSSSN}},
@@ -162,11 +165,25 @@ func TestDetectPIITable(t *testing.T) {
 		{"rrn 8504121937865", nil}, // unseparated, bad check digit
 		{"iban GB82 WEST 1234 5698 7654 32", []string{PIIIBAN}},
 		{"iban GB82 WEST 1234 5698 7654 33", nil},
-		{"key AKIAIOSFODNN7EXAMPLE", []string{PIIAWSKey}},
+		// AWS's documented example key passes; a key of the same shape does not.
+		{"key AKIAIOSFODNN7EXAMPLE", nil},
+		{"key AKIAGAABD6YL6AZKYOQK", []string{PIIAWSKey}},
 		{"tok ghp_" + strings.Repeat("a1", 18), []string{PIIGitHubToken}},
 		{"tok xoxp-1234567890-abcdef", []string{PIISlackToken}},
 		{"tok xoxb-your-bot-token", nil},
-		{"tok sk_test_4eC39HqLyjWDarjtT1zdp7dc", []string{PIIStripeKey}},
+		// Stripe's API reference key passes; another test-mode key is a secret.
+		{"tok sk_test_4eC39HqLyjWDarjtT1zdp7dc", nil},
+		{"tok sk_test_51Wvki5xqFq6GXoB2sWpqwHHQGecmCz2KseMbTJbQ0", []string{PIIStripeKey}},
+		{"key AIza4ClswscCTf07I8PjUhmi2ogviaNfrWta57-", []string{PIIGoogleAPIKey}},
+		{"db postgres://app:Vx8#qLm2pT9w@db.acme.io:5432/app", []string{PIIPassword}},
+		{"db postgres://postgres:postgres@localhost:5432/app", nil},
+		{"db postgres://app:${DB_PASSWORD}@db:5432/app", nil},
+		{"dsn host=db user=etl password=Hn7s!k2LmQ", []string{PIIPassword}},
+		{"dsn password: ${{ secrets.DB_PASSWORD }}", nil},
+		{"AccountKey=+7rW5bSM2oejvrbv7nhPqgk6LANVW0QgZQV/Ut0GgrU=", []string{PIIAzureKey}},
+		{"?sv=2022-11-02&sp=r&sig=IL%2FhZshDw0pXa6WXiroJ8u%2FlcEu89QDMVemdbtG5B8Y%3D", []string{PIIAzureSAS}},
+		{"sa loader@acme.iam.gserviceaccount.com", nil},
+		{"call +1 500-555-0006", nil},
 		{"tok sk-" + strings.Repeat("Ab3", 16), []string{PIIOpenAIKey}},
 		{"tok sk-ant-api03-" + strings.Repeat("Zx9_", 10), []string{PIIOpenAIKey}},
 		{"-----BEGIN PRIVATE KEY-----\nMIIE", []string{PIIPrivateKey}},
@@ -195,7 +212,7 @@ func TestGateStagesReportWhy(t *testing.T) {
 		t.Fatalf("pii reason leaks values: %q", r.Reason)
 	}
 	r = CheckContribution("Day", "Today I spent three hours and finally got it working. I was so tired.")
-	if r.Pass || r.Stage != StageNarrative || len(r.Details) == 0 || !strings.Contains(r.Reason, "today") {
+	if r.Pass || r.Stage != StageNarrative || !strings.Contains(strings.Join(r.Details, " "), `story marker "today"`) {
 		t.Fatalf("narrative result = %+v", r)
 	}
 	r = CheckContribution("Advice", "Always write tests and keep it simple.")
