@@ -36,6 +36,11 @@ const (
 	// DefaultSendQueue is how many messages may wait for a slow connection
 	// before it is dropped; the daemon then reconnects and backfills.
 	DefaultSendQueue = 1024
+	// DefaultSendBytes is how many bytes of messages may wait for one
+	// connection (the one being written included) before it is dropped:
+	// room for the largest frame (128 KB of content, JSON-escaped up to six
+	// times), so a daemon that never reads holds at most this much memory.
+	DefaultSendBytes = 1 << 20
 	// DefaultReadRate and DefaultReadBurst bound the messages (data and
 	// pings) a daemon may send: it pings every few seconds at most, so a
 	// connection sending faster is flooding and is closed (1008).
@@ -60,6 +65,9 @@ type Hub struct {
 	WriteWait    time.Duration
 	ReadLimit    int64
 	SendQueue    int
+	// SendBytes caps the bytes queued for one connection; a connection past
+	// it is dropped, and its daemon reconciles when it reconnects.
+	SendBytes int64
 	// ReadRate (messages a second) and ReadBurst bound what one connection
 	// may send; zero turns the bound off.
 	ReadRate  float64
@@ -106,6 +114,8 @@ type conn struct {
 	once sync.Once
 	// lastIn is when the daemon last sent a data message (unix nanoseconds).
 	lastIn atomic.Int64
+	// queued counts the bytes of messages enqueued and not yet written.
+	queued atomic.Int64
 
 	mu      sync.Mutex
 	ws      *websocket.Conn
@@ -113,6 +123,9 @@ type conn struct {
 }
 
 // close stops the connection once; the writer and reader goroutines exit.
+// The close frame is sent in the background: on a peer that does not read,
+// it waits for the writer's lock up to its deadline, and close is called
+// from Push, which must never stall an upload.
 func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
@@ -120,9 +133,11 @@ func (c *conn) close() {
 		ws := c.ws
 		c.mu.Unlock()
 		if ws != nil {
-			_ = ws.WriteControl(websocket.CloseMessage,
-				websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(time.Second))
-			_ = ws.Close()
+			go func() {
+				_ = ws.WriteControl(websocket.CloseMessage,
+					websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(time.Second))
+				_ = ws.Close()
+			}()
 		}
 	})
 }
@@ -158,6 +173,7 @@ func NewHub(log *slog.Logger) *Hub {
 		WriteWait:    DefaultWriteWait,
 		ReadLimit:    DefaultReadLimit,
 		SendQueue:    DefaultSendQueue,
+		SendBytes:    DefaultSendBytes,
 		ReadRate:     DefaultReadRate,
 		ReadBurst:    DefaultReadBurst,
 		log:          log,
@@ -202,22 +218,43 @@ func (h *Hub) Push(ctx context.Context, machine string, frames []pumasi.Frame) e
 	return nil
 }
 
-// enqueue queues one message without blocking; a full queue drops the
-// connection so one slow daemon never stalls an upload.
+// enqueue queues one message without blocking; a full queue, by count or
+// by bytes, drops the connection so that one slow daemon never stalls an
+// upload nor holds more than SendBytes of memory.
 func (h *Hub) enqueue(c *conn, msg []byte) bool {
 	select {
 	case <-c.done:
 		return false
 	default:
 	}
+	n := int64(len(msg))
+	if q := c.queued.Add(n); h.SendBytes > 0 && q > h.SendBytes {
+		c.queued.Add(-n)
+		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "queued_bytes", q-n)
+		h.drop(c)
+		return false
+	}
 	select {
 	case c.send <- msg:
 		return true
 	default:
-		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id)
+		c.queued.Add(-n)
+		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "queued", h.SendQueue)
 		h.drop(c)
 		return false
 	}
+}
+
+// QueuedBytes returns the bytes of messages waiting for every connection,
+// the memory slow daemons hold.
+func (h *Hub) QueuedBytes() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var n int64
+	for _, c := range h.byID {
+		n += c.queued.Load()
+	}
+	return n
 }
 
 // PostToConnection sends one message to a connection by id, the operation
@@ -511,7 +548,9 @@ func (h *Hub) writeLoop(c *conn) {
 			it.Reset(h.MaxIdle - quiet)
 		case msg := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(h.WriteWait))
-			if err := c.ws.WriteMessage(websocket.TextMessage, msg); err != nil {
+			err := c.ws.WriteMessage(websocket.TextMessage, msg)
+			c.queued.Add(-int64(len(msg)))
+			if err != nil {
 				return
 			}
 		case <-t.C:

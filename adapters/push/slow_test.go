@@ -1,0 +1,124 @@
+package push
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pumasi"
+)
+
+// TestStuckSocketsStayBounded opens 40 sockets for 40 machines that never
+// read and pushes large frames to all of them while one healthy machine
+// reads: the hub must hold at most SendBytes for each stuck socket, drop
+// every one of them, keep the heap bounded, and deliver the healthy
+// machine's frames as fast as with no stuck socket at all.
+func TestStuckSocketsStayBounded(t *testing.T) {
+	const stuck = 40
+	e := newEnv(t)
+	ok := e.mustDial("ok")
+	lat := make(chan time.Duration, 1024)
+	go func() {
+		for {
+			_, msg, err := ok.ReadMessage()
+			if err != nil {
+				return
+			}
+			var sent int64
+			if _, err := fmt.Sscanf(string(msg), `{"type":"agent_memory.shared_file.write","agent_id":"a1","room_id":"r1","storage_name":"t%d.md"`, &sent); err == nil {
+				lat <- time.Since(time.Unix(0, sent))
+			}
+		}
+	}()
+	// probe pushes one small frame to the healthy machine and returns how
+	// long it took to arrive.
+	probe := func() time.Duration {
+		t.Helper()
+		name := fmt.Sprintf("t%d.md", time.Now().UnixNano())
+		if err := e.hub.Push(context.Background(), "ok", []pumasi.Frame{{Type: pumasi.FrameWrite, AgentID: "a1", RoomID: "r1", StorageName: name}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case d := <-lat:
+			return d
+		case <-time.After(5 * time.Second):
+			t.Fatalf("healthy machine's frame did not arrive within 5s")
+			return 0
+		}
+	}
+	p99 := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)*99/100]
+	}
+	var base []time.Duration
+	for range 200 {
+		base = append(base, probe())
+	}
+
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	heap0 := ms.HeapAlloc
+	for i := range stuck {
+		e.mustDial(fmt.Sprintf("stuck-%d", i)) // Never read.
+	}
+
+	// 100 KB of content per frame, a different body for every machine, as
+	// uploads to 40 rooms would fan out.
+	// "<" and ">" are escaped by JSON to six bytes each, as HTML would be.
+	big := strings.Repeat("<x>", 100<<10/3)
+	sample, _ := json.Marshal(pumasi.Frame{Type: pumasi.FrameWrite, Content: &big})
+	var during []time.Duration
+	var maxQueued int64
+	var maxHeap uint64
+	pushes := 0
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		live := 0
+		for i := range stuck {
+			m := fmt.Sprintf("stuck-%d", i)
+			if len(e.hub.Connections(m)) == 0 {
+				continue
+			}
+			live++
+			body := fmt.Sprintf("%d %d %s", i, pushes, big)
+			if err := e.hub.Push(context.Background(), m, []pumasi.Frame{{Type: pumasi.FrameWrite, AgentID: "a1", RoomID: "r1", StorageName: "x.md", ContentSHA256: strings.Repeat("a", 64), Content: &body}}); err != nil {
+				t.Fatal(err)
+			}
+			pushes++
+		}
+		maxQueued = max(maxQueued, e.hub.QueuedBytes())
+		runtime.GC() // Live memory only: what the stuck sockets retain.
+		runtime.ReadMemStats(&ms)
+		maxHeap = max(maxHeap, ms.HeapAlloc)
+		during = append(during, probe())
+		if live == 0 {
+			break
+		}
+	}
+	left := 0
+	for i := range stuck {
+		left += len(e.hub.Connections(fmt.Sprintf("stuck-%d", i)))
+	}
+	growth := int64(maxHeap) - int64(heap0)
+	t.Logf("%d pushes of %d KB frames to %d stuck sockets: max queued %.1f MB (budget %d × %.1f MB), live heap growth at most %.1f MB; healthy p99 %s before, %s during (%d probes); %d stuck sockets left",
+		pushes, len(sample)>>10, stuck, float64(maxQueued)/(1<<20), stuck, float64(e.hub.SendBytes)/(1<<20), float64(growth)/(1<<20),
+		p99(base), p99(during), len(during), left)
+	if left != 0 {
+		t.Fatalf("%d stuck sockets still live after the pushes, want all dropped", left)
+	}
+	if limit := int64(stuck) * e.hub.SendBytes; maxQueued > limit {
+		t.Fatalf("queued bytes reached %d, over %d stuck × SendBytes = %d", maxQueued, stuck, limit)
+	}
+	if growth > 64<<20 {
+		t.Fatalf("live heap grew by %.1f MB with %d stuck sockets, want at most 64 MB", float64(growth)/(1<<20), stuck)
+	}
+	if b, d := p99(base), p99(during); d > 100*time.Millisecond && d > 10*b {
+		t.Fatalf("healthy machine's p99 latency %s with stuck sockets, %s without", d, b)
+	}
+}
