@@ -15,16 +15,19 @@ import (
 	"time"
 )
 
-// Kinds of injected faults. Every one of them follows a write that landed:
-// the proxy forwards the PUT, MinIO applies it, and only the answer is lost.
+// Kinds of injected faults. The first three follow a write that landed: the
+// proxy forwards the PUT, MinIO applies it, and only the answer is lost. The
+// last one resets the connection before the PUT reaches MinIO, so the store
+// must also tell "not applied" from "applied" when it reads back.
 const (
 	faultStatus500 = iota // MinIO's 200 becomes a 500 InternalError
 	faultReset            // the client's connection is reset (RST) instead
 	faultTimeout          // the answer is held past the client's timeout, then the connection dropped
+	faultDropped          // the connection is reset before the PUT is forwarded
 	faultKinds
 )
 
-var faultNames = [faultKinds]string{"applied-then-500", "applied-then-reset", "applied-then-timeout"}
+var faultNames = [faultKinds]string{"applied-then-500", "applied-then-reset", "applied-then-timeout", "dropped-unapplied"}
 
 // faultProxy is a reverse proxy on 127.0.0.1 in front of a real S3 server.
 // For PUTs whose path match accepts, it lets a fraction `rate` land and then
@@ -87,7 +90,7 @@ func (p *faultProxy) Summary() string {
 		parts = append(parts, fmt.Sprintf("%s=%d", faultNames[i], n))
 		total += n
 	}
-	return fmt.Sprintf("%d of %d matching PUTs lost their answer (%s)", total, p.matched.Load(), strings.Join(parts, ", "))
+	return fmt.Sprintf("%d of %d matching PUTs (%s)", total, p.matched.Load(), strings.Join(parts, ", "))
 }
 
 // roll decides whether this request gets a fault, and which.
@@ -97,14 +100,16 @@ func (p *faultProxy) roll() (int, bool) {
 	if p.rnd.Float64() >= p.rate {
 		return 0, false
 	}
-	// Timeouts cost wall time: keep them rarer than the other two kinds.
-	switch x := p.rnd.IntN(10); {
-	case x < 5:
+	// Timeouts cost wall time: keep them rarer than the other kinds.
+	switch x := p.rnd.IntN(20); {
+	case x < 8:
 		return faultStatus500, true
-	case x < 9:
+	case x < 14:
 		return faultReset, true
-	default:
+	case x < 16:
 		return faultTimeout, true
+	default:
+		return faultDropped, true
 	}
 }
 
@@ -117,6 +122,11 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	kind, fault := p.roll()
 	if !fault {
 		p.rp.ServeHTTP(w, r)
+		return
+	}
+	if kind == faultDropped {
+		p.injected[kind].Add(1)
+		resetConn(w)
 		return
 	}
 	rec := httptest.NewRecorder()
