@@ -50,9 +50,13 @@ func CheckScope(scope string) error {
 	return Errorf(EInvalidRequest, "scope %q is not admin, room:<id> or machine:<id>", scope)
 }
 
+// MinSecret is the shortest signing secret SignToken and ParseToken accept:
+// with an empty or short one, anybody could mint tokens the server honours.
+const MinSecret = 16
+
 // SignToken mints an HS256 token carrying scopes, valid for ttl from now.
 func SignToken(secret []byte, subject string, scopes []string, ttl time.Duration, now time.Time) (string, error) {
-	if len(secret) < 16 {
+	if len(secret) < MinSecret {
 		return "", Errorf(EInvalidRequest, "signing secret is shorter than 16 bytes")
 	}
 	for _, s := range scopes {
@@ -73,8 +77,13 @@ func SignToken(secret []byte, subject string, scopes []string, ttl time.Duration
 }
 
 // ParseToken verifies an HS256 token at time now. Returns unauthorized for a
-// malformed, forged, expired or scope-less token.
+// malformed, forged, expired or scope-less token, and for every token when
+// secret is shorter than MinSecret (an unset secret must not verify tokens
+// signed with an empty key).
 func ParseToken(secret []byte, token string, now time.Time) (*Principal, error) {
+	if len(secret) < MinSecret {
+		return nil, Errorf(EUnauthorized, "token is not valid")
+	}
 	var c tokenClaims
 	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return secret, nil },
 		jwt.WithValidMethods([]string{"HS256"}),

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 func TestTokens(t *testing.T) {
@@ -46,5 +48,34 @@ func TestTokens(t *testing.T) {
 	admin, _ := SignToken(secret, "root", []string{ScopeAdmin}, time.Hour, now)
 	if p, err := ParseToken(secret, admin, now); err != nil || !p.CanRoom("any") || !p.CanMachine("any") {
 		t.Fatalf("admin = %+v, %v", p, err)
+	}
+}
+
+// TestParseTokenRefusesEmptySecret forges tokens with an empty and a short
+// HMAC key, as anyone could against a server whose secret is unset: none
+// may verify, and neither may a genuine token checked with such a secret.
+func TestParseTokenRefusesEmptySecret(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	claims := tokenClaims{Scope: ScopeAdmin, RegisteredClaims: jwt.RegisteredClaims{
+		Issuer: "pumasi", Subject: "mallory", ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour))}}
+	for _, key := range [][]byte{nil, {}, []byte("short")} {
+		forged, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(key)
+		if err != nil {
+			t.Fatalf("sign with %q: %v", key, err)
+		}
+		if p, err := ParseToken(key, forged, now); ErrorCode(err) != EUnauthorized || p != nil {
+			t.Fatalf("ParseToken(secret %q) of a token signed with it = %+v, %v; want unauthorized", key, p, err)
+		}
+	}
+	secret := []byte("0123456789abcdef")
+	tok, err := SignToken(secret, "alice", []string{ScopeAdmin}, time.Hour, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseToken(secret, tok, now); err != nil {
+		t.Fatalf("a %d-byte secret (the minimum) must verify: %v", len(secret), err)
+	}
+	if _, err := ParseToken(nil, tok, now); ErrorCode(err) != EUnauthorized {
+		t.Fatalf("ParseToken with no secret = %v, want unauthorized", err)
 	}
 }
