@@ -7,11 +7,15 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Limits on a contribution. The Hive stores short findings; anything longer
-// is a document, which belongs in room files.
+// Limits on a contribution request. MaxTitleRunes and MaxContentRunes are
+// only hard safety caps, at the size of the API's JSON body (64 KiB), so that
+// everything a client can send reaches the gate: The Hive's own limits
+// (HiveMinTitleRunes..HiveMaxTitleRunes, HiveMaxContentRunes) are a gate
+// stage and answer with a rejected verdict and a reason, not a malformed
+// request.
 const (
-	MaxTitleRunes   = 300
-	MaxContentRunes = 10000
+	MaxTitleRunes   = 64 << 10
+	MaxContentRunes = 64 << 10
 	MaxTags         = 16
 	MaxTagRunes     = 64
 )
@@ -26,7 +30,8 @@ type ContributionRequest struct {
 
 // Normalize trims the request, fills the default hive and cleans the tags
 // (lowercased, deduplicated, order kept). Returns invalid_request for an
-// empty or oversized title or content, a bad hive id or bad tags.
+// empty title or content, one past the safety caps, a bad hive id or bad
+// tags; the gate applies The Hive's size limits.
 func (r ContributionRequest) Normalize() (ContributionRequest, error) {
 	out := ContributionRequest{
 		Title:   strings.TrimSpace(norm.NFC.String(r.Title)),

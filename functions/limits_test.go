@@ -273,8 +273,8 @@ func TestQueryLimitCap(t *testing.T) {
 	}
 }
 
-// TestContributionFieldLimits: title, content and tags are bounded after
-// decoding (the body cap alone would let 64 KiB of title through).
+// TestContributionFieldLimits: tags are bounded after decoding; title and
+// content sizes are The Hive's, judged by the gate.
 func TestContributionFieldLimits(t *testing.T) {
 	e := newKnowEnv(t)
 	content := "pgx v5: set `pool_max_conns=10` in the DSN; the default is max(4, GOMAXPROCS)."
@@ -283,13 +283,29 @@ func TestContributionFieldLimits(t *testing.T) {
 		tags[i] = fmt.Sprintf("t%d", i)
 	}
 	for name, body := range map[string]string{
-		"long title":   contributeBody(strings.Repeat("t", pumasi.MaxTitleRunes+1), content, ""),
-		"long content": contributeBody("pgx pool", strings.Repeat("c", pumasi.MaxContentRunes+1), ""),
-		"many tags":    contributeBody("pgx pool", content, "", tags...),
-		"long tag":     contributeBody("pgx pool", content, "", strings.Repeat("g", pumasi.MaxTagRunes+1)),
+		"many tags": contributeBody("pgx pool", content, "", tags...),
+		"long tag":  contributeBody("pgx pool", content, "", strings.Repeat("g", pumasi.MaxTagRunes+1)),
 	} {
 		if r := e.do("POST", "/knowledge/contribute", "limit-agent", body); r.status != 400 || r.errCode() != pumasi.EInvalidRequest {
 			t.Errorf("%s = %d %s, want 400 invalid_request", name, r.status, r.raw)
+		}
+	}
+	// The Hive's limits (title 3-200, content up to 12,000 characters) are a
+	// gate stage: a 422 verdict with a reason. Only the body cap answers 413.
+	long := strings.Repeat(content+" ", pumasi.HiveMaxContentRunes/len(content)+1)
+	for name, c := range map[string]struct {
+		title, content string
+		status         int
+	}{
+		"short title":  {"pg", content, 422},
+		"long title":   {strings.Repeat("t", pumasi.HiveMaxTitleRunes+1), content, 422},
+		"long content": {"pgx pool", long[:pumasi.HiveMaxContentRunes+1], 422},
+		"at limits":    {strings.Repeat("p", pumasi.HiveMaxTitleRunes), strings.TrimSpace(long[:pumasi.HiveMaxContentRunes]), 201},
+		"past body":    {"pgx pool", strings.Repeat("c", pumasi.MaxContentRunes+1), 413},
+	} {
+		r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody(c.title, c.content, ""))
+		if r.status != c.status || c.status == 422 && (r.data()["stage"] != pumasi.StageLimits || r.data()["reason"] == "") {
+			t.Errorf("%s = %d %.300s, want %d", name, r.status, r.raw, c.status)
 		}
 	}
 	if r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody("pgx pool", content, "", tags[:pumasi.MaxTags]...)); r.status != 201 {
