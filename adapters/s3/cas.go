@@ -175,6 +175,7 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 	losses, unsure := 0, 0
 	var pendingSeq int64 // > 0: the version our last write would have made, outcome unknown
 	var pendingErr error
+	var pendingConflict bool // the last write was refused as a conflict
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		var raw []byte
 		var etag string
@@ -187,7 +188,7 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 		if !cached {
 			var err error
 			if raw, etag, exists, err = s.fetch(ctx, key); err != nil {
-				if pendingSeq > 0 {
+				if pendingSeq > 0 && !pendingConflict {
 					return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
 				}
 				return false, err
@@ -204,12 +205,14 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 				s.landed.Add(1)
 				s.log.Debug("s3 write landed though its answer was lost", "key", key, "err", pendingErr)
 				return true, nil
-			case !known && mark.Seq >= pendingSeq:
+			case !known && mark.Seq >= pendingSeq && !pendingConflict:
 				return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
-			case unsure >= casUnsureMax:
+			case unsure >= casUnsureMax && !pendingConflict:
 				return false, fmt.Errorf("put %s: %w", key, pendingErr)
 			}
-			pendingSeq, pendingErr = 0, nil // Not applied: someone else's write, or none, holds that place.
+			// Not applied: someone else's write, or none, holds that place
+			// (or, after a conflict, one too old to be ours).
+			pendingSeq, pendingErr, pendingConflict = 0, nil, false
 		}
 		var v T
 		if exists {
@@ -244,19 +247,23 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 		case ctx.Err() != nil:
 			return false, fmt.Errorf("put %s: %w", key, err)
 		case isCASConflict(err):
+			// Lost the race, as a rule. But a retry below us (a proxy, a
+			// retrying client) would meet our own write as a conflict too,
+			// so the read-back settles it like a lost answer.
 			losses++
 			s.conflicts.Add(1)
+			pendingSeq, pendingErr, pendingConflict = next.Seq, err, true
 			s.log.Debug("s3 compare-and-swap conflict", "key", key, "attempt", attempt+1, "status", statusOf(err), "code", codeOf(err))
 		case isRefusal(err):
 			return false, fmt.Errorf("put %s: %w", key, err)
 		default:
 			// 5xx, a reset or a timeout: the write may have landed.
 			unsure++
-			pendingSeq, pendingErr = next.Seq, err
+			pendingSeq, pendingErr, pendingConflict = next.Seq, err, false
 			s.log.Debug("s3 write answer lost; reading back", "key", key, "attempt", attempt+1, "err", err)
 		}
 		if err := sleep(ctx, backoff(attempt)); err != nil {
-			if pendingSeq > 0 {
+			if pendingSeq > 0 && !pendingConflict {
 				return false, fmt.Errorf("update %s: %w (after %w)", key, errOutcomeUnknown, pendingErr)
 			}
 			return false, err

@@ -64,3 +64,46 @@ func TestLostAnswerPastMemory(t *testing.T) {
 		t.Fatalf("the write did land; StatFile: %v", err)
 	}
 }
+
+// conflictAnswer lets the first manifest PUT land and answers 412, as a
+// retry below the store (a proxy, a retrying client) that met the store's
+// own write would.
+type conflictAnswer struct {
+	next s3.HTTPClient
+	done atomic.Bool
+}
+
+func (c *conflictAnswer) Do(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.Do(r)
+	if err != nil || r.Method != http.MethodPut || !strings.HasSuffix(r.URL.Path, "/manifest.json") ||
+		resp.StatusCode != http.StatusOK || !c.done.CompareAndSwap(false, true) {
+		return resp, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	body := `<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`
+	return &http.Response{StatusCode: 412, Status: "412 Precondition Failed", Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
+		Header: http.Header{"Content-Type": {"application/xml"}}, Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body)), Request: r}, nil
+}
+
+// TestConflictAgainstOwnWrite: a 412 that answers a write which in fact
+// landed is recognised by the write's mark, so the upload answers
+// changed:true at version 1 instead of "identical content, unchanged", and
+// a conditional create does not answer 412 for its own write.
+func TestConflictAgainstOwnWrite(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	for _, ifNoneMatch := range []bool{false, true} {
+		st := e.open(t, s3store.Options{})
+		c := &conflictAnswer{}
+		s3store.WrapHTTPClient(st, func(h s3.HTTPClient) s3.HTTPClient { c.next = h; return c })
+		name := fmt.Sprintf("own-%v.md", ifNoneMatch)
+		res, err := st.PutFile(ctx, pumasi.PutFileInput{Room: "own", Name: name, Body: []byte("x"), IfNoneMatch: ifNoneMatch})
+		if !c.done.Load() {
+			t.Fatalf("the fault was not injected; the test proves nothing")
+		}
+		if err != nil || !res.Changed || res.File.Version != 1 {
+			t.Fatalf("PutFile(If-None-Match=%v) after a 412 against its own write = %+v, %v; want changed at version 1", ifNoneMatch, res, err)
+		}
+	}
+}
