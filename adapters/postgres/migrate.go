@@ -132,6 +132,12 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 			return fmt.Errorf("migrate: apply %s: %w", m.name, err)
 		}
 	}
+	if len(pending) > 0 {
+		// Connections opened before CREATE EXTENSION vector know no vector
+		// type; new ones register it (registerVector). conn is held, so
+		// Reset closes it on release.
+		pool.Reset()
+	}
 	return nil
 }
 

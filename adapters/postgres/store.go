@@ -10,20 +10,41 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	pgxvec "github.com/pgvector/pgvector-go/pgx"
 )
+
+// Options tune the pool Open makes.
+type Options struct {
+	// MaxConns caps the pool's connections unless the URL sets
+	// pool_max_conns; zero keeps pgx's default (4, or the CPU count).
+	MaxConns int32
+}
 
 // Open opens a connection pool on rawURL (postgres://user:pass@host/db?...,
 // or a keyword/value string; pgx's pool_max_conns and friends apply) and
 // checks that the database answers. Errors name the URL with its password
 // masked.
 func Open(ctx context.Context, rawURL string) (*pgxpool.Pool, error) {
+	return OpenWith(ctx, rawURL, Options{})
+}
+
+// OpenWith is Open with options. Every connection learns pgvector's types
+// (binary vectors) once the extension exists; Migrate resets the pool after
+// it creates the extension, so no connection keeps the text fallback.
+func OpenWith(ctx context.Context, rawURL string, opt Options) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(rawURL)
 	if err != nil {
 		// pgx's parse errors carry the URL; keep only our redacted copy.
 		return nil, fmt.Errorf("open knowledge database %s: invalid connection string", redact(rawURL))
 	}
+	if opt.MaxConns > 0 && !strings.Contains(rawURL, "pool_max_conns") {
+		cfg.MaxConns = opt.MaxConns
+	}
+	cfg.AfterConnect = registerVector
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open knowledge database %s: %w", redact(rawURL), err)
@@ -33,6 +54,17 @@ func Open(ctx context.Context, rawURL string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("open knowledge database %s: %w", redact(rawURL), err)
 	}
 	return pool, nil
+}
+
+// registerVector teaches conn pgvector's types when the extension is
+// installed. Before Migrate creates it there is nothing to register, and
+// pgvector.Vector still works in its text form.
+func registerVector(ctx context.Context, conn *pgx.Conn) error {
+	var ok bool
+	if err := conn.QueryRow(ctx, `SELECT to_regtype('vector') IS NOT NULL`).Scan(&ok); err != nil || !ok {
+		return err
+	}
+	return pgxvec.RegisterTypes(ctx, conn)
 }
 
 // redactedPassword stands in for a password in anything we print.

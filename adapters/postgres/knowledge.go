@@ -1,0 +1,369 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
+
+	"pumasi"
+)
+
+// Knowledge is the PostgreSQL knowledge driver: entries, attribution and
+// counters in tables, candidates from a per-dimension HNSW index (pgvector)
+// and from full-text and trigram indexes. Ranking and dedup are the engine's
+// (pumasi.Knowledge). It keeps no state that another process could make
+// stale: every answer comes from the database, so any number of processes
+// and Lambda functions may share one.
+type Knowledge struct {
+	pool *pgxpool.Pool
+	// indexed holds the dimensions whose HNSW index this process has seen
+	// exist. Indexes are only ever created, so the cache cannot go stale; it
+	// saves a catalog lookup per insert.
+	indexed sync.Map
+}
+
+var _ pumasi.KnowledgeDriver = (*Knowledge)(nil)
+
+// NewKnowledgeDriver returns the driver over pool, which Migrate has
+// brought up to date.
+func NewKnowledgeDriver(pool *pgxpool.Pool) *Knowledge { return &Knowledge{pool: pool} }
+
+// NewKnowledge returns the knowledge engine over pool.
+func NewKnowledge(pool *pgxpool.Pool, opt pumasi.KnowledgeOptions) *pumasi.Knowledge {
+	return pumasi.NewKnowledge(NewKnowledgeDriver(pool), opt)
+}
+
+// seqLockKey is the advisory lock that makes entry seqs visible in order:
+// every Insert holds it shared until commit, Since takes it exclusively
+// before reading (see Since).
+const seqLockKey int64 = 0x70756d617371
+
+// wrap leaves a *pumasi.Error as it is and names op on anything else.
+func wrap(op string, err error) error {
+	var pe *pumasi.Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func notFound(id string) error { return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id) }
+
+// FindExact finds hive's entry with the normalised hash.
+func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (string, error) {
+	var id string
+	err := k.pool.QueryRow(ctx, `SELECT id FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2`,
+		hive, normHash).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", pumasi.Errorf(pumasi.ENotFound, "no exact duplicate")
+	}
+	if err != nil {
+		return "", wrap("find exact duplicate", err)
+	}
+	return id, nil
+}
+
+// Insert writes e with its first contribution unless (hive, norm_hash) is
+// taken: INSERT ... ON CONFLICT DO NOTHING RETURNING lets the unique key
+// decide, across processes.
+func (k *Knowledge) Insert(ctx context.Context, e pumasi.NewEntry, first pumasi.Contribution) (string, bool, error) {
+	if err := k.ensureIndex(ctx, len(e.Vector)); err != nil {
+		return "", false, err
+	}
+	var id string
+	created := false
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		created = false
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, seqLockKey); err != nil {
+			return fmt.Errorf("take seq lock: %w", err)
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO knowledge_entries
+			(id, hive, title, content, tags, norm_hash, model, embedding, specificity, created_at, last_used_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id`,
+			e.ID, e.Hive, e.Title, e.Content, nonNilTags(e.Tags), e.NormHash, e.Model,
+			pgvector.NewVector(e.Vector), e.Specificity, e.At).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The key is taken; under READ COMMITTED this statement sees
+			// the winner, which committed before ON CONFLICT gave way.
+			err := tx.QueryRow(ctx, `SELECT id FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2`,
+				e.Hive, e.NormHash).Scan(&id)
+			if errors.Is(err, pgx.ErrNoRows) { // the winner was swept away since
+				return pumasi.Errorf(pumasi.ENotFound, "exact duplicate of %q gone", e.Title)
+			}
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		created = true
+		if err := insertContribution(ctx, tx, id, first); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) VALUES ($1, $2)`, id, first.Agent)
+		return err
+	})
+	if err != nil {
+		return "", false, wrap("insert entry", err)
+	}
+	return id, created, nil
+}
+
+// ensureIndex creates the HNSW index of dims before its first entry. Past
+// MaxIndexedDims there is none: Nearest then scans exactly.
+func (k *Knowledge) ensureIndex(ctx context.Context, dims int) error {
+	if dims < 1 || dims > MaxIndexedDims {
+		return nil
+	}
+	if _, ok := k.indexed.Load(dims); ok {
+		return nil
+	}
+	if err := EnsureVectorIndex(ctx, k.pool, dims); err != nil {
+		return err
+	}
+	k.indexed.Store(dims, true)
+	return nil
+}
+
+// AddContribution records c; the count moves only for a new contributor.
+func (k *Knowledge) AddContribution(ctx context.Context, id string, c pumasi.Contribution) (bool, error) {
+	counted := false
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		counted = false
+		if err := touchEntry(ctx, tx, id, c.At); err != nil {
+			return err
+		}
+		if err := insertContribution(ctx, tx, id, c); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) VALUES ($1, $2)
+			ON CONFLICT (entry_id, agent) DO NOTHING`, id, c.Agent)
+		if err != nil {
+			return fmt.Errorf("record contributor: %w", err)
+		}
+		if tag.RowsAffected() == 1 {
+			counted = true
+			if _, err := tx.Exec(ctx, `UPDATE knowledge_entries SET contribution_count = contribution_count + 1 WHERE id = $1`, id); err != nil {
+				return fmt.Errorf("bump contribution_count: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, wrap("add contribution", err)
+	}
+	return counted, nil
+}
+
+// touchEntry moves an entry's last use forward to at, and locks its row
+// until the transaction ends, so Absorb cannot delete the entry under a
+// write that refers to it. Returns not_found.
+func touchEntry(ctx context.Context, tx pgx.Tx, id string, at time.Time) error {
+	tag, err := tx.Exec(ctx, `UPDATE knowledge_entries SET last_used_at = GREATEST(last_used_at, $2) WHERE id = $1`, id, at)
+	if err != nil {
+		return fmt.Errorf("touch entry: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+func insertContribution(ctx context.Context, tx pgx.Tx, id string, c pumasi.Contribution) error {
+	_, err := tx.Exec(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, id, c.Agent, c.Title, c.Content, c.Similarity, c.At)
+	if err != nil {
+		return fmt.Errorf("insert contribution: %w", err)
+	}
+	return nil
+}
+
+func nonNilTags(t []string) []string {
+	if t == nil {
+		return []string{}
+	}
+	return t
+}
+
+// Cite bumps citation_count and the last use in one atomic UPDATE.
+func (k *Knowledge) Cite(ctx context.Context, id, agent string, at time.Time) error {
+	tag, err := k.pool.Exec(ctx, `UPDATE knowledge_entries SET citation_count = citation_count + 1,
+		last_used_at = GREATEST(last_used_at, $2) WHERE id = $1`, id, at)
+	if err != nil {
+		return wrap("cite", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+// Endorse bumps endorsement_count atomically, once per agent.
+func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time) (bool, error) {
+	counted := false
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		counted = false
+		if err := touchEntry(ctx, tx, id, at); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at) VALUES ($1, $2, $3)
+			ON CONFLICT (entry_id, agent) DO NOTHING`, id, agent, at)
+		if err != nil {
+			return fmt.Errorf("record endorsement: %w", err)
+		}
+		if tag.RowsAffected() == 1 {
+			counted = true
+			if _, err := tx.Exec(ctx, `UPDATE knowledge_entries SET endorsement_count = endorsement_count + 1 WHERE id = $1`, id); err != nil {
+				return fmt.Errorf("bump endorsement_count: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, wrap("endorse", err)
+	}
+	return counted, nil
+}
+
+// Contributions lists an entry's attribution rows, oldest first. One
+// statement reads the entry and its rows, so a concurrent Absorb is seen
+// wholly or not at all.
+func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Contribution, error) {
+	rows, err := k.pool.Query(ctx, `SELECT c.agent, c.title, c.content, c.similarity, c.at
+		FROM knowledge_entries e LEFT JOIN knowledge_contributions c ON c.entry_id = e.id
+		WHERE e.id = $1 ORDER BY c.seq`, id)
+	if err != nil {
+		return nil, wrap("list contributions", err)
+	}
+	defer rows.Close()
+	found := false
+	out := []pumasi.Contribution{}
+	for rows.Next() {
+		found = true
+		var agent, title, content *string
+		var sim *float64
+		var at *time.Time
+		if err := rows.Scan(&agent, &title, &content, &sim, &at); err != nil {
+			return nil, wrap("scan contribution", err)
+		}
+		if agent == nil { // the entry, without contributions
+			continue
+		}
+		out = append(out, pumasi.Contribution{Agent: *agent, Title: *title, Content: *content, Similarity: *sim, At: at.UTC()})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("list contributions", err)
+	}
+	if !found {
+		return nil, notFound(id)
+	}
+	return out, nil
+}
+
+const storedCols = `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,
+	endorsement_count, created_at, last_used_at, model, embedding`
+
+// Entries reads the entries among ids, with their vectors.
+func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]pumasi.StoredEntry, error) {
+	out := make(map[string]pumasi.StoredEntry, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	es, err := k.scanEntries(ctx, `SELECT `+storedCols+` FROM knowledge_entries WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, wrap("read entries", err)
+	}
+	for _, e := range es {
+		out[e.ID] = e
+	}
+	return out, nil
+}
+
+// Since returns up to limit entries above seq, in seq order. A seq is
+// drawn when an INSERT runs but seen when its transaction commits, so a
+// smaller seq can appear after a larger one and the sweep mark would pass
+// it by. Every Insert holds seqLockKey shared until it commits; taking it
+// exclusively here waits out those in flight, and an Insert that starts
+// later draws a larger seq than any this read can see.
+func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.StoredEntry, error) {
+	var out []pumasi.StoredEntry
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, seqLockKey); err != nil {
+			return fmt.Errorf("take seq lock: %w", err)
+		}
+		var err error
+		out, err = scanEntries(ctx, tx, `SELECT `+storedCols+` FROM knowledge_entries WHERE seq > $1 ORDER BY seq LIMIT $2`, seq, limit)
+		return err
+	})
+	if err != nil {
+		return nil, wrap("read entries since", err)
+	}
+	return out, nil
+}
+
+func (k *Knowledge) scanEntries(ctx context.Context, q string, args ...any) ([]pumasi.StoredEntry, error) {
+	return scanEntries(ctx, k.pool, q, args...)
+}
+
+func scanEntries(ctx context.Context, db querier, q string, args ...any) ([]pumasi.StoredEntry, error) {
+	rows, err := db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pumasi.StoredEntry
+	for rows.Next() {
+		var e pumasi.StoredEntry
+		var v pgvector.Vector
+		if err := rows.Scan(&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &e.Tags, &e.Specificity,
+			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &v); err != nil {
+			return nil, err
+		}
+		e.Tags = nonNilTags(e.Tags)
+		e.CreatedAt, e.LastUsedAt = e.CreatedAt.UTC(), e.LastUsedAt.UTC()
+		e.Vector = v.Slice()
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Nearest asks the HNSW index of v's dimension. The statement repeats the
+// index's expression and predicate (dims = N, embedding::vector(N)) or the
+// planner cannot use it; hive and model filter the index's output, and
+// iterative scanning (pgvector 0.8) goes on until n rows pass the filter.
+// ef_search follows n so the index offers as many candidates as asked.
+func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32, n int) ([]string, error) {
+	dims := len(v)
+	if n <= 0 || dims == 0 {
+		return nil, nil
+	}
+	// dims is a length, safe to spell into the statement; the cast must be
+	// a literal type for the planner to match the index expression.
+	d := strconv.Itoa(dims)
+	q := `SELECT id FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
+		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`
+	var out []string
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+			set_config('hnsw.ef_search', $1, true)`, strconv.Itoa(min(max(n, 40), 1000))); err != nil {
+			return fmt.Errorf("set hnsw options: %w", err)
+		}
+		rows, err := tx.Query(ctx, q, model, hive, pgvector.NewVector(v), n)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		return nil, wrap("nearest entries", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,101 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Lexical finds entries two ways and interleaves the lists, best first, so
+// neither drowns the other (as the local driver does with its porter and
+// trigram tables):
+//
+//   - full-text search over the stored `search` tsvector (English stems,
+//     title above content and tags), ranked by ts_rank; a Hangul term
+//     matches as a prefix, since the parser keeps Korean particles on the
+//     word;
+//   - substring matches of terms of three or more characters over
+//     knowledge_text(title, content, tags), which the trigram index answers:
+//     identifiers and Korean words that stemming misses, ranked by how many
+//     terms match, then shorter texts first.
+//
+// Terms are quoted lexemes and escaped LIKE patterns, passed as parameters:
+// never query syntax of the caller's.
+func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n int) ([]string, error) {
+	if len(terms) == 0 || n <= 0 {
+		return nil, nil
+	}
+	var lexemes, patterns []string
+	for _, t := range terms {
+		q := tsQuote(t)
+		if isHangulWord(t) {
+			q += ":*"
+		}
+		lexemes = append(lexemes, q)
+		if utf8.RuneCountInString(t) >= 3 {
+			patterns = append(patterns, "%"+likeEscape(t)+"%")
+		}
+	}
+	a, err := k.ids(ctx, `SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
+		WHERE search @@ q AND ($2 = '' OR hive = $2)
+		ORDER BY ts_rank(search, q) DESC, seq LIMIT $3`, strings.Join(lexemes, " | "), hive, n)
+	if err != nil {
+		return nil, wrap("full-text search", err)
+	}
+	var b []string
+	if len(patterns) > 0 {
+		// The WHERE clause must call knowledge_text exactly as the trigram
+		// index does, or the planner scans the table.
+		b, err = k.ids(ctx, `SELECT id FROM knowledge_entries
+			WHERE knowledge_text(title, content, tags) ILIKE ANY ($1) AND ($2 = '' OR hive = $2)
+			ORDER BY (SELECT count(*) FROM unnest($1::text[]) p WHERE knowledge_text(title, content, tags) ILIKE p) DESC,
+				length(knowledge_text(title, content, tags)), seq
+			LIMIT $3`, patterns, hive, n)
+		if err != nil {
+			return nil, wrap("trigram search", err)
+		}
+	}
+	seen := map[string]bool{}
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n && (i < len(a) || i < len(b)); i++ {
+		for _, list := range [][]string{a, b} {
+			if i < len(list) && !seen[list[i]] && len(out) < n {
+				seen[list[i]] = true
+				out = append(out, list[i])
+			}
+		}
+	}
+	return out, nil
+}
+
+func (k *Knowledge) ids(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := k.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// tsQuote makes t one tsquery lexeme: single-quoted, with quotes and
+// backslashes escaped, so no character of t is an operator.
+func tsQuote(t string) string {
+	t = strings.ReplaceAll(t, `\`, `\\`)
+	return "'" + strings.ReplaceAll(t, "'", "''") + "'"
+}
+
+// likeEscape escapes LIKE's wildcards and its escape character.
+func likeEscape(t string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(t)
+}
+
+func isHangulWord(t string) bool {
+	for _, r := range t {
+		if !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	return t != ""
+}
