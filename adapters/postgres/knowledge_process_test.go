@@ -1,0 +1,300 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"pumasi"
+	"pumasi/internal/testpeer"
+)
+
+// init lets the test binary double as a second process on one database:
+// with PUMASI_PGKNOW_HELPER set to a role it plays that role and exits
+// before any test (or TestMain) runs.
+func init() {
+	role := os.Getenv("PUMASI_PGKNOW_HELPER")
+	if role == "" {
+		return
+	}
+	h := helper{url: os.Getenv("PUMASI_PGKNOW_URL"), dir: os.Getenv("PUMASI_PGKNOW_DIR"), tag: os.Getenv("PUMASI_PGKNOW_TAG"),
+		arg: os.Getenv("PUMASI_PGKNOW_ARG")}
+	if err := h.run(role); err != nil {
+		fmt.Fprintf(os.Stderr, "helper %s %s: %v\n", role, h.tag, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// helper is one helper process's orders.
+type helper struct{ url, dir, tag, arg string }
+
+func (h helper) run(role string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pool, err := Open(ctx, h.url)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	if err := waitFile(ctx, filepath.Join(h.dir, "go")); err != nil {
+		return err
+	}
+	switch role {
+	case "contribute": // 25 goroutines contribute the same finding
+		return parallel(25, func(i int) error {
+			_, err := k.Contribute(ctx, sameFinding(fmt.Sprintf("%s-agent-%02d", h.tag, i)))
+			return err
+		})
+	case "cite": // 8 goroutines cite entry arg 25 times each
+		return parallel(8, func(int) error {
+			for range 25 {
+				if _, err := k.Cite(ctx, h.arg, h.tag); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	case "write": // forced near-duplicate twins, then exact repeats
+		for c := range sweepClusters {
+			a, b := clusterVecs(c)
+			for _, in := range []pumasi.ContributeInput{
+				twin(fmt.Sprintf("a-%03d", c), c, "first", a, 2),
+				twin(fmt.Sprintf("b-%03d", c), c, "second", b, 2),
+				twin(fmt.Sprintf("c-%03d", c), c, "second", b, pumasi.DefaultMergeThreshold),
+			} {
+				if _, err := k.Contribute(ctx, in); err != nil {
+					return err
+				}
+			}
+		}
+		return os.WriteFile(filepath.Join(h.dir, "written"), nil, 0o644)
+	case "sweep": // sweep until the writer is done, then once more
+		for n := 0; ; n++ {
+			_, doneErr := os.Stat(filepath.Join(h.dir, "written"))
+			rep, err := k.SweepKnowledge(ctx, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "sweep %d: scanned %d merged %d\n", n, rep.Scanned, rep.Merged)
+			if doneErr == nil {
+				return nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return fmt.Errorf("unknown role %q", role)
+}
+
+func waitFile(ctx context.Context, path string) error {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s: %w", path, ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func parallel(n int, f func(i int) error) error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = f(i) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameFinding is the one finding every racer contributes.
+func sameFinding(agent string) pumasi.ContributeInput {
+	title := "Postgres advisory locks are per database"
+	content := "`pg_advisory_lock(k)` in one database does not block the same key in another database on the server."
+	v := make([]float32, 8)
+	v[3] = 1
+	return pumasi.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
+		NormHash: pumasi.KnowledgeHash(title, content), Model: "test-model", Vector: v, Specificity: 0.9,
+		Threshold: pumasi.DefaultMergeThreshold}
+}
+
+const sweepClusters = 60
+
+// clusterVecs returns cluster c's twins: a random 64-dimensional direction
+// and a copy nudged by a little noise (cosine about 0.99; random
+// directions of different clusters are about 0 apart).
+func clusterVecs(c int) (a, b []float32) {
+	r := rand.New(rand.NewPCG(uint64(c), 7))
+	a, b = make([]float32, 64), make([]float32, 64)
+	for i := range a {
+		a[i] = float32(r.NormFloat64())
+		b[i] = a[i] + float32(0.1*r.NormFloat64())
+	}
+	return unit(a), unit(b)
+}
+
+func unit(v []float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	n := float32(math.Sqrt(s))
+	for i := range v {
+		v[i] /= n
+	}
+	return v
+}
+
+// twin is a contribution to cluster c; threshold 2 forces a new entry
+// however near, as two racing writers would.
+func twin(agent string, c int, which string, v []float32, threshold float64) pumasi.ContributeInput {
+	title := fmt.Sprintf("cluster %03d finding, %s wording", c, which)
+	content := fmt.Sprintf("What cluster %03d found, said the %s way.", c, which)
+	return pumasi.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
+		NormHash: pumasi.KnowledgeHash(title, content), Model: "test-model", Vector: v, Specificity: 0.8,
+		Threshold: threshold}
+}
+
+// runHelpers starts one helper process per role (tag = role index), then
+// lets them go at once, and waits for them.
+func runHelpers(t *testing.T, url string, arg string, roles ...string) time.Duration {
+	t.Helper()
+	dir := t.TempDir()
+	var cmds []*exec.Cmd
+	for i, role := range roles {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "PUMASI_PGKNOW_HELPER="+role, "PUMASI_PGKNOW_URL="+url, "PUMASI_PGKNOW_DIR="+dir,
+			fmt.Sprintf("PUMASI_PGKNOW_TAG=p%d", i), "PUMASI_PGKNOW_ARG="+arg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	time.Sleep(300 * time.Millisecond) // let both open their pools
+	start := time.Now()
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := false
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("helper failed: %v", err)
+			failed = true
+		}
+	}
+	if failed {
+		t.FailNow()
+	}
+	return time.Since(start)
+}
+
+// TestKnowledgeTwoProcessesOneDatabase: two processes, 25 goroutines each,
+// contribute one finding at once → one entry, contribution_count 50, 50
+// attributions; then 2 × 8 × 25 concurrent cites → citation_count 400.
+func TestKnowledgeTwoProcessesOneDatabase(t *testing.T) {
+	url := testpeer.Postgres(t)
+	pool := openTest(t, url)
+	ctx := context.Background()
+	if err := Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	took := runHelpers(t, url, "", "contribute", "contribute")
+	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	var n int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM knowledge_entries`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d entries (%v), want 1", n, err)
+	}
+	var id string
+	if err := pool.QueryRow(ctx, `SELECT id FROM knowledge_entries`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	e, err := k.GetEntry(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := map[string]bool{}
+	for _, c := range e.Contributions {
+		agents[c.Agent] = true
+	}
+	if e.ContributionCount != 50 || len(e.Contributions) != 50 || len(agents) != 50 {
+		t.Fatalf("contribution_count %d, %d attributions from %d agents; want 50, 50, 50",
+			e.ContributionCount, len(e.Contributions), len(agents))
+	}
+	t.Logf("50 identical contributions from 2 processes: one entry, count 50, in %v", took.Round(time.Millisecond))
+
+	took = runHelpers(t, url, id, "cite", "cite")
+	if e, err = k.GetEntry(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if e.CitationCount != 400 {
+		t.Fatalf("citation_count %d after 400 concurrent cites from 2 processes", e.CitationCount)
+	}
+	t.Logf("400 cites from 2 processes: citation_count 400, in %v (%.0f/s)", took.Round(time.Millisecond), 400/took.Seconds())
+}
+
+// TestKnowledgeSweepWhileAnotherProcessWrites: one process writes forced
+// near-duplicate twins and exact repeats of them while another sweeps
+// again and again → one entry per cluster holding all three of its
+// contributors, and nothing left for a last sweep.
+func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
+	url := testpeer.Postgres(t)
+	pool := openTest(t, url)
+	ctx := context.Background()
+	if err := Migrate(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	took := runHelpers(t, url, "", "write", "sweep")
+	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	rep, err := k.SweepKnowledge(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Merged != 0 {
+		t.Errorf("a last sweep merged %d entries: the concurrent sweeps missed them", rep.Merged)
+	}
+	rows, err := pool.Query(ctx, `SELECT e.contribution_count, array_agg(c.agent ORDER BY c.agent)
+		FROM knowledge_entries e JOIN knowledge_contributions c ON c.entry_id = e.id GROUP BY e.id, e.contribution_count`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	entries := 0
+	for rows.Next() {
+		var count int
+		var agents []string
+		if err := rows.Scan(&count, &agents); err != nil {
+			t.Fatal(err)
+		}
+		entries++
+		c := strings.TrimPrefix(agents[0], "a-")
+		if count != 3 || len(agents) != 3 || agents[0] != "a-"+c || agents[1] != "b-"+c || agents[2] != "c-"+c {
+			t.Errorf("entry with count %d and contributors %v, want a-, b-, c- of one cluster", count, agents)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if entries != sweepClusters {
+		t.Fatalf("%d entries, want one per cluster (%d)", entries, sweepClusters)
+	}
+	t.Logf("%d contributions written while another process swept: %d entries, each with its 3 contributors, in %v",
+		3*sweepClusters, entries, took.Round(time.Millisecond))
+}
