@@ -24,7 +24,9 @@ import (
 //     worked, lesson learned, 드디어, 결국, 삽질, 뿌듯).
 //
 // A text is a story when it has a session summary; or at least two narrated
-// English sentences making up half the text; or one narrated sentence
+// English sentences making up half the text; or four past-tense verbs
+// narrated in the first person (an agent's "I analyzed…, fixed…, added…");
+// or one narrated sentence
 // (either language) and two story markers; or two past-tense Korean
 // sentences with a story marker or a first-person subject; or three story
 // markers.
@@ -32,6 +34,7 @@ type NarrativeResult struct {
 	Story       bool
 	Session     []string // session-summary phrases found
 	Narrated    int      // English first-person past-tense sentences
+	Actions     int      // past-tense verbs in those sentences ("I reviewed…, updated…, fixed…")
 	KoreanPast  int      // Korean sentences ending in the past tense
 	Sentences   int
 	FirstPerson bool // a Korean first-person subject (저는, 제가, 우리 팀…)
@@ -67,8 +70,9 @@ func Narrative(text string) NarrativeResult {
 			continue
 		}
 		n.Sentences++
-		if narratedEnglish(strings.ToLower(s)) {
+		if v := narratedEnglish(strings.ToLower(s)); v > 0 {
 			n.Narrated++
+			n.Actions += v
 		}
 		if koreanPast(s) {
 			n.KoreanPast++
@@ -82,6 +86,7 @@ func Narrative(text string) NarrativeResult {
 	markers := len(n.Markers)
 	n.Story = len(n.Session) > 0 ||
 		n.Narrated >= 2 && 2*n.Narrated >= n.Sentences ||
+		n.Actions >= 4 ||
 		(n.Narrated >= 1 || n.KoreanPast >= 1) && markers >= 2 ||
 		n.KoreanPast >= 2 && (markers >= 1 || n.FirstPerson) ||
 		markers >= 3
@@ -131,32 +136,57 @@ var reSentence = regexp.MustCompile(`[.!?。]+(?:\s+|$)|\n+|;\s+|:\s*\n`)
 
 var reWord = regexp.MustCompile(`[a-z]+(?:'[a-z]+)?`)
 
-// narratedEnglish reports whether a lowercased sentence is first-person
-// narration in the past tense: I/we/my/our followed within three words by
-// a past-tense verb, or a sentence opening with a diary verb.
-func narratedEnglish(s string) bool {
+// narratedEnglish returns how many past-tense verbs a lowercased sentence
+// narrates in the first person: after I/we/my/our (within three words, or
+// as a list "I reviewed X, updated Y and fixed Z"), or after a diary verb
+// opening the sentence; 0 when it is not first-person narration.
+func narratedEnglish(s string) int {
 	words := reWord.FindAllString(s, -1)
 	if len(words) == 0 {
-		return false
+		return 0
 	}
+	start := -1
 	if diaryOpeners[words[0]] {
-		return true
+		start = 0
 	}
 	for i, w := range words {
+		if start >= 0 {
+			break
+		}
 		switch w {
 		case "i've", "we've", "i'd", "we'd":
 			if i+1 < len(words) && isPastVerb(words[i+1]) {
-				return true
+				start = i + 1
 			}
 		case "i", "we", "my", "our":
 			for j := i + 1; j < len(words) && j <= i+3; j++ {
 				if isPastVerb(words[j]) {
-					return true
+					start = j
+					break
 				}
 			}
 		}
 	}
-	return false
+	if start < 0 {
+		return 0
+	}
+	// Count the actions of this subject only: stop where another clause
+	// starts ("…, so no SNI was sent and it got…").
+	n := 0
+	for _, w := range words[start:] {
+		if clauseBreak[w] {
+			break
+		}
+		if isPastVerb(w) {
+			n++
+		}
+	}
+	return n
+}
+
+var clauseBreak = map[string]bool{
+	"so": true, "because": true, "but": true, "which": true, "while": true, "when": true, "since": true,
+	"although": true, "until": true, "it": true, "they": true, "that": true, "who": true, "where": true,
 }
 
 func isPastVerb(w string) bool {

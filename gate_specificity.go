@@ -57,7 +57,7 @@ var (
 		regexp.MustCompile(`\w::\w|\w+\[\]|\[\]\w+|\w<[\w, ]+>|\b[a-z][\w.-]*:\s?\d+\b|\b[A-Za-z_][\w.-]*=[^\s=]+`),
 		// Slice expressions, HTTP header names, Go directives, $1 parameters,
 		// regular expressions.
-		regexp.MustCompile(`\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
+		regexp.MustCompile(`\b\w+=\{[^}\n]*\}|\b[A-Z][A-Z0-9_]*=\S*|\b[a-z]+(?:-[a-z]+)*:\s?\d[\w%./ ]*|\b[A-Za-z_][\w.]*\s=\s'[^'\n]+'|\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
 		regexp.MustCompile(`\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN|VACUUM|EXPLAIN|INDEX|TABLE|NULL|NOT IN|NOT EXISTS|COUNT|RETURNING|ON CONFLICT|BEGIN|COMMIT|ROLLBACK|PRAGMA|TRUNCATE|GRANT|KEYS|SCAN|SET)\b`),
 	}
 	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
@@ -101,11 +101,11 @@ func Specificity(title, content string) (float64, []string) {
 	if matchAny(reError) {
 		add(signalError, 0.20)
 	}
-	if matchAny(reNumber) {
-		add(signalNumber, 0.15)
+	if n := distinctMatches(reNumber, text); n > 0 {
+		add(signalNumber, 0.15+0.05*math.Min(float64(n-1), 2))
 	}
-	if n := distinctMatches(reIdentifier, text); n > 0 {
-		add(signalIdentifier, 0.20+0.05*math.Min(float64(n-1)/2, 1))
+	if n := max(distinctMatches(reIdentifier, text), codeTokens(text)); n > 0 {
+		add(signalIdentifier, 0.20+0.05*math.Min(float64(n-1), 3))
 	}
 	if reFlag.MatchString(text) {
 		add(signalFlag, 0.10)
@@ -179,6 +179,25 @@ func namedVersion(text string) bool {
 	}
 	return false
 }
+
+// codeTokens counts distinct words that read as code rather than prose:
+// with an underscore, a dot or "::" between letters, brackets, operators,
+// letters mixed with digits, inner capitals or all capitals.
+func codeTokens(text string) int {
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(text) {
+		w := strings.Trim(f, ",.;:!?\"'`()")
+		if len(w) < 2 || seen[w] || !utf8.ValidString(w) {
+			continue
+		}
+		if reCodeToken.MatchString(w) {
+			seen[w] = true
+		}
+	}
+	return len(seen)
+}
+
+var reCodeToken = regexp.MustCompile(`_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}<>=$~|]|^[A-Za-z]+\d|\d[A-Za-z]|^[a-z]+[A-Z]|^[A-Z][a-z]+[A-Z]|^[A-Z]{2,}$`)
 
 func distinctMatches(res []*regexp.Regexp, text string) int {
 	seen := map[string]bool{}
