@@ -50,8 +50,6 @@ type placeModel struct {
 
 // faultRun is the state of one fault run, shared by its workers.
 type faultRun struct {
-	st *s3store.Store
-
 	mu         sync.Mutex
 	ops        map[string]int
 	violations map[string][]string
@@ -80,6 +78,7 @@ func (r *faultRun) bump(room string, n int64) {
 // knows the exact truth of each and can judge every answer it gets.
 type faultWorker struct {
 	run   *faultRun
+	st    *s3store.Store
 	rnd   *rand.Rand
 	names map[string]*fileModel // "room/name"
 	agent string
@@ -103,17 +102,22 @@ func TestFaultProxy(t *testing.T) {
 	behind := *e.srv
 	behind.Endpoint = proxy.URL
 	rawURL := behind.URL(e.bucket, e.prefix)
-	st, err := s3store.Open(ctx, rawURL, s3store.Options{Credentials: e.srv.Credentials()})
-	if err != nil {
-		t.Fatal(err)
+	// Two stores behind the proxy, as two processes with their own caches.
+	var stores [2]*s3store.Store
+	for i := range stores {
+		st, err := s3store.Open(ctx, rawURL, s3store.Options{Credentials: e.srv.Credentials()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s3store.SetWriteTimeout(st, 250*time.Millisecond)
+		stores[i] = st
 	}
-	s3store.SetWriteTimeout(st, 250*time.Millisecond)
 	direct := e.open(t, s3store.Options{})
 
-	run := &faultRun{st: st, ops: map[string]int{}, violations: map[string][]string{}, revs: map[string]int64{}}
+	run := &faultRun{ops: map[string]int{}, violations: map[string][]string{}, revs: map[string]int64{}}
 	workers := make([]*faultWorker, faultWorkers)
 	for w := range workers {
-		fw := &faultWorker{run: run, rnd: rand.New(rand.NewPCG(uint64(w), 42)), names: map[string]*fileModel{},
+		fw := &faultWorker{run: run, st: stores[w%2], rnd: rand.New(rand.NewPCG(uint64(w), 42)), names: map[string]*fileModel{},
 			agent: fmt.Sprintf("fa-%d", w), conn: fmt.Sprintf("fc-%d", w)}
 		for i := 0; i < 3; i++ {
 			room := faultRooms[(w+i)%len(faultRooms)]
@@ -124,6 +128,31 @@ func TestFaultProxy(t *testing.T) {
 
 	proxy.Enable(true)
 	began := time.Now()
+	// A sweep runs all along: it collects the blobs of deleted and replaced
+	// files, races identical re-uploads and repairs placements in flight,
+	// and must never leave a referenced blob missing. Its grace (2 s) is
+	// above the longest upload here, as Sweep requires.
+	stopSweep := make(chan struct{})
+	sweeps, swept := 0, 0
+	var sweepErr error
+	var sweepWG sync.WaitGroup
+	sweepWG.Add(1)
+	go func() {
+		defer sweepWG.Done()
+		for {
+			select {
+			case <-stopSweep:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			rep, err := stores[1].Sweep(ctx, 2*time.Second)
+			if err != nil && sweepErr == nil {
+				sweepErr = err
+			}
+			sweeps++
+			swept += rep.Blobs
+		}
+	}()
 	var wg sync.WaitGroup
 	for _, fw := range workers {
 		wg.Add(1)
@@ -135,8 +164,13 @@ func TestFaultProxy(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	close(stopSweep)
+	sweepWG.Wait()
 	proxy.Enable(false)
 	elapsed := time.Since(began)
+	if sweepErr != nil {
+		run.violate("sweep", "%v", sweepErr)
+	}
 
 	checkFaultState(t, ctx, direct, run, workers)
 
@@ -155,7 +189,9 @@ func TestFaultProxy(t *testing.T) {
 	}
 	sort.Strings(vkinds)
 	t.Logf("fault run: %d operations in %s (%s)", total, elapsed.Round(time.Millisecond), strings.Join(kinds, ", "))
-	t.Logf("faults: %s; the store found %d lost-answer writes applied on reading back", proxy.Summary(), s3store.Landed(st))
+	landed := s3store.Landed(stores[0]) + s3store.Landed(stores[1])
+	t.Logf("faults: %s; the stores found %d lost-answer writes applied on reading back", proxy.Summary(), landed)
+	t.Logf("sweeps during the run: %d, blobs collected: %d", sweeps, swept)
 	t.Logf("violations: %d (%s)", nv, strings.Join(vkinds, ", "))
 	inj := proxy.Injected()
 	for k, n := range inj {
@@ -165,8 +201,11 @@ func TestFaultProxy(t *testing.T) {
 	}
 	// Every write that landed and lost its answer must have been recognised
 	// as landed (a slow answer past the write timeout may add a few more).
-	if applied := inj[faultStatus500] + inj[faultReset] + inj[faultTimeout]; s3store.Landed(st) < applied {
-		t.Errorf("the store recognised %d writes as landed, fewer than the %d applied ones whose answer was lost", s3store.Landed(st), applied)
+	if applied := inj[faultStatus500] + inj[faultReset] + inj[faultTimeout]; landed < applied {
+		t.Errorf("the stores recognised %d writes as landed, fewer than the %d applied ones whose answer was lost", landed, applied)
+	}
+	if swept == 0 {
+		t.Errorf("the sweep collected nothing during the run; it raced nothing")
 	}
 	if nv > 0 {
 		for k, vs := range run.violations {
@@ -216,7 +255,7 @@ func (fw *faultWorker) upload(ctx context.Context, kind, room, name string, m *f
 	r.count(kind)
 	in.Room, in.Name, in.ContentType = room, name, "text/markdown; charset=utf-8"
 	sha := sum(in.Body)
-	res, err := r.st.PutFile(ctx, in)
+	res, err := fw.st.PutFile(ctx, in)
 	var wantCode string
 	switch {
 	case in.IfNoneMatch && m.exists:
@@ -262,7 +301,7 @@ func (fw *faultWorker) delete(ctx context.Context, room, name string, m *fileMod
 	if !m.exists {
 		wantCode = pumasi.ENotFound
 	}
-	f, _, err := r.st.DeleteFile(ctx, room, name, ifMatch)
+	f, _, err := fw.st.DeleteFile(ctx, room, name, ifMatch)
 	if got := pumasi.ErrorCode(err); got != wantCode {
 		r.violate("delete", "%s/%s: error %v, want code %q (model %+v)", room, name, err, wantCode, *m)
 		fw.resync(ctx, room, name, m)
@@ -280,7 +319,7 @@ func (fw *faultWorker) delete(ctx context.Context, room, name string, m *fileMod
 
 // resync replaces the model of a name after an untrue answer with the truth.
 func (fw *faultWorker) resync(ctx context.Context, room, name string, m *fileModel) {
-	f, err := fw.run.st.StatFile(ctx, room, name)
+	f, err := fw.st.StatFile(ctx, room, name)
 	*m = fileModel{}
 	if err == nil {
 		*m = fileModel{exists: true, sha: f.SHA256, id: f.ID, version: f.Version}
@@ -299,7 +338,7 @@ func (fw *faultWorker) placeAgent(ctx context.Context) {
 		kind = "move"
 	}
 	r.count(kind)
-	prev, changed, err := r.st.PlaceAgent(ctx, room, fw.agent, machine)
+	prev, changed, err := fw.st.PlaceAgent(ctx, room, fw.agent, machine)
 	if err != nil {
 		r.violate(kind, "%s to %s/%s: %v", fw.agent, room, machine, err)
 		fw.resyncAgent(ctx)
@@ -334,7 +373,7 @@ func (fw *faultWorker) unplaceAgent(ctx context.Context) {
 	if fw.place.room != "" && fw.rnd.IntN(4) > 0 {
 		room = fw.place.room
 	}
-	p, err := r.st.UnplaceAgent(ctx, room, fw.agent)
+	p, err := fw.st.UnplaceAgent(ctx, room, fw.agent)
 	wantCode := ""
 	if fw.place.room != room {
 		wantCode = pumasi.ENotFound
@@ -363,7 +402,7 @@ func (fw *faultWorker) resyncAgent(ctx context.Context) {
 		}
 	}
 	fw.place = placeModel{}
-	if p, err := fw.run.st.AgentPlacement(ctx, fw.agent); err == nil {
+	if p, err := fw.st.AgentPlacement(ctx, fw.agent); err == nil {
 		fw.place = placeModel{p.RoomID, p.MachineID}
 	}
 }
@@ -372,13 +411,13 @@ func (fw *faultWorker) connection(ctx context.Context) {
 	r := fw.run
 	if fw.connM != "" && fw.rnd.IntN(2) == 0 {
 		r.count("conn-drop")
-		c, err := r.st.DropConnection(ctx, fw.conn)
+		c, err := fw.st.DropConnection(ctx, fw.conn)
 		if err != nil || c.MachineID != fw.connM {
 			r.violate("conn-drop", "%s: %+v, %v; want machine %s", fw.conn, c, err, fw.connM)
 		}
 		fw.connM = ""
 		if err != nil {
-			if c, err := r.st.LookupConnection(ctx, fw.conn); err == nil {
+			if c, err := fw.st.LookupConnection(ctx, fw.conn); err == nil {
 				fw.connM = c.MachineID
 			}
 		}
@@ -386,9 +425,9 @@ func (fw *faultWorker) connection(ctx context.Context) {
 	}
 	r.count("conn-save")
 	machine := faultMachines[fw.rnd.IntN(len(faultMachines))]
-	if err := r.st.SaveConnection(ctx, machine, fw.conn); err != nil {
+	if err := fw.st.SaveConnection(ctx, machine, fw.conn); err != nil {
 		r.violate("conn-save", "%s on %s: %v", fw.conn, machine, err)
-		if c, err := r.st.LookupConnection(ctx, fw.conn); err == nil {
+		if c, err := fw.st.LookupConnection(ctx, fw.conn); err == nil {
 			fw.connM = c.MachineID
 		}
 		return

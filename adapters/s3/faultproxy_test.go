@@ -102,9 +102,9 @@ func (p *faultProxy) roll() (int, bool) {
 	}
 	// Timeouts cost wall time: keep them rarer than the other kinds.
 	switch x := p.rnd.IntN(20); {
-	case x < 8:
+	case x < 7:
 		return faultStatus500, true
-	case x < 14:
+	case x < 13:
 		return faultReset, true
 	case x < 16:
 		return faultTimeout, true
