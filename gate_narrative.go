@@ -28,14 +28,16 @@ import (
 // narrated in the first person (an agent's "I analyzed…, fixed…, added…");
 // or one narrated sentence
 // (either language) and two story markers; or two past-tense Korean
-// sentences with a story marker or a first-person subject; or three story
-// markers.
+// sentences with a story marker or a first-person subject; or polite
+// past-tense sentences (a report of what was done: "추가했습니다") making up
+// half the text; or three story markers.
 type NarrativeResult struct {
 	Story       bool
 	Session     []string // session-summary phrases found
 	Narrated    int      // English first-person past-tense sentences
 	Actions     int      // past-tense verbs in those sentences ("I reviewed…, updated…, fixed…")
 	KoreanPast  int      // Korean sentences ending in the past tense
+	PolitePast  int      // of which in the polite report form (-했습니다)
 	Sentences   int
 	FirstPerson bool // a Korean first-person subject (저는, 제가, 우리 팀…)
 	Markers     []string
@@ -76,6 +78,9 @@ func Narrative(text string) NarrativeResult {
 		}
 		if koreanPast(s) {
 			n.KoreanPast++
+			if strings.HasSuffix(strings.TrimRight(s, " .!"), "습니다") {
+				n.PolitePast++
+			}
 		}
 	}
 	for _, p := range koreanFirstPerson {
@@ -89,6 +94,7 @@ func Narrative(text string) NarrativeResult {
 		n.Actions >= 4 ||
 		(n.Narrated >= 1 || n.KoreanPast >= 1) && markers >= 2 ||
 		n.KoreanPast >= 2 && (markers >= 1 || n.FirstPerson) ||
+		n.PolitePast >= 2 && 2*n.PolitePast >= n.Sentences ||
 		markers >= 3
 	return n
 }

@@ -223,7 +223,7 @@ func hasCodeBlock(text string) bool {
 
 var (
 	reCodeSpan   = regexp.MustCompile("`[^`\n]+`")
-	reCodeSyntax = regexp.MustCompile(`\b(?:def|func|fn|function)\s+\w+\s*\(|\b(?:const|let|var)\s+\w+\s*=|\btype\s+[A-Z]\w*\s+\w+`)
+	reCodeSyntax = regexp.MustCompile(`\b(?:def|func|fn|function)\s+\w+\s*\(|\b(?:const|let|var)\s+\w+\s*=|\btype\s+[A-Z]\w*\s+\w+|\bnew [A-Z]\w*\(|:=|<-\w|\w\s*\{[^{}\n]*[;:=][^{}\n]*\}|<<-?'?[A-Z]+'?`)
 )
 
 // hasInlineCode reports a code span that holds code rather than a word in

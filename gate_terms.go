@@ -75,7 +75,7 @@ var knownTech = []string{
 	"count.index", "timestamptz", "timestamp without time zone", "uuid", "uuidv4", "uuidv7", "hashCode",
 	"HashMap", "BatchNorm", "batchnorm", "StandardScaler", "Array.prototype", "Object.keys", "JSON.parse",
 	"JSON.stringify", "set-output", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_TOKEN", "js", "JS", "gzip", "etag",
-	"dataframe", "df.loc", "df.iloc", "btree", "b-tree", "CI", "HPA", "HorizontalPodAutoscaler", "autovacuum", "aspect-ratio",
+	"dataframe", "df.loc", "df.iloc", "btree", "b-tree", "CI", "heredoc", "HPA", "HorizontalPodAutoscaler", "autovacuum", "aspect-ratio",
 	// Korean names of the same.
 	"고루틴", "파이썬", "자바", "자바스크립트", "타입스크립트", "러스트", "쿠버네티스", "도커", "깃", "깃허브",
 	"레디스", "포스트그레스", "엔진엑스", "람다", "테라폼", "슬랙", "맥", "맥북", "리눅스", "윈도우", "크론",
@@ -104,7 +104,7 @@ var techTerms = []string{
 	"capacity", "backing array", "slice expression", "constraint", "underlying type", "type parameter",
 	"named type", "bucket", "lookup", "case-insensitive", "parameter", "mutate", "default argument",
 	"training", "fold", "cross-validation", "leak", "comparator", "key", "resource", "element", "offset",
-	"append", "union", "exhaustive", "switch", "iterator", "backslash", "grid track", "breakpoint", "bloat",
+	"busy loop", "ticker", "core", "url", "origin", "redirect", "browser", "append", "union", "exhaustive", "switch", "iterator", "backslash", "grid track", "breakpoint", "bloat",
 	// Korean.
 	"맵", "슬라이스", "트랜잭션", "인덱스", "쿼리", "컬럼", "테이블", "시퀀스", "캐시", "타임아웃", "헤더", "쿠키",
 	"토큰", "요청", "응답", "커넥션", "스레드", "프로세스", "메모리", "힙", "버퍼", "컨테이너", "노드", "이미지",
@@ -155,6 +155,8 @@ var storyMarkers = []string{
 	"in the end", "eventually", "after a while", "after that", "then i", "then we", "next, i", "first, i",
 	"every night", "late every", "for days", "one by one", "stayed up", "by evening", "went home",
 	"the afternoon", "the morning", "the evening", "the retro", "retrospective", "standup", "stand-up",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "looking back",
+	"looking forward", "this week was",
 	// English: arc and feelings.
 	"finally", "at last", "it worked", "started working", "it works now", "lesson learned", "learned a lot",
 	"i learned", "we learned", "struggled", "frustrat*", "exhausted", "tired", "proud", "was happy",
@@ -167,7 +169,8 @@ var storyMarkers = []string{
 	"주말", "지난주", "지난달", "지난번", "작년", "연휴", "하루 종일", "하루종일", "내내", "이틀", "사흘",
 	"퇴근", "출근", "점심", "처음에는", "처음엔", "처음으로", "그 다음", "그다음", "그러고", "그리고 나서",
 	"이후", "먼저", "시절", "첫 주", "다음 주", "내일", "다음 스프린트", "스탠드업", "회고", "저녁",
-	"자정", "생각보다", "하나하나", "오래 걸렸", "퇴근 무렵",
+	"자정", "생각보다", "하나하나", "오래 걸렸", "퇴근 무렵", "이번 주", "월요일", "화요일", "수요일", "목요일",
+	"금요일", "토요일", "일요일", "정신이 없", "씨름",
 	// Korean: arc and feelings.
 	"드디어", "결국", "마침내", "겨우", "삽질", "헤맸", "헤매", "고생", "뿌듯", "힘들었", "재미있", "재밌",
 	"즐거웠", "다행", "신났", "기뻤", "속상", "아쉬웠", "느꼈", "느낀", "기분", "보람", "피곤", "배웠",
@@ -179,7 +182,7 @@ var storyMarkerPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b`),
 	regexp.MustCompile(`\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}:\d\d\b|\bby \d{1,2}\s?(?:am|pm)\b`),
 	regexp.MustCompile(`\b(?:last|this|next|on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`),
-	regexp.MustCompile(`\bday \d+:`),
+	regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`),
 	regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|넘게|만에|째|내내)`),
 	regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`),
 }
