@@ -51,10 +51,10 @@ func checkDim(v []float32, dim int) error {
 	return nil
 }
 
-// dot is the integer inner product of two codes of equal length. Four
-// accumulators break the add dependency chain; |sum| ≤ 127²·dim fits int32 up
-// to dim 133k.
-func dot(a, b []int8) int32 {
+// dotGeneric is the integer inner product of two codes of equal length in
+// plain Go. Four accumulators break the add dependency chain; |sum| ≤
+// 127²·dim fits int32 up to dim 133k.
+func dotGeneric(a, b []int8) int32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 int32
 	i := 0

@@ -164,6 +164,11 @@ func Exact(data, queries [][]float32, k int) (kth []float32, cos func(q, d []flo
 // interchangeable; the result is hits / (k × queries). Keys index data.
 func Recall(data, queries [][]float32, got [][]Result, k int) float64 {
 	kth, cos := Exact(data, queries, k)
+	return recallKth(data, queries, got, k, kth, cos)
+}
+
+// recallKth is Recall with the exact scan done once by the caller.
+func recallKth(data, queries [][]float32, got [][]Result, k int, kth []float32, cos func(q, d []float32) float32) float64 {
 	hits := 0
 	for qi, rs := range got {
 		for _, r := range rs[:min(k, len(rs))] {
