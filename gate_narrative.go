@@ -23,8 +23,9 @@ import (
 //     hours, 오늘, 어젯밤, 세 시간 넘게) and its arc or feelings (finally, it
 //     worked, lesson learned, 드디어, 결국, 삽질, 뿌듯).
 //
-// A text is a story when it has a session summary; or at least two narrated
-// English sentences making up half the text; or four past-tense verbs
+// A text is a story when it has a session summary; or three narrated
+// English sentences, or two that make up half the text or come with a story
+// marker; or four past-tense verbs
 // narrated in the first person (an agent's "I analyzed…, fixed…, added…");
 // or one narrated sentence
 // (either language) and two story markers; or two past-tense Korean
@@ -90,7 +91,7 @@ func Narrative(text string) NarrativeResult {
 	}
 	markers := len(n.Markers)
 	n.Story = len(n.Session) > 0 ||
-		n.Narrated >= 2 && 2*n.Narrated >= n.Sentences ||
+		n.Narrated >= 2 && (2*n.Narrated >= n.Sentences || markers >= 1) || n.Narrated >= 3 ||
 		n.Actions >= 4 ||
 		(n.Narrated >= 1 || n.KoreanPast >= 1) && markers >= 2 ||
 		n.KoreanPast >= 2 && (markers >= 1 || n.FirstPerson) ||
