@@ -4,7 +4,7 @@ BIN     ?= bin
 PUMASI  := $(BIN)/pumasi
 GOFLAGS_BUILD := -trimpath -buildvcs=false
 
-.PHONY: build localdev test tools browser bench fuzz vet
+.PHONY: build localdev test tools browser inspector bench fuzz vet
 
 build:
 	$(GO) build $(GOFLAGS_BUILD) -o $(PUMASI) ./cmd/pumasi
@@ -22,8 +22,12 @@ tools:
 browser:
 	bash scripts/browser.sh
 
+## inspector: install the pinned MCP Inspector CLI (npm), which drives `pumasi mcp` in tests
+inspector:
+	bash scripts/inspector.sh
+
 ## test: vet, then every test (fuzz seed corpora included) with real peers
-test: tools browser
+test: tools browser inspector
 	$(GO) vet ./...
 	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 14m ./...
 

@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"reflect"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -111,6 +114,38 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 func newMCPServer() *mcp.Server {
+	s := newBareMCPServer()
+	s.AddReceivingMiddleware(clearArgumentErrors)
+	return s
+}
+
+// rationals matches the SDK's numbers in schema errors ("1000/1",
+// "50.000000").
+var rationals = regexp.MustCompile(`\b(\d+)(?:/1\b|\.0+\b)`)
+
+// clearArgumentErrors rewrites the SDK's schema-validation failure of a
+// tool call (`validating "arguments": ... maximum: 1000/1 is greater than
+// 50.000000`) into a tool error a model can act on:
+// `invalid_request: arguments: /properties/limit: maximum: 1000 is greater
+// than 50`.
+func clearArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		if tc, ok := r.Content[0].(*mcp.TextContent); ok && strings.HasPrefix(tc.Text, `validating "arguments": `) {
+			msg := strings.TrimPrefix(tc.Text, `validating "arguments": `)
+			msg = strings.ReplaceAll(msg, "validating root: ", "")
+			msg = strings.ReplaceAll(msg, "validating ", "")
+			tc.Text = "invalid_request: arguments: " + rationals.ReplaceAllString(msg, "$1")
+		}
+		return res, err
+	}
+}
+
+func newBareMCPServer() *mcp.Server {
 	return mcp.NewServer(&mcp.Implementation{Name: "pumasi", Title: "pumasi shared memory", Version: "0.2.0"},
 		&mcp.ServerOptions{
 			Instructions: mcpInstructions,
@@ -131,8 +166,7 @@ func newMCPServer() *mcp.Server {
 // list arguments are plain "type": "array" with items (jsonschema-go writes
 // a Go slice as ["null", "array"], which the Inspector CLI and hosts with
 // strict function declarations refuse), and tune may bound and default
-// properties. Every argument must carry a description. Output schemas stay
-// as the SDK infers them: a nil slice in a result is JSON null.
+// properties. Every argument must carry a description.
 func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, tune func(props map[string]*jsonschema.Schema), h mcp.ToolHandlerFor[In, Out]) {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
@@ -151,6 +185,16 @@ func addTool[In, Out any](s *mcp.Server, t *mcp.Tool, tune func(props map[string
 		tune(in.Properties)
 	}
 	t.InputSchema = in
+	// Outputs too: --strict hosts check them. The handlers never return a
+	// nil slice, so "array" is true.
+	if reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+		out, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: output schema: %v", t.Name, err))
+		}
+		plainTypes(out)
+		t.OutputSchema = out
+	}
 	mcp.AddTool(s, t, h)
 }
 
