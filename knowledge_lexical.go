@@ -92,13 +92,13 @@ var koreanEndings = []string{
 }
 
 // koreanStop are Hangul words too common to search by.
-var koreanStop = map[string]bool{}
-
-func init() {
+var koreanStop = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields("은 는 가 을 를 에 의 와 과 도 만 로 나 그 이 저 것 수 등 및 더 또 때 안 못 잘 그리고 하지만 그래서 때문 경우 있다 없다 있는 없는 있으면 없으면 같은 이런 그런 모든 각 다른") {
-		koreanStop[w] = true
+		m[w] = true
 	}
-}
+	return m
+}()
 
 // trimKorean cuts one particle or ending off a Hangul word, keeping at least
 // two syllables of stem (one for a word of two).
@@ -135,6 +135,9 @@ func newLexDoc(e Entry) lexDoc {
 	for _, w := range lexWords(e.Title + "\n" + e.Content + "\n" + strings.Join(e.Tags, " ")) {
 		s := lexStem(w)
 		d[s] = true
+		if c := Concept(s); c != "" {
+			d["~"+c] = true
+		}
 		// A Hangul compound holds its leading parts too: "커넥션풀" answers
 		// "커넥션".
 		if r := []rune(s); len(r) > 2 && unicode.Is(unicode.Hangul, r[0]) {
@@ -146,8 +149,13 @@ func newLexDoc(e Entry) lexDoc {
 	return d
 }
 
+// conceptMatch is how much a word's thesaurus group counts where the word
+// itself is absent.
+const conceptMatch = 0.6
+
 // lexicalScores gives each candidate the weighted share of the query's terms
-// it holds. A term's weight is its inverse document frequency among the
+// it holds, a term held only through its thesaurus group counting
+// conceptMatch. A term's weight is its inverse document frequency among the
 // candidates, so the words that tell candidates apart count most. Computed
 // here, not by a driver's full-text rank, so every backend scores alike.
 func lexicalScores(terms []string, docs []lexDoc) []float64 {
@@ -155,21 +163,35 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 	if len(terms) == 0 {
 		return out
 	}
-	stems := make([]string, 0, len(terms))
+	type qterm struct{ stem, concept string }
+	var qs []qterm
 	seen := map[string]bool{}
 	for _, t := range terms {
 		if s := lexStem(t); !seen[s] {
 			seen[s] = true
-			stems = append(stems, s)
+			c := Concept(s)
+			if c != "" {
+				c = "~" + c
+			}
+			qs = append(qs, qterm{s, c})
 		}
 	}
+	match := func(d lexDoc, q qterm) float64 {
+		switch {
+		case d[q.stem]:
+			return 1
+		case q.concept != "" && d[q.concept]:
+			return conceptMatch
+		}
+		return 0
+	}
 	n := float64(len(docs))
-	weights := make([]float64, len(stems))
+	weights := make([]float64, len(qs))
 	var total float64
-	for i, s := range stems {
+	for i, q := range qs {
 		df := 0.0
 		for _, d := range docs {
-			if d[s] {
+			if match(d, q) > 0 {
 				df++
 			}
 		}
@@ -178,10 +200,8 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 	}
 	for j, d := range docs {
 		var got float64
-		for i, s := range stems {
-			if d[s] {
-				got += weights[i]
-			}
+		for i, q := range qs {
+			got += weights[i] * match(d, q)
 		}
 		out[j] = got / total
 	}

@@ -4,17 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Query ranks the entries of q.Hive (every hive when empty) for q:
 //
 //  1. candidates: the driver's approximate nearest neighbours of q.Vector
 //     (embedded by q.Model) and its full-text matches of LexicalTerms(q.Text),
-//     each side max(Candidates, 10 × limit) deep;
+//     each side max(Candidates, 10 × limit) deep (the text search also
+//     looks for the other words of the terms' thesaurus groups);
 //  2. relevance, computed here for every candidate: w × cosine + (1 − w) ×
 //     lexical, where cosine is exact (from the stored vector; 0 for another
 //     model's entry), lexical is the IDF-weighted share of the query's terms
-//     the entry holds, and w is VectorWeight (the cosine alone when the query
+//     the entry holds (a term held only through its thesaurus group counts
+//     0.6), and w is VectorWeight (the cosine alone when the query
 //     has no terms);
 //  3. score = relevance × Quality × Freshness; candidates with no relevance
 //     are dropped, the rest ranked by RankHits.
@@ -50,7 +53,7 @@ func (k *Knowledge) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		add(vids)
 	}
 	if len(terms) > 0 {
-		lids, err := k.d.Lexical(ctx, q.Hive, terms, pool)
+		lids, err := k.d.Lexical(ctx, q.Hive, expandTerms(terms, MaxLexicalTerms+16, 3), pool)
 		if err != nil {
 			return nil, fmt.Errorf("query text: %w", err)
 		}
@@ -69,7 +72,7 @@ func (k *Knowledge) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	}
 	docs := make([]lexDoc, len(cands))
 	for i, e := range cands {
-		docs[i] = newLexDoc(e.Entry)
+		docs[i] = k.docs.get(e.Entry)
 	}
 	lex := lexicalScores(terms, docs)
 	now := k.now()
@@ -102,4 +105,31 @@ func (k *Knowledge) Relevance(h Hit, hasTerms bool) float64 {
 		rel = k.vecWeight*rel + (1-k.vecWeight)*h.Lexical
 	}
 	return rel
+}
+
+// docCache keeps the lexical stems of recently ranked entries: an entry's
+// text never changes, so its stems can be reused until the cache is full,
+// when it starts over.
+type docCache struct {
+	mu   sync.Mutex
+	docs map[string]lexDoc
+}
+
+const docCacheSize = 20000
+
+func (c *docCache) get(e Entry) lexDoc {
+	c.mu.Lock()
+	d, ok := c.docs[e.ID]
+	c.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = newLexDoc(e)
+	c.mu.Lock()
+	if c.docs == nil || len(c.docs) >= docCacheSize {
+		c.docs = make(map[string]lexDoc, 1024)
+	}
+	c.docs[e.ID] = d
+	c.mu.Unlock()
+	return d
 }

@@ -9,7 +9,8 @@ import (
 // SweepKnowledge is the daily staleness/dedup pass. It walks the entries
 // added since the last sweep in short batches (KnowledgeDriver.Since), finds
 // each one's neighbours through the index, rescores them exactly, and folds
-// every neighbour of the same hive and model whose cosine exceeds threshold,
+// every neighbour of the same hive and model it may merge with (cosine above
+// threshold, and for a bag-of-words model nested details),
 // and the entry itself, into the oldest of them — one short atomic Absorb
 // each, never one long transaction, so writers are not stalled. The mark
 // advances after every batch, so an interrupted sweep resumes and a second
@@ -84,7 +85,7 @@ func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float
 		if !ok || id == e.ID || gone[id] || n.Hive != e.Hive || n.Model != e.Model {
 			continue
 		}
-		if Cosine(e.Vector, n.Vector) > threshold {
+		if mergeable(e.Model, Cosine(e.Vector, n.Vector), threshold, EmbeddingText(e.Title, e.Content), EmbeddingText(n.Title, n.Content)) {
 			cluster = append(cluster, n)
 		}
 	}

@@ -27,7 +27,7 @@ func norm2(v []float32) float64 {
 
 func TestHashedDeterministicAndNormalised(t *testing.T) {
 	h := NewHashed(0)
-	if h.Dim() != DefaultDim || h.Model() != "hashed-ngram-v1-512" {
+	if h.Dim() != DefaultDim || h.Model() != "hashed-ngram-v2-512" {
 		t.Fatalf("dim %d model %q", h.Dim(), h.Model())
 	}
 	texts := []string{"Postgres `now()` is frozen in a transaction", "SQLite WAL 모드는 NFS 에서 잠긴다", ""}
@@ -58,7 +58,7 @@ func TestHashedDeterministicAndNormalised(t *testing.T) {
 	}
 }
 
-// TestHashedSimilarity pins what the 0.94 merge threshold means for the
+// TestHashedSimilarity pins what the hashed merge threshold means for the
 // default embedder: case, spacing and punctuation edits merge; another
 // finding on the same tool does not.
 func TestHashedSimilarity(t *testing.T) {
@@ -80,7 +80,7 @@ func TestHashedSimilarity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := sim(base, tt.other)
-		if (s > pumasi.DefaultMergeThreshold) != tt.merge {
+		if (s > h.MergeThreshold()) != tt.merge {
 			t.Errorf("%s: cosine %.3f, merge = %v, want %v", tt.name, s, !tt.merge, tt.merge)
 		}
 		t.Logf("%-24s cosine %.3f", tt.name, s)

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pumasi"
 )
 
 // Defaults of the OpenAI-compatible client.
@@ -317,3 +319,8 @@ func normalize(v []float64) []float32 {
 	}
 	return out
 }
+
+// MergeThreshold is the cosine above which two contributions embedded by a
+// semantic model are taken for the same finding: pumasi's default, 0.94,
+// right for normalised semantic embeddings (PUMASI_MERGE_THRESHOLD overrides).
+func (o *OpenAI) MergeThreshold() float64 { return pumasi.DefaultMergeThreshold }

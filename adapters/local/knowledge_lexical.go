@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
 )
 
 // Lexical finds entries by FTS5: the porter table (English stems; a Hangul
@@ -19,13 +18,15 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		return nil, nil
 	}
 	var porter, tri []string
-	for _, t := range terms {
+	for i, t := range terms {
 		q := ftsQuote(t)
 		if isHangulWord(t) {
 			q += " *"
 		}
 		porter = append(porter, q)
-		if utf8.RuneCountInString(t) >= 3 {
+		// Substring search costs a lookup per trigram: only the query's
+		// own first words, not every thesaurus expansion.
+		if i < maxTrigramTerms && utf8.RuneCountInString(t) >= 3 {
 			tri = append(tri, ftsQuote(t))
 		}
 	}
@@ -51,6 +52,9 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	}
 	return out, nil
 }
+
+// maxTrigramTerms bounds the terms a trigram search looks up.
+const maxTrigramTerms = 8
 
 func (k *Knowledge) ftsSearch(ctx context.Context, table, match, hive string, n int) ([]string, error) {
 	// table is one of two constants above, never user input.
@@ -84,4 +88,3 @@ func isHangulWord(t string) bool {
 	}
 	return t != ""
 }
-

@@ -109,9 +109,10 @@ func testKnowHybrid(t *testing.T, k *pumasi.Knowledge) {
 		t.Fatalf("an entry of another model was not found by its words: %+v", h)
 	}
 	for _, x := range h {
-		want := 0.5*math.Max(x.Similarity, 0) + 0.5*x.Lexical
+		w := pumasi.DefaultVectorWeight
+		want := w*math.Max(x.Similarity, 0) + (1-w)*x.Lexical
 		if got := k.Relevance(x, true); math.Abs(got-want) > 1e-9 || math.Abs(x.Score-want*x.Quality*x.Freshness) > 1e-9 {
-			t.Fatalf("score %v of %s is not (0.5 cos + 0.5 lexical) × quality × freshness = %v", x.Score, x.ID, want*x.Quality*x.Freshness)
+			t.Fatalf("score %v of %s is not (w cos + (1-w) lexical) × quality × freshness = %v", x.Score, x.ID, want*x.Quality*x.Freshness)
 		}
 	}
 }

@@ -1,0 +1,165 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"pumasi"
+	"pumasi/adapters/embed"
+)
+
+// semanticAPI serves /v1/embeddings the way a semantic model would for the
+// labelled pairs: a rewording lands next to its original (each text is its
+// finding's direction plus a little noise of its own), two different
+// findings on one topic share a topic direction but not the finding's. No
+// real model runs offline; this stands in for one through the real client.
+type semanticAPI struct {
+	vecs map[string][]float32
+}
+
+const semDim = 64
+
+func newSemanticAPI(pairs []qPair) *semanticAPI {
+	api := &semanticAPI{vecs: map[string][]float32{}}
+	r := rand.New(rand.NewSource(7))
+	unit := func() []float64 {
+		v := make([]float64, semDim)
+		for i := range v {
+			v[i] = r.NormFloat64()
+		}
+		return v
+	}
+	mix := func(parts ...[]float64) []float32 {
+		out := make([]float32, semDim)
+		for _, p := range parts {
+			for i := range p {
+				out[i] += float32(p[i])
+			}
+		}
+		return out
+	}
+	scale := func(v []float64, s float64) []float64 {
+		n := 0.0
+		for _, x := range v {
+			n += x * x
+		}
+		n = math.Sqrt(n)
+		out := make([]float64, len(v))
+		for i := range v {
+			out[i] = v[i] / n * s
+		}
+		return out
+	}
+	for _, p := range pairs {
+		topic := scale(unit(), 1)
+		fa := scale(unit(), 1)
+		fb := fa
+		if p.Label == "distinct" {
+			fb = scale(unit(), 1)
+		}
+		a := pumasi.EmbeddingText(p.A.Title, p.A.Content)
+		b := pumasi.EmbeddingText(p.B.Title, p.B.Content)
+		api.vecs[a] = mix(scale(topic, 0.8), scale(fa, 2), scale(unit(), 0.35))
+		api.vecs[b] = mix(scale(topic, 0.8), scale(fb, 2), scale(unit(), 0.35))
+	}
+	return api
+}
+
+func (s *semanticAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Input []string `json:"input"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	type item struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	}
+	var data []item
+	for i, in := range req.Input {
+		v, ok := s.vecs[in]
+		if !ok { // any other text: a direction of its own
+			h := fnv.New64a()
+			h.Write([]byte(in))
+			rr := rand.New(rand.NewSource(int64(h.Sum64())))
+			v = make([]float32, semDim)
+			for j := range v {
+				v[j] = float32(rr.NormFloat64())
+			}
+		}
+		data = append(data, item{i, v})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
+}
+
+// TestSemanticEmbedderMerges runs the labelled pairs through the engine with
+// an OpenAI-compatible embedder: at its own threshold (0.94) rewordings
+// merge and different findings do not, the bag-of-words detail check being
+// the offline embedder's alone.
+func TestSemanticEmbedderMerges(t *testing.T) {
+	pairs := readJSONL[qPair](t, "pairs.jsonl")
+	srv := httptest.NewServer(newSemanticAPI(pairs))
+	defer srv.Close()
+	emb, err := embed.NewOpenAI(embed.OpenAIConfig{URL: srv.URL, Model: "semantic-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	k := NewKnowledge(s)
+	vec := func(text string) []float32 {
+		v, err := emb.Embed(ctx, []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v[0]
+	}
+	var tp, fp, fn, tn int
+	for i, p := range pairs {
+		hive := fmt.Sprintf("sem-%03d", i)
+		in := func(agent, title, content string) pumasi.ContributeInput {
+			return pumasi.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
+				NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(),
+				Vector: vec(pumasi.EmbeddingText(title, content)), Specificity: 0.8, Threshold: emb.MergeThreshold(),
+				At: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
+		}
+		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := k.Contribute(ctx, in("agent-b", p.B.Title, p.B.Content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged := res.Verdict == pumasi.VerdictMerged
+		switch {
+		case merged && p.Label == "reworded":
+			tp++
+		case merged:
+			fp++
+		case p.Label == "reworded":
+			fn++
+		default:
+			tn++
+		}
+	}
+	t.Logf("semantic embedder at %.2f: %d rewordings merged, %d missed; %d different findings kept apart, %d merged",
+		emb.MergeThreshold(), tp, fn, tn, fp)
+	if fn != 0 || fp != 0 {
+		t.Fatalf("merge errors: %d rewordings missed, %d different findings merged", fn, fp)
+	}
+}
