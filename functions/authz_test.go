@@ -140,7 +140,7 @@ var authzRows = []authzRow{
 type authzEnv struct {
 	t      *testing.T
 	store  *local.Store
-	know   *local.Knowledge
+	know   *pumasi.Knowledge
 	srv    *httptest.Server
 	hub    *push.Hub
 	tokens map[string]string

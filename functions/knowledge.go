@@ -33,9 +33,14 @@ func init() {
 	addRoute("POST", "/knowledge/{id}/endorse", "knowledge-counters", (*API).endorseKnowledge)
 }
 
+// mergeThreshold is the configured threshold, else the embedder's own
+// (each embedder knows what cosine means for its vectors), else the default.
 func (a *API) mergeThreshold() float64 {
 	if a.MergeThreshold > 0 {
 		return a.MergeThreshold
+	}
+	if e, ok := a.Embedder.(interface{ MergeThreshold() float64 }); ok && e.MergeThreshold() > 0 {
+		return e.MergeThreshold()
 	}
 	return pumasi.DefaultMergeThreshold
 }
@@ -182,7 +187,7 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
 		return
 	}
-	hits, err := a.Knowledge.Query(r.Context(), pumasi.QueryInput{Hive: hive, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
+	hits, err := a.Knowledge.Query(r.Context(), pumasi.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
 	if err != nil {
 		a.fail(w, r, err)
 		return

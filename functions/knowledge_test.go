@@ -24,7 +24,7 @@ import (
 type knowEnv struct {
 	t    *testing.T
 	srv  *httptest.Server
-	know *local.Knowledge
+	know *pumasi.Knowledge
 }
 
 func newKnowEnv(t *testing.T) *knowEnv {
@@ -172,8 +172,10 @@ func TestHiveClientRequests(t *testing.T) {
 	hit := hits[0].(map[string]any)
 	hasKeys(t, "hit", hit, "id", "title", "content", "hive", "tags", "similarity", "score",
 		"contribution_count", "citation_count", "endorsement_count", "created_at")
+	// Hybrid relevance: the score never exceeds the better of the vector
+	// and the lexical match (quality and freshness only lower it).
 	if hit["id"] != id || hit["similarity"].(float64) <= 0 || hit["score"].(float64) <= 0 ||
-		hit["score"].(float64) > hit["similarity"].(float64) {
+		hit["score"].(float64) > max(hit["similarity"].(float64), hit["lexical"].(float64)) {
 		t.Fatalf("hit = %v", hit)
 	}
 	if _, ok := hit["contributions"]; ok {

@@ -308,7 +308,8 @@ func TestContributionFieldLimits(t *testing.T) {
 			t.Errorf("%s = %d %.300s, want %d", name, r.status, r.raw, c.status)
 		}
 	}
-	if r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody("pgx pool", content, "", tags[:pumasi.MaxTags]...)); r.status != 201 {
+	// In a hive of its own: in academy it would merge into the entry at limits.
+	if r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody("pgx pool", content, "tags", tags[:pumasi.MaxTags]...)); r.status != 201 {
 		t.Fatalf("%d tags = %d %s, want 201", pumasi.MaxTags, r.status, r.raw)
 	}
 }
