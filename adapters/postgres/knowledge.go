@@ -367,3 +367,6 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 	}
 	return out, nil
 }
+
+// Pool returns the driver's connection pool.
+func (k *Knowledge) Pool() *pgxpool.Pool { return k.pool }

@@ -78,6 +78,10 @@ var (
 	keywordPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]*)`)
 )
 
+// Redact returns rawURL with any password masked: what to print of a
+// connection string.
+func Redact(rawURL string) string { return redact(rawURL) }
+
 // redact returns rawURL with any password masked, for logs and errors: the
 // user:password@ part of a URL, a password= query parameter, or password=
 // in a keyword/value string. A string that does not parse is masked by

@@ -35,8 +35,21 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
 	corsOrigins := fs.String("cors-origins", envOr(env, "PUMASI_CORS_ORIGINS", "*"), "browser origins allowed on the CORS routes: *, a comma-separated list, or off (env PUMASI_CORS_ORIGINS)")
 	corsRoutes := fs.String("cors-routes", envOr(env, "PUMASI_CORS_ROUTES", functions.CORSReads), "routes open to those origins: reads (public knowledge reads), knowledge (and its writes, with X-Hive-Agent) or all (env PUMASI_CORS_ROUTES)")
+	// No env default in the flag itself: -h prints defaults, and the URL may
+	// hold a password.
+	knowledge := fs.String("knowledge", "", "where knowledge lives: empty keeps it with the file storage, or postgres://user:pass@host/db (env PUMASI_KNOWLEDGE)")
+	halfLife := fs.String("knowledge-half-life", envOr(env, "PUMASI_KNOWLEDGE_HALF_LIFE", ""), "staleness half-life of knowledge entries, e.g. 4320h (env PUMASI_KNOWLEDGE_HALF_LIFE, default 180 days)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *knowledge == "" {
+		*knowledge = env.getenv("PUMASI_KNOWLEDGE")
+	}
+	var half time.Duration
+	if *halfLife != "" {
+		if half, err = time.ParseDuration(*halfLife); err != nil || half <= 0 {
+			return &exitCodeError{2, fmt.Errorf("--knowledge-half-life %q: want a positive duration such as 4320h", *halfLife)}
+		}
 	}
 	cors, err := functions.ParseCORS(*corsOrigins, *corsRoutes)
 	if err != nil {
@@ -70,6 +83,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		Out:         env.stdout,
 		RateLimits:  limits,
 		CORS:        cors,
+		Knowledge:   wire.KnowledgeConfig{URL: *knowledge, HalfLife: half},
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),

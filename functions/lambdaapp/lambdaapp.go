@@ -20,6 +20,7 @@ import (
 
 	"pumasi"
 	"pumasi/adapters/embed"
+	"pumasi/adapters/postgres"
 	"pumasi/adapters/push"
 	s3store "pumasi/adapters/s3"
 	"pumasi/functions"
@@ -34,6 +35,7 @@ const (
 	EnvEmbeddingsModel = "PUMASI_EMBEDDINGS_MODEL"
 	EnvEmbeddingsKey   = "PUMASI_EMBEDDINGS_KEY"
 	EnvSweepGrace      = "PUMASI_SWEEP_GRACE"
+	EnvKnowledge       = "PUMASI_KNOWLEDGE"
 )
 
 // Kinds of function: what event a function's handler takes.
@@ -55,7 +57,7 @@ type Function struct {
 var (
 	storageSecret = []string{EnvStorage, EnvSecret}
 	pushing       = []string{EnvStorage, EnvSecret, EnvGateway}
-	embedding     = []string{EnvStorage, EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey}
+	embedding     = []string{EnvStorage, EnvKnowledge, EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey}
 )
 
 // table is the list of functions of DESIGN.md §2 plus health, which the
@@ -71,12 +73,12 @@ var table = []Function{
 	{Name: "status", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
 	{Name: "knowledge-contribute", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
 	{Name: "knowledge-query", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
-	{Name: "knowledge-counters", Kind: KindHTTP, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
+	{Name: "knowledge-counters", Kind: KindHTTP, Env: []string{EnvStorage, EnvKnowledge}, Required: []string{EnvStorage}},
 	{Name: "health", Kind: KindHTTP},
 	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
 	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
 	{Name: "ws-default", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
-	{Name: "sweep", Kind: KindSchedule, Env: []string{EnvStorage, EnvSweepGrace}, Required: []string{EnvStorage}},
+	{Name: "sweep", Kind: KindSchedule, Env: []string{EnvStorage, EnvSweepGrace, EnvKnowledge}, Required: []string{EnvStorage}},
 }
 
 // Functions returns every Lambda function, sorted by name.
@@ -104,6 +106,9 @@ type Config struct {
 	GatewayEndpoint string
 	Embeddings      EmbedderConfig
 	SweepGrace      time.Duration
+	// Knowledge is the postgres:// URL of the knowledge database
+	// (PUMASI_KNOWLEDGE); empty leaves the knowledge routes answering 500.
+	Knowledge string
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -139,6 +144,11 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 		GatewayEndpoint: env[EnvGateway],
 		Embeddings:      EmbedderConfig{URL: env[EnvEmbeddingsURL], Model: env[EnvEmbeddingsModel], Key: env[EnvEmbeddingsKey]},
 		SweepGrace:      DefaultSweepGrace,
+		Knowledge:       env[EnvKnowledge],
+	}
+	if k := cfg.Knowledge; k != "" && !strings.HasPrefix(k, "postgres://") && !strings.HasPrefix(k, "postgresql://") {
+		// Never echo the value: it holds the database password.
+		return Config{}, fmt.Errorf("function %s: %s must be a postgres:// URL", function, EnvKnowledge)
 	}
 	if cfg.Storage != "" && !strings.HasPrefix(cfg.Storage, "s3://") {
 		// A Lambda's disk is private to one instance and lost with it.
@@ -186,11 +196,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 		api.Pusher = g
 	}
 	if strings.HasPrefix(cfg.Function.Name, "knowledge-") || cfg.Function.Name == "sweep" {
-		if k, ok := any(store).(pumasi.KnowledgeStore); ok {
-			api.Knowledge = k
+		if cfg.Knowledge != "" {
+			if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, log); err != nil {
+				store.Close()
+				return nil, err
+			}
 		} else {
 			// The knowledge routes answer 500 and log.
-			log.Warn("storage backend has no knowledge store")
+			log.Warn("no knowledge database: set " + EnvKnowledge)
 		}
 		if cfg.Function.Name != "sweep" && cfg.Function.Name != "knowledge-counters" {
 			if api.Embedder, err = openEmbedder(cfg.Embeddings); err != nil {
@@ -200,6 +213,31 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 		}
 	}
 	return api, nil
+}
+
+// KnowledgePoolSize is the most connections one warm function instance
+// holds to the knowledge database. A Lambda instance serves one request at
+// a time and a request runs its queries one after another, so one
+// connection is busy at most; the second spares a request the reconnect
+// when the first was dropped. Each concurrent instance holds its own pool,
+// so the database sees up to 2 × concurrent instances connections: put RDS
+// Proxy (or PgBouncer) in front when that nears max_connections.
+const KnowledgePoolSize = 2
+
+// openKnowledge opens the Postgres knowledge engine: a small pool per warm
+// container, kept for its life, and the schema migrated (once per database,
+// under an advisory lock, however many cold starts race).
+func openKnowledge(ctx context.Context, url string, log *slog.Logger) (*pumasi.Knowledge, error) {
+	pool, err := postgres.OpenWith(ctx, url, postgres.Options{MaxConns: KnowledgePoolSize})
+	if err != nil {
+		return nil, err
+	}
+	if err := postgres.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("knowledge database %s: %w", postgres.Redact(url), err)
+	}
+	log.Info("knowledge on postgres", "url", postgres.Redact(url), "max_conns", pool.Config().MaxConns)
+	return postgres.NewKnowledge(pool, pumasi.KnowledgeOptions{}), nil
 }
 
 func openEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {

@@ -10,6 +10,7 @@ import (
 	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
+	"pumasi/adapters/postgres"
 	"pumasi/functions"
 )
 
@@ -72,7 +73,21 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 	return pumasi.NewKnowledge(local.NewKnowledgeDriver(s), opts), s.Close, nil
 }
 
-// openPostgresKnowledge opens the PostgreSQL driver.
-func openPostgresKnowledge(_ context.Context, _ KnowledgeConfig, _ pumasi.KnowledgeOptions) (pumasi.KnowledgeStore, func() error, error) {
-	return nil, nil, fmt.Errorf("PUMASI_KNOWLEDGE=postgres://… is not supported by this build yet")
+// openPostgresKnowledge opens the PostgreSQL driver: a pgx pool on cfg.URL
+// (pgx's default size, or the URL's pool_max_conns), the schema migrated
+// (safe when many processes start at once), and the engine over it. Only
+// the URL with its password masked is ever logged or returned in errors.
+func openPostgresKnowledge(ctx context.Context, cfg KnowledgeConfig, opts pumasi.KnowledgeOptions) (pumasi.KnowledgeStore, func() error, error) {
+	pool, err := postgres.Open(ctx, cfg.URL)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := postgres.Migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("knowledge database %s: %w", postgres.Redact(cfg.URL), err)
+	}
+	if cfg.Log != nil {
+		cfg.Log.Info("knowledge on postgres", "url", postgres.Redact(cfg.URL))
+	}
+	return postgres.NewKnowledge(pool, opts), func() error { pool.Close(); return nil }, nil
 }

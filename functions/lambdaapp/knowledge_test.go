@@ -1,0 +1,107 @@
+package lambdaapp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"pumasi"
+	"pumasi/adapters/postgres"
+	"pumasi/internal/testpeer"
+)
+
+// TestKnowledgeConfig: the knowledge functions and the sweep read
+// PUMASI_KNOWLEDGE, which must be a postgres:// URL, and a wrong one is
+// refused without echoing it.
+func TestKnowledgeConfig(t *testing.T) {
+	url := "postgres://pumasi:hunter2-secret@db.example:5432/pumasi"
+	for _, fn := range []string{"knowledge-contribute", "knowledge-query", "knowledge-counters", "sweep"} {
+		cfg, err := LoadConfig(fn, func(k string) string {
+			return map[string]string{EnvStorage: "s3://b/p", EnvKnowledge: url}[k]
+		})
+		if err != nil || cfg.Knowledge != url {
+			t.Errorf("%s: Knowledge = %q, %v; want the URL", fn, cfg.Knowledge, err)
+		}
+	}
+	if cfg, _ := LoadConfig("list", func(k string) string {
+		return map[string]string{EnvStorage: "s3://b/p", EnvSecret: "0123456789abcdef0123", EnvKnowledge: url}[k]
+	}); cfg.Knowledge != "" {
+		t.Errorf("list read %s", EnvKnowledge)
+	}
+	_, err := LoadConfig("knowledge-query", func(k string) string {
+		return map[string]string{EnvStorage: "s3://b/p", EnvKnowledge: "mysql://pumasi:hunter2-secret@db"}[k]
+	})
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "postgres://") {
+		t.Fatalf("LoadConfig with a mysql URL: %v", err)
+	}
+}
+
+// TestKnowledgeFunctionsOnPostgres: two cold starts (contribute, then
+// query) on one S3 bucket and one knowledge database, through the Lambda
+// HTTP adapter: the entry one function writes, the other finds; each holds
+// a pool of KnowledgePoolSize connections.
+func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
+	m := testpeer.MinIO(t)
+	for _, kv := range m.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	env := map[string]string{EnvStorage: m.URL(m.NewBucket(t), "pumasi"), EnvKnowledge: testpeer.Postgres(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	open := func(fn string) func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+		cfg, err := LoadConfig(fn, func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		api, err := Open(ctx, cfg, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { api.Store.Close() })
+		k, ok := api.Knowledge.(*pumasi.Knowledge)
+		if !ok {
+			t.Fatalf("%s knowledge = %T, want the engine", fn, api.Knowledge)
+		}
+		pool := k.Driver().(*postgres.Knowledge).Pool()
+		t.Cleanup(pool.Close)
+		if got := pool.Config().MaxConns; got != KnowledgePoolSize {
+			t.Errorf("%s pool MaxConns = %d, want %d", fn, got, KnowledgePoolSize)
+		}
+		return HTTPHandler(api, fn)
+	}
+	contribute, query := open("knowledge-contribute"), open("knowledge-query")
+
+	body, _ := json.Marshal(map[string]any{"hive": "academy", "tags": []string{"postgres"},
+		"title":   "pgvector HNSW needs a typed column or a cast expression index",
+		"content": "On a dimension-free `vector` column CREATE INDEX ... USING hnsw fails with 'column does not have dimensions'; index `(embedding::vector(512))` WHERE dims = 512 instead."})
+	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: "POST /knowledge/contribute", RawPath: "/knowledge/contribute",
+		Headers: map[string]string{"content-type": "application/json", "x-hive-agent": "lambda-test"}, Body: string(body)}
+	ev.RequestContext.HTTP.Method = "POST"
+	res, err := contribute(ctx, ev)
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("contribute = %d %s, %v", res.StatusCode, res.Body, err)
+	}
+	var created struct {
+		Data struct {
+			Entry struct{ ID string } `json:"entry"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(res.Body), &created); err != nil || created.Data.Entry.ID == "" {
+		t.Fatalf("contribute answered %s (%v)", res.Body, err)
+	}
+	ev = events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: "GET /knowledge/query", RawPath: "/knowledge/query",
+		RawQueryString: "q=hnsw+cast+expression+index&hive=academy"}
+	ev.RequestContext.HTTP.Method = "GET"
+	res, err = query(ctx, ev)
+	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Body, created.Data.Entry.ID) {
+		t.Fatalf("query = %d %s, %v; want entry %s", res.StatusCode, res.Body, err, created.Data.Entry.ID)
+	}
+}
