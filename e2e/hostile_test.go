@@ -133,6 +133,7 @@ func TestHostileServer(t *testing.T) {
 		filepath.Join("home", "agents", "a1", "memory", "shared", "good.md"),
 		filepath.Join("home", "agents", "a1", "memory", "shared", "sentinel.md"),
 		filepath.Join("home", "machines", "m1.json"),
+		filepath.Join("home", "machines", "m1.lock"), // The daemon's (home, machine) lock.
 	}
 	if !slices.Equal(found, wantFiles) {
 		t.Fatalf("files written:\n%s\nwant only:\n%s", strings.Join(found, "\n"), strings.Join(wantFiles, "\n"))

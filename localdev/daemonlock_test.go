@@ -2,7 +2,6 @@ package localdev_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"net/http"
 	"os"
@@ -15,15 +14,25 @@ import (
 	"time"
 )
 
-// lockedProc is a localdev process whose whole stdout is kept.
+// lockedProc is a localdev process whose whole stdout and stderr are kept.
 type lockedProc struct {
 	cmd  *exec.Cmd
 	base string
 	mu   sync.Mutex
 	out  strings.Builder
+	err  strings.Builder
 }
 
 func (p *lockedProc) stdout() string { p.mu.Lock(); defer p.mu.Unlock(); return p.out.String() }
+
+func (p *lockedProc) stderr() string { p.mu.Lock(); defer p.mu.Unlock(); return p.err.String() }
+
+// Write keeps what the process prints on stderr.
+func (p *lockedProc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err.Write(b)
+}
 
 func startKeepingOutput(t *testing.T, home string, args ...string) *lockedProc {
 	t.Helper()
@@ -38,8 +47,7 @@ func startKeepingOutput(t *testing.T, home string, args ...string) *lockedProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	p.cmd.Stderr = &stderr
+	p.cmd.Stderr = p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +67,7 @@ func startKeepingOutput(t *testing.T, home string, args ...string) *lockedProc {
 	select {
 	case p.base = <-listening:
 	case <-time.After(30 * time.Second):
-		t.Fatalf("localdev did not start within 30s: %s", stderr.String())
+		t.Fatalf("localdev did not start within 30s: %s", p.stderr())
 	}
 	waitHealthy(t, p.base)
 	return p

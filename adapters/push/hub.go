@@ -38,9 +38,13 @@ const (
 	DefaultSendQueue = 1024
 	// DefaultSendBytes is how many bytes of messages may wait for one
 	// connection (the one being written included) before it is dropped:
-	// room for the largest frame (128 KB of content, JSON-escaped up to six
-	// times), so a daemon that never reads holds at most this much memory.
+	// eight of the largest frames (pumasi.MaxInlineFrame), the burst of one
+	// upload to a room with eight agents on that machine.
 	DefaultSendBytes = 1 << 20
+	// DefaultMaxQueuedBytes caps what all connections together may hold
+	// queued; past it the connection holding the most is dropped, so many
+	// daemons that never read cost no more memory than a few.
+	DefaultMaxQueuedBytes = 8 << 20
 	// DefaultReadRate and DefaultReadBurst bound the messages (data and
 	// pings) a daemon may send: it pings every few seconds at most, so a
 	// connection sending faster is flooding and is closed (1008).
@@ -68,6 +72,9 @@ type Hub struct {
 	// SendBytes caps the bytes queued for one connection; a connection past
 	// it is dropped, and its daemon reconciles when it reconnects.
 	SendBytes int64
+	// MaxQueuedBytes caps the bytes queued for all connections; past it the
+	// connection holding the most is dropped. Zero turns the cap off.
+	MaxQueuedBytes int64
 	// ReadRate (messages a second) and ReadBurst bound what one connection
 	// may send; zero turns the bound off.
 	ReadRate  float64
@@ -102,6 +109,9 @@ type Hub struct {
 	machine map[string]map[string]*conn
 	closed  bool
 	serving sync.WaitGroup
+
+	// queued is the sum of every live connection's queued bytes.
+	queued atomic.Int64
 }
 
 // conn is one daemon connection. Only its writer goroutine writes messages
@@ -114,8 +124,12 @@ type conn struct {
 	once sync.Once
 	// lastIn is when the daemon last sent a data message (unix nanoseconds).
 	lastIn atomic.Int64
-	// queued counts the bytes of messages enqueued and not yet written.
-	queued atomic.Int64
+
+	// qmu orders the byte accounting of enqueue, the writer and drop, so
+	// that what a dropped connection held leaves the hub's total once.
+	qmu    sync.Mutex
+	queued int64 // bytes enqueued and not yet written
+	gone   bool  // dropped: nothing more is counted
 
 	mu      sync.Mutex
 	ws      *websocket.Conn
@@ -168,15 +182,16 @@ func NewHub(log *slog.Logger) *Hub {
 		log = slog.Default()
 	}
 	return &Hub{
-		PingInterval: DefaultPingInterval,
-		PongWait:     DefaultPongWait,
-		WriteWait:    DefaultWriteWait,
-		ReadLimit:    DefaultReadLimit,
-		SendQueue:    DefaultSendQueue,
-		SendBytes:    DefaultSendBytes,
-		ReadRate:     DefaultReadRate,
-		ReadBurst:    DefaultReadBurst,
-		log:          log,
+		PingInterval:   DefaultPingInterval,
+		PongWait:       DefaultPongWait,
+		WriteWait:      DefaultWriteWait,
+		ReadLimit:      DefaultReadLimit,
+		SendQueue:      DefaultSendQueue,
+		SendBytes:      DefaultSendBytes,
+		MaxQueuedBytes: DefaultMaxQueuedBytes,
+		ReadRate:       DefaultReadRate,
+		ReadBurst:      DefaultReadBurst,
+		log:            log,
 		upgrader: websocket.Upgrader{
 			HandshakeTimeout: 10 * time.Second,
 			// CheckOrigin admits any origin: the daemon authenticates with an
@@ -220,42 +235,77 @@ func (h *Hub) Push(ctx context.Context, machine string, frames []pumasi.Frame) e
 
 // enqueue queues one message without blocking; a full queue, by count or
 // by bytes, drops the connection so that one slow daemon never stalls an
-// upload nor holds more than SendBytes of memory.
+// upload nor holds more than SendBytes of memory. Past MaxQueuedBytes for
+// the whole hub, the connections holding the most are dropped.
 func (h *Hub) enqueue(c *conn, msg []byte) bool {
-	select {
-	case <-c.done:
-		return false
-	default:
-	}
 	n := int64(len(msg))
-	if q := c.queued.Add(n); h.SendBytes > 0 && q > h.SendBytes {
-		c.queued.Add(-n)
-		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "queued_bytes", q-n)
+	c.qmu.Lock()
+	if c.gone {
+		c.qmu.Unlock()
+		return false
+	}
+	why := ""
+	if h.SendBytes > 0 && c.queued+n > h.SendBytes {
+		why = "byte budget"
+	} else {
+		select {
+		case c.send <- msg:
+			c.queued += n
+			h.queued.Add(n)
+		default:
+			why = "message queue"
+		}
+	}
+	queued := c.queued
+	c.qmu.Unlock()
+	if why != "" {
+		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "full", why, "queued_bytes", queued)
 		h.drop(c)
 		return false
 	}
-	select {
-	case c.send <- msg:
-		return true
-	default:
-		c.queued.Add(-n)
-		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "queued", h.SendQueue)
-		h.drop(c)
-		return false
+	if h.MaxQueuedBytes > 0 && h.queued.Load() > h.MaxQueuedBytes {
+		h.shed()
 	}
+	return true
+}
+
+// shed drops the connections holding the most queued bytes until the hub
+// holds at most MaxQueuedBytes: those are the daemons that stopped reading.
+func (h *Hub) shed() {
+	for h.queued.Load() > h.MaxQueuedBytes {
+		h.mu.Lock()
+		var worst *conn
+		var most int64
+		for _, c := range h.byID {
+			c.qmu.Lock()
+			q := c.queued
+			c.qmu.Unlock()
+			if q > most {
+				worst, most = c, q
+			}
+		}
+		h.mu.Unlock()
+		if worst == nil {
+			return
+		}
+		h.log.Warn("push: connection too slow, dropping it", "machine", worst.machineID(), "conn", worst.id, "full", "hub byte budget", "queued_bytes", most)
+		h.drop(worst)
+	}
+}
+
+// written settles the bytes of a message the writer is done with.
+func (h *Hub) written(c *conn, n int64) {
+	c.qmu.Lock()
+	if !c.gone {
+		c.queued -= n
+		h.queued.Add(-n)
+	}
+	c.qmu.Unlock()
 }
 
 // QueuedBytes returns the bytes of messages waiting for every connection,
 // the memory slow daemons hold.
-func (h *Hub) QueuedBytes() int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var n int64
-	for _, c := range h.byID {
-		n += c.queued.Load()
-	}
-	return n
-}
+func (h *Hub) QueuedBytes() int64 { return h.queued.Load() }
 
 // PostToConnection sends one message to a connection by id, the operation
 // API Gateway's @connections endpoint offers. Returns ErrGone when the
@@ -433,7 +483,24 @@ func (h *Hub) bind(c *conn, machine string) bool {
 }
 
 // drop unregisters and closes a connection; safe to call more than once.
+// What it still had queued leaves the hub's total at once.
 func (h *Hub) drop(c *conn) {
+	c.qmu.Lock()
+	if !c.gone {
+		c.gone = true
+		h.queued.Add(-c.queued)
+		c.queued = 0
+		// Free the unsent messages now, not when the writer, perhaps
+		// blocked on the stuck socket, gets to exit.
+		for drained := false; !drained; {
+			select {
+			case <-c.send:
+			default:
+				drained = true
+			}
+		}
+	}
+	c.qmu.Unlock()
 	h.mu.Lock()
 	if h.byID[c.id] == c {
 		delete(h.byID, c.id)
@@ -549,7 +616,7 @@ func (h *Hub) writeLoop(c *conn) {
 		case msg := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(h.WriteWait))
 			err := c.ws.WriteMessage(websocket.TextMessage, msg)
-			c.queued.Add(-int64(len(msg)))
+			h.written(c, int64(len(msg)))
 			if err != nil {
 				return
 			}

@@ -15,7 +15,8 @@ import (
 
 // TestStuckSocketsStayBounded opens 40 sockets for 40 machines that never
 // read and pushes large frames to all of them while one healthy machine
-// reads: the hub must hold at most SendBytes for each stuck socket, drop
+// reads: the hub must hold at most SendBytes for each stuck socket and
+// MaxQueuedBytes in all, drop
 // every one of them, keep the heap bounded, and deliver the healthy
 // machine's frames as fast as with no stuck socket at all.
 func TestStuckSocketsStayBounded(t *testing.T) {
@@ -106,14 +107,14 @@ func TestStuckSocketsStayBounded(t *testing.T) {
 		left += len(e.hub.Connections(fmt.Sprintf("stuck-%d", i)))
 	}
 	growth := int64(maxHeap) - int64(heap0)
-	t.Logf("%d pushes of %d KB frames to %d stuck sockets: max queued %.1f MB (budget %d × %.1f MB), live heap growth at most %.1f MB; healthy p99 %s before, %s during (%d probes); %d stuck sockets left",
-		pushes, len(sample)>>10, stuck, float64(maxQueued)/(1<<20), stuck, float64(e.hub.SendBytes)/(1<<20), float64(growth)/(1<<20),
+	t.Logf("%d pushes of %d KB frames to %d stuck sockets: max queued %.1f MB (budgets %.1f MB a socket, %.1f MB in all), live heap growth at most %.1f MB; healthy p99 %s before, %s during (%d probes); %d stuck sockets left",
+		pushes, len(sample)>>10, stuck, float64(maxQueued)/(1<<20), float64(e.hub.SendBytes)/(1<<20), float64(e.hub.MaxQueuedBytes)/(1<<20), float64(growth)/(1<<20),
 		p99(base), p99(during), len(during), left)
 	if left != 0 {
 		t.Fatalf("%d stuck sockets still live after the pushes, want all dropped", left)
 	}
-	if limit := int64(stuck) * e.hub.SendBytes; maxQueued > limit {
-		t.Fatalf("queued bytes reached %d, over %d stuck × SendBytes = %d", maxQueued, stuck, limit)
+	if limit := min(int64(stuck)*e.hub.SendBytes, e.hub.MaxQueuedBytes); maxQueued > limit {
+		t.Fatalf("queued bytes reached %d, over min(%d stuck × SendBytes, MaxQueuedBytes) = %d", maxQueued, stuck, limit)
 	}
 	if growth > 64<<20 {
 		t.Fatalf("live heap grew by %.1f MB with %d stuck sockets, want at most 64 MB", float64(growth)/(1<<20), stuck)

@@ -1,0 +1,158 @@
+package localdev_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// rssBytes reads a process's resident set size from /proc.
+func rssBytes(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc here: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", v, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no VmRSS in /proc/%d/status", pid)
+	return 0
+}
+
+// TestStuckSocketsKeepLocaldevSmall runs a real localdev with 40 machine
+// sockets that never read, each machine with an agent in its own room, and
+// uploads 100 KB files to all 40 rooms again and again: localdev's RSS must
+// stay at most 64 MB, and a healthy machine's frames must arrive about as
+// fast as before the stuck sockets came.
+func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
+	const stuck = 40
+	home := t.TempDir()
+	p := startKeepingOutput(t, home, "--no-machine")
+	tok, err := os.ReadFile(filepath.Join(home, "admin.token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := strings.TrimSpace(string(tok))
+	ctx := context.Background()
+	place := func(room, agent, machine string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPut, p.base+"/rooms/"+room+"/agents/"+agent, strings.NewReader(`{"machine_id":"`+machine+`"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode/100 != 2 {
+			t.Fatalf("place %s: %v %v", agent, res, err)
+		}
+		res.Body.Close()
+	}
+	dial := func(machine string) *websocket.Conn {
+		t.Helper()
+		h := http.Header{}
+		h.Set("Authorization", "Bearer "+token)
+		c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.base, "http")+"/machines/"+machine+"/ws", h)
+		if err != nil {
+			t.Fatalf("dial %s: %v", machine, err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	put := func(room, name string, body []byte) {
+		t.Helper()
+		if code, err := upload(ctx, p.base, token, room, name, body); err != nil || code/100 != 2 {
+			t.Fatalf("upload %s/%s = %d, %v", room, name, code, err)
+		}
+	}
+
+	place("rok", "aok", "ok")
+	ok := dial("ok")
+	arrived := make(chan string, 64)
+	go func() {
+		for {
+			_, msg, err := ok.ReadMessage()
+			if err != nil {
+				return
+			}
+			arrived <- string(msg)
+		}
+	}()
+	// fanout uploads a small file to the healthy machine's room and times
+	// until its frame arrives.
+	n := 0
+	fanout := func() time.Duration {
+		t.Helper()
+		n++
+		name := fmt.Sprintf("probe-%d.md", n)
+		start := time.Now()
+		put("rok", name, []byte("probe\n"))
+		for {
+			select {
+			case m := <-arrived:
+				if strings.Contains(m, `"storage_name":"`+name+`"`) {
+					return time.Since(start)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("healthy machine's frame for %s did not arrive within 10s", name)
+			}
+		}
+	}
+	p99 := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		return ds[len(ds)*99/100]
+	}
+	var base []time.Duration
+	for range 40 {
+		base = append(base, fanout())
+	}
+
+	for i := range stuck {
+		place(fmt.Sprintf("r%d", i), fmt.Sprintf("a%d", i), fmt.Sprintf("m%d", i))
+		dial(fmt.Sprintf("m%d", i)) // Never read.
+	}
+	rss0 := rssBytes(t, p.cmd.Process.Pid)
+	var during []time.Duration
+	maxRSS := rss0
+	start := time.Now()
+	rounds := 0
+	// Loopback sockets buffer a few MB in the kernel before a writer
+	// blocks; 100 rounds put 10 MB behind each stuck socket.
+	for round := range 100 {
+		for i := range stuck {
+			body := bytes.Repeat([]byte(fmt.Sprintf("%d-%d ", i, round)), 100<<10/8)
+			put(fmt.Sprintf("r%d", i), "big.md", body)
+		}
+		rounds++
+		maxRSS = max(maxRSS, rssBytes(t, p.cmd.Process.Pid))
+		during = append(during, fanout())
+		if time.Since(start) > 90*time.Second {
+			break
+		}
+	}
+	dropped := strings.Count(p.stderr(), "connection too slow, dropping it")
+	t.Logf("%d rounds of 40 × 100 KB uploads to rooms of %d stuck sockets in %s: %d sockets dropped; localdev RSS %.1f MB before, %.1f MB at most; healthy fan-out p99 %s before, %s during",
+		rounds, stuck, time.Since(start).Round(time.Millisecond), dropped, float64(rss0)/(1<<20), float64(maxRSS)/(1<<20), p99(base), p99(during))
+	if dropped < stuck {
+		t.Fatalf("%d of %d stuck sockets were dropped; the test did not fill them", dropped, stuck)
+	}
+	if maxRSS > 64<<20 {
+		t.Fatalf("localdev RSS reached %.1f MB with %d stuck sockets, want at most 64 MB", float64(maxRSS)/(1<<20), stuck)
+	}
+	if b, d := p99(base), p99(during); d > 250*time.Millisecond && d > 5*b {
+		t.Fatalf("healthy fan-out p99 %s with stuck sockets, %s without", d, b)
+	}
+}
