@@ -193,6 +193,15 @@ func (x *Index) Compact() {
 	x.visits = sync.Pool{}
 }
 
+// Reserve makes room for n more entries, so a bulk build (say, from the
+// store at start-up) neither reallocates nor keeps the up-to-25 % spare
+// capacity that growth by append leaves in the slabs.
+func (x *Index) Reserve(n int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.grow(n)
+}
+
 // grow reserves room for n more nodes so bulk building does not reallocate.
 func (x *Index) grow(n int) {
 	c := len(x.keys) + n

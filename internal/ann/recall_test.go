@@ -2,6 +2,7 @@ package ann
 
 import (
 	"testing"
+	"time"
 )
 
 // skipUnderRace skips a recall test under the race detector: they hold no
@@ -48,6 +49,7 @@ func TestRecallSparse(t *testing.T) {
 	}{{0, 0.55, 0.97}, {256, 0.80, 0.99}, {1024, 0.95, 0.99}} {
 		got := make([][]Result, len(queries))
 		found := 0
+		st := time.Now()
 		for i, q := range queries {
 			got[i] = x.Search(q, 10, c.ef)
 			for _, r := range got[i] {
@@ -56,8 +58,9 @@ func TestRecallSparse(t *testing.T) {
 				}
 			}
 		}
+		per := time.Since(st) / time.Duration(len(queries))
 		r, s := recallKth(data, queries, got, 10, kth, cos), float64(found)/float64(len(queries))
-		t.Logf("sparse: n=%d dim=512 ef=%d recall@10=%.4f source found=%.3f", n, c.ef, r, s)
+		t.Logf("sparse: n=%d dim=512 ef=%d recall@10=%.4f source found=%.3f search=%v/query", n, c.ef, r, s, per)
 		if r < c.recall || s < c.srcs {
 			t.Fatalf("sparse ef=%d: recall@10 = %.4f, source found = %.3f, want ≥ %.2f, ≥ %.2f", c.ef, r, s, c.recall, c.srcs)
 		}

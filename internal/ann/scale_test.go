@@ -26,6 +26,19 @@ func TestBytesEstimate(t *testing.T) {
 	if r := float64(est) / float64(heap); r < 0.8 || r > 1.25 {
 		t.Fatalf("Bytes() = %d, heap grew %d (ratio %.2f), want within 20%%", est, heap, r)
 	}
+	// Reserved up front, the slabs hold no growth slack.
+	y := New(512, Options{Seed: 9})
+	y.Reserve(n)
+	for i, v := range data {
+		if err := y.Add(uint64(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := float64(y.Bytes()) / float64(n)
+	t.Logf("n=%d dim=512 reserved: Bytes()=%.0f B/entry", n, per)
+	if per > float64(est)/float64(n) || per > 720 {
+		t.Fatalf("reserved Bytes() = %.0f B/entry, want ≤ 720 and ≤ unreserved %.0f", per, float64(est)/float64(n))
+	}
 	runtime.KeepAlive(x)
 }
 
