@@ -120,7 +120,7 @@ func (n NarrativeResult) signals() []GateSignal {
 		sig = append(sig, GateSignal{SignalMatched, fmt.Sprintf("session summary %q", p)})
 	}
 	if n.Narrated > 0 {
-		sig = append(sig, GateSignal{SignalMatched, fmt.Sprintf("first person, past tense (%d of %d sentences)", n.Narrated, n.Sentences)})
+		sig = append(sig, GateSignal{SignalMatched, fmt.Sprintf("first person, past tense (%d of %d sentences, %d actions)", n.Narrated, n.Sentences, n.Actions)})
 	}
 	if n.KoreanPast > 0 {
 		sig = append(sig, GateSignal{SignalMatched, fmt.Sprintf("past tense (%d of %d sentences)", n.KoreanPast, n.Sentences)})
@@ -194,6 +194,8 @@ func narratedEnglish(s string) int {
 var clauseBreak = map[string]bool{
 	"so": true, "because": true, "but": true, "which": true, "while": true, "when": true, "since": true,
 	"although": true, "until": true, "it": true, "they": true, "that": true, "who": true, "where": true,
+	"though": true, "if": true, "unless": true, "whereas": true, "whether": true, "after": true,
+	"before": true, "once": true, "as": true,
 }
 
 func isPastVerb(w string) bool {

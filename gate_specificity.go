@@ -57,14 +57,14 @@ var (
 		regexp.MustCompile(`\w::\w|\w+\[\]|\[\]\w+|\w<[\w, ]+>|\b[a-z][\w.-]*:\s?\d+\b|\b[A-Za-z_][\w.-]*=[^\s=]+`),
 		// Slice expressions, HTTP header names, Go directives, $1 parameters,
 		// regular expressions.
-		regexp.MustCompile(`\b\w+=\{[^}\n]*\}|\b[A-Z][A-Z0-9_]*=\S*|\b[a-z]+(?:-[a-z]+)*:\s?\d[\w%./ ]*|\b[A-Za-z_][\w.]*\s=\s'[^'\n]+'|\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
+		regexp.MustCompile(`"\w+":\s?["\d\[{tfn]|\b[a-z_]+:\s(?:true|false|strict|none|null|auto|always|never)\b|\b\w+=\{[^}\n]*\}|\b[A-Z][A-Z0-9_]*=\S*|\b[a-z]+(?:-[a-z]+)*:\s?\d[\w%./ ]*|\b[A-Za-z_][\w.]*\s=\s'[^'\n]+'|\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
 		regexp.MustCompile(`\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN|VACUUM|EXPLAIN|INDEX|TABLE|NULL|NOT IN|NOT EXISTS|COUNT|RETURNING|ON CONFLICT|BEGIN|COMMIT|ROLLBACK|PRAGMA|TRUNCATE|GRANT|KEYS|SCAN|SET)\b`),
 	}
 	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
 	rePath    = regexp.MustCompile(`\b[\w.-]+/(?:\*|[\w.-]*\*)|(?:^|\s)\.[\w-]+/|(?:~|\.{1,2})?/[\w.@*-]+(?:/[\w.@*-]*)+|(?:^|\s)/[a-z][\w.-]+|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|sql|md|conf|ini|env|lock|sh|rs|java|kt|rb|php|cfg|xml|proto|tf|csv|pem|css|html|txt|log|db|service|plist|gradle)\b|\b[A-Z]:\\|\bhttps?://\S+|\b[a-z][\w-]*(?:\.[a-z][\w-]*)+/[\w./-]+`)
 	reCommand = regexp.MustCompile(`(?i)\b(?:kubectl|docker|npx|pnpm|yarn|pip3?|uv|poetry|cargo|rustup|curl|wget|terraform|helm|aws|gcloud|gh|psql|mysql|sqlite3|redis-cli|brew|apt(?:-get)?|ssh|scp|rsync|sed|awk|grep|xargs|tar|systemctl|journalctl|openssl|dig|tcpdump|iptables|ulimit|chmod|chown|lsof|strace|jq|sudo|lftp|mvn|gradle)\s+-{0,2}[a-z][\w.-]*|\bgit\s+(?:clone|commit|push|pull|fetch|merge|rebase|reset|checkout|switch|restore|stash|log|diff|status|add|rm|mv|tag|branch|bisect|describe|config|cherry-pick|revert|blame|show|submodule|worktree|filter-repo|gc|remote|init|apply|reflog|clean|lfs)\b|\bgo\s+(?:build|test|run|mod|get|install|vet|work|generate|env|tool|list|clean|fmt|doc|version)\b|\bnpm\s+(?:install|ci|run|test|explain|why|ls|publish|audit|update|exec|init|pack|start|view|i)\b|\bfind\s+[.~/]|\b(?:node|python3?)\s+(?:-|[\w/.-]+\.(?:m?js|py)\b)|\bjava\s+-|\becho\s+["'$\w]`)
 	reFence   = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
-	reCause   = regexp.MustCompile(`(?i)\b(?:because|since|so|otherwise|which means|means that|leads? to|results? in|causes?|caused by|breaks?|unless|until|then|instead|makes|gives|if|when|rejects|returns|panics|blocks|drops|ignores|truncates|overwrites|skips)\b|→|->|=>|때문|라서|해서|어서|아서|니까|므로|으면|하면|려면|더라도|경우|[가-힣]면\s`)
+	reCause   = regexp.MustCompile(`(?i)\b(?:because|since|so|otherwise|which means|means that|leads? to|results? in|causes?|caused by|breaks?|unless|until|then|instead|makes|gives|if|when|rejects|returns?|panics|blocks|drops|ignores|truncates|overwrites|skips)\b|→|->|=>|때문|라서|해서|어서|아서|니까|므로|으면|하면|려면|더라도|경우|[가-힣]면\s`)
 )
 
 // Specificity scores how concrete a contribution is, in [0,1], and lists the

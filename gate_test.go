@@ -234,16 +234,35 @@ func TestSpecificityOrdersPlatitudeBelowFinding(t *testing.T) {
 }
 
 func FuzzCheckContribution(f *testing.F) {
-	for _, s := range []string{"010-1234-5678", "4111 1111 1111 1111", "Today I spent", "`x` v1.2", "GB82 WEST 1234 5698 7654 32", "오늘 드디어"} {
+	for _, s := range []string{"010-1234-5678", "4526 0181 5908 3012", "Today I spent", "`x` v1.2", "GB82 WEST 1234 5698 7654 32", "오늘 드디어",
+		"postgres://app:Vx8#qLm2pT9w@db:5432/app", "In this session I ran `go test ./...`", "```go\nx := 1\n```", "password: ${{ secrets.X }}"} {
 		f.Add("t", s)
+	}
+	kinds := map[string]bool{}
+	for _, r := range piiRules {
+		kinds[r.kind] = true
 	}
 	f.Fuzz(func(t *testing.T, title, content string) {
 		r := CheckContribution(title, content)
 		if r.Specificity < 0 || r.Specificity > 1 {
 			t.Fatalf("specificity %v", r.Specificity)
 		}
-		if !r.Pass && r.Stage == "" {
-			t.Fatalf("rejected without a stage")
+		if !r.Pass && (r.Stage == "" || r.Reason == "") {
+			t.Fatalf("rejected without a stage or reason: %+v", r)
+		}
+		if len(r.Details) != len(r.Signals) {
+			t.Fatalf("details %v do not mirror signals %v", r.Details, r.Signals)
+		}
+		if r2 := CheckContribution(title, content); r2.Pass != r.Pass || r2.Stage != r.Stage || r2.Reason != r.Reason || r2.Specificity != r.Specificity {
+			t.Fatalf("gate is not deterministic: %+v then %+v", r, r2)
+		}
+		// A PII verdict names only kinds.
+		if r.Stage == StagePII {
+			for _, k := range r.Names(SignalMatched) {
+				if !kinds[k] {
+					t.Fatalf("PII verdict names %q, not a kind", k)
+				}
+			}
 		}
 	})
 }
