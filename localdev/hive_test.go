@@ -1,6 +1,7 @@
 package localdev_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,5 +145,102 @@ func TestLocaldevCORSFlags(t *testing.T) {
 	_, h, _ = hiveCall(t, "GET", p.base+"/knowledge/query?q=x", map[string]string{"Origin": "https://other.example"}, "")
 	if got := h.Get("Access-Control-Allow-Origin"); got != "" {
 		t.Fatalf("unlisted origin got Allow-Origin %q", got)
+	}
+}
+
+// TestReadmeInit runs the README's `pumasi init` block, as written, with
+// the built pumasi first on PATH and $HOME a temporary folder, then runs
+// what it wrote the way the hosts would: the Claude Code hooks with a
+// documented UserPromptSubmit event, and the MCP server command.
+func TestReadmeInit(t *testing.T) {
+	block := readmeBlock(t, "init")
+	bin, err := buildPumasi()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	fakeHome := t.TempDir()
+	p := startLocaldev(t, filepath.Join(fakeHome, ".pumasi"))
+	work := t.TempDir()
+	out := runBlock(t, p.base, fakeHome, work, block)
+	for _, want := range []string{"(dry run: nothing was written)", ".claude/settings.json: created", ".mcp.json: created", ".cursor/mcp.json: created", "~/.codex/config.toml: created"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init block output lacks %q:\n%s", want, out)
+		}
+	}
+	// As pasted twice, nothing changes.
+	before := readFile(t, filepath.Join(work, ".claude", "settings.json"))
+	if again := runBlock(t, p.base, fakeHome, work, block); strings.Contains(again, "created") || strings.Contains(again, "updated") {
+		t.Fatalf("second run changed files:\n%s", again)
+	}
+	if readFile(t, filepath.Join(work, ".claude", "settings.json")) != before {
+		t.Fatal("settings.json changed on the second run")
+	}
+	toml := readFile(t, filepath.Join(fakeHome, ".codex", "config.toml"))
+	if !strings.Contains(toml, "[mcp_servers.pumasi]\ncommand = \"pumasi\"\nargs = [\"mcp\", \"--agent\", \"my-agent\", \"--server\", \""+p.base+"\"]") {
+		t.Fatalf("config.toml =\n%s", toml)
+	}
+
+	// Something to find, and a shared file for the agent.
+	body, _ := json.Marshal(map[string]any{"title": "modernc sqlite needs busy_timeout per connection",
+		"content": "With database/sql pooling, set _pragma=busy_timeout(5000) in the DSN; a PRAGMA statement only reaches one pooled connection and the others fail with SQLITE_BUSY under concurrent writers."})
+	if st, _, m := hiveCall(t, "POST", p.base+"/knowledge/contribute", map[string]string{"X-Hive-Agent": "my-agent", "Content-Type": "application/json"}, string(body)); st != 201 {
+		t.Fatalf("contribute = %d %v", st, m)
+	}
+	shared := filepath.Join(fakeHome, ".pumasi", "agents", "my-agent", "memory", "shared")
+	os.MkdirAll(shared, 0o755)
+	os.WriteFile(filepath.Join(shared, "spec.md"), []byte("Use OAuth device flow.\n"), 0o644)
+
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(before), &settings); err != nil {
+		t.Fatal(err)
+	}
+	event := `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"` + work + `","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"SQLITE_BUSY with concurrent writers in $spec.md"}`
+	var got strings.Builder
+	for _, g := range settings.Hooks["UserPromptSubmit"] {
+		for _, h := range g.Hooks {
+			cmd := exec.Command("bash", "-c", h.Command)
+			cmd.Dir, cmd.Stdin = work, strings.NewReader(event)
+			cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
+			o, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("hook %q: %v", h.Command, err)
+			}
+			got.Write(o)
+		}
+	}
+	for _, want := range []string{`<file name="spec.md"`, "<referenced-files>\n- spec.md: memory/shared/spec.md", "<collective-knowledge>", "busy_timeout(5000)"} {
+		if !strings.Contains(got.String(), want) {
+			t.Errorf("the hooks' output lacks %q:\n%s", want, got.String())
+		}
+	}
+
+	// The MCP server command from .mcp.json starts and answers initialize.
+	var mcpCfg struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	json.Unmarshal([]byte(readFile(t, filepath.Join(work, ".mcp.json"))), &mcpCfg)
+	s := mcpCfg.MCPServers["pumasi"]
+	cmd := exec.Command(s.Command, s.Args...)
+	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
+	// Keep stdin open until the answer is in: EOF ends the session.
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"readme","version":"1"}}}`+"\n")
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"name":"pumasi"`) || !strings.Contains(line, `"subscribe":true`) {
+		t.Fatalf("mcp server %s %q: %v\n%s", s.Command, s.Args, err, line)
 	}
 }

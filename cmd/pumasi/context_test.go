@@ -234,8 +234,8 @@ func TestDocsSnippetsRun(t *testing.T) {
 			commands = append(commands, s.Args)
 		}
 	}
-	if len(commands) != 3 {
-		t.Fatalf("found %d pumasi commands in the snippets, want 3 (two hooks, one server)", len(commands))
+	if len(commands) != 5 {
+		t.Fatalf("found %d pumasi commands in the snippets, want 5 (four hooks, one server)", len(commands))
 	}
 	for _, args := range commands {
 		// A hook gets an event on stdin; the MCP server a client that
@@ -246,7 +246,12 @@ func TestDocsSnippetsRun(t *testing.T) {
 		}
 		var stdout, stderr bytes.Buffer
 		env := &cliEnv{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
-		if err := run(context.Background(), env, append(slices.Clone(args), "--home", home)); err != nil {
+		// The knowledge hook reads no files; its server is down here.
+		extra := []string{"--home", home}
+		if args[0] == "know" {
+			extra = []string{"--server", "http://127.0.0.1:1"}
+		}
+		if err := run(context.Background(), env, append(slices.Clone(args), extra...)); err != nil {
 			t.Fatalf("pumasi %q: %v (%s)", args, err, stderr.String())
 		}
 		if args[0] == "context" && !strings.Contains(stdout.String(), `<file name="spec.md"`) {
