@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"pumasi"
+	"pumasi/internal/ann"
 )
 
 // vecGraph is one (hive, model) vector index: keys are entry seqs.
@@ -30,17 +31,34 @@ type graphKey struct{ hive, model string }
 // tombstone seq) tells whether it is current, and catching up reads only
 // what changed.
 type knowIndex struct {
-	s       *Store
-	newer   func(dim int) vecGraph
-	mu      sync.RWMutex
-	loaded  bool
-	maxSeq  int64
-	tombSeq int64
-	graphs  map[graphKey]vecGraph
+	s      *Store
+	newer  func(dim int) vecGraph
+	mu     sync.RWMutex
+	saveMu sync.Mutex // one save at a time
+	loaded bool
+	// savedSeq and savedTomb are the state last saved or loaded.
+	savedSeq, savedTomb int64
+	maxSeq              int64
+	tombSeq             int64
+	graphs              map[graphKey]vecGraph
 }
 
 func newKnowIndex(s *Store) *knowIndex {
-	return &knowIndex{s: s, newer: newFlatGraph, graphs: map[graphKey]vecGraph{}}
+	return &knowIndex{s: s, newer: newANNGraph, graphs: map[graphKey]vecGraph{}}
+}
+
+// annGraph is the approximate index: HNSW over 8-bit codes (internal/ann).
+type annGraph struct{ *ann.Index }
+
+func newANNGraph(dim int) vecGraph { return annGraph{ann.New(dim, ann.Options{})} }
+
+func (g annGraph) Search(v []float32, k, ef int) []vecResult {
+	rs := g.Index.Search(v, k, ef)
+	out := make([]vecResult, len(rs))
+	for i, r := range rs {
+		out[i] = vecResult{r.Key, r.Similarity}
+	}
+	return out
 }
 
 // refresh brings the index up to the database's current state.
@@ -62,6 +80,10 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 	if x.loaded && maxSeq <= x.maxSeq && tombSeq <= x.tombSeq {
 		return nil
 	}
+	if !x.loaded {
+		x.loadSaved(ctx, maxSeq, tombSeq)
+	}
+	from := x.maxSeq
 	if err := x.addSince(ctx, x.maxSeq); err != nil {
 		return err
 	}
@@ -69,6 +91,11 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 		return err
 	}
 	x.loaded = true
+	if x.maxSeq-from >= saveAfter {
+		// A long catch-up (a first start, or a bulk load) is worth keeping,
+		// so that the next start reads it instead of rebuilding.
+		go x.save(context.WithoutCancel(ctx))
+	}
 	return nil
 }
 

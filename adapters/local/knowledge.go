@@ -32,6 +32,13 @@ func NewKnowledgeDriver(s *Store) *Knowledge {
 	return &Knowledge{s: s, idx: newKnowIndex(s)}
 }
 
+// Close saves the vector index (when it moved since the last save) so that
+// the next process on this home starts from it instead of rebuilding it. It
+// leaves the Store open.
+func (k *Knowledge) Close() error {
+	return k.idx.saveIfChanged(context.Background())
+}
+
 // NewKnowledge returns the knowledge engine over s with default options.
 func NewKnowledge(s *Store) *pumasi.Knowledge {
 	return pumasi.NewKnowledge(NewKnowledgeDriver(s), pumasi.KnowledgeOptions{Now: s.now})

@@ -1,0 +1,177 @@
+package local
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"pumasi/internal/ann"
+)
+
+// saveAfter is how many entries a catch-up must add before the index is
+// saved in the background.
+const saveAfter = 20000
+
+// savedIndex is <home>/knowledge-index/state.json: which database and which
+// state the graph files beside it reflect. It is written last, atomically,
+// so a crash mid-save leaves the previous state or none.
+type savedIndex struct {
+	Instance int64        `json:"instance"`
+	MaxSeq   int64        `json:"max_seq"`
+	TombSeq  int64        `json:"tomb_seq"`
+	Graphs   []savedGraph `json:"graphs"`
+}
+
+type savedGraph struct {
+	Hive  string `json:"hive"`
+	Model string `json:"model"`
+	File  string `json:"file"`
+}
+
+func (x *knowIndex) dir() string { return filepath.Join(x.s.home, "knowledge-index") }
+
+// instance is the database's identity, so an index saved for another
+// database (a restored or replaced pumasi.db) is never adopted.
+func (x *knowIndex) instance(ctx context.Context) (int64, error) {
+	var id int64
+	err := x.s.db.QueryRowContext(ctx, `SELECT value FROM knowledge_meta WHERE key = 'instance'`).Scan(&id)
+	return id, err
+}
+
+// loadSaved adopts the saved index when it belongs to this database and is
+// not ahead of it; x.mu is held. Anything wrong means a rebuild, never an
+// error: the database is the truth.
+func (x *knowIndex) loadSaved(ctx context.Context, maxSeq, tombSeq int64) {
+	b, err := os.ReadFile(filepath.Join(x.dir(), "state.json"))
+	if err != nil {
+		return
+	}
+	var st savedIndex
+	inst, err := x.instance(ctx)
+	if err != nil || json.Unmarshal(b, &st) != nil || st.Instance != inst || st.MaxSeq > maxSeq || st.TombSeq > tombSeq {
+		return
+	}
+	graphs := map[graphKey]vecGraph{}
+	for _, g := range st.Graphs {
+		f, err := os.Open(filepath.Join(x.dir(), filepath.Base(g.File)))
+		if err != nil {
+			return
+		}
+		idx, err := ann.Load(f)
+		f.Close()
+		if err != nil {
+			x.s.log.Warn("knowledge index unreadable; rebuilding from the database", "file", g.File, "err", err)
+			return
+		}
+		graphs[graphKey{g.Hive, g.Model}] = annGraph{idx}
+	}
+	x.graphs, x.maxSeq, x.tombSeq = graphs, st.MaxSeq, st.TombSeq
+	x.savedSeq, x.savedTomb = st.MaxSeq, st.TombSeq
+}
+
+// saveIfChanged saves the index unless it is unchanged since it was
+// loaded or last saved.
+func (x *knowIndex) saveIfChanged(ctx context.Context) error {
+	x.mu.RLock()
+	changed := x.loaded && (x.maxSeq != x.savedSeq || x.tombSeq != x.savedTomb)
+	x.mu.RUnlock()
+	if !changed {
+		return nil
+	}
+	return x.trySave(ctx)
+}
+
+// save writes the index to <home>/knowledge-index. Searches go on while it
+// runs; a failure is logged and costs only a rebuild at the next start.
+func (x *knowIndex) save(ctx context.Context) {
+	if err := x.trySave(ctx); err != nil {
+		x.s.log.Warn("save knowledge index", "err", err)
+	}
+}
+
+func (x *knowIndex) trySave(ctx context.Context) error {
+	x.saveMu.Lock()
+	defer x.saveMu.Unlock()
+	inst, err := x.instance(ctx)
+	if err != nil {
+		return fmt.Errorf("read instance: %w", err)
+	}
+	x.mu.RLock()
+	st := savedIndex{Instance: inst, MaxSeq: x.maxSeq, TombSeq: x.tombSeq}
+	graphs := make(map[graphKey]annGraph, len(x.graphs))
+	for k, g := range x.graphs {
+		if a, ok := g.(annGraph); ok {
+			graphs[k] = a
+		}
+	}
+	x.mu.RUnlock()
+	if err := os.MkdirAll(x.dir(), 0o755); err != nil {
+		return err
+	}
+	// Graphs may have moved on since the state was read: they then hold
+	// more than state.json says, and the catch-up re-adds what it already
+	// has (an Add of a present key replaces it), so nothing is lost.
+	n := 0
+	for k, g := range graphs {
+		name := fmt.Sprintf("graph-%d-%d.ann", st.MaxSeq, n)
+		n++
+		if err := writeAtomic(filepath.Join(x.dir(), name), func(f *os.File) error { return g.Save(f) }); err != nil {
+			return err
+		}
+		st.Graphs = append(st.Graphs, savedGraph{Hive: k.hive, Model: k.model, File: name})
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(x.dir(), "state.json"), func(f *os.File) error { _, err := f.Write(b); return err }); err != nil {
+		return err
+	}
+	x.mu.Lock()
+	x.savedSeq, x.savedTomb = st.MaxSeq, st.TombSeq
+	x.mu.Unlock()
+	// Graph files of earlier saves are no longer referenced.
+	keep := map[string]bool{"state.json": true}
+	for _, g := range st.Graphs {
+		keep[g.File] = true
+	}
+	ents, _ := os.ReadDir(x.dir())
+	for _, e := range ents {
+		if !keep[e.Name()] {
+			os.Remove(filepath.Join(x.dir(), e.Name()))
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes a file through a temp file in the same folder, synced
+// and renamed into place, then syncs the folder.
+func writeAtomic(path string, write func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
