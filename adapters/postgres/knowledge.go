@@ -344,11 +344,7 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 	if n <= 0 || dims == 0 {
 		return nil, nil
 	}
-	// dims is a length, safe to spell into the statement; the cast must be
-	// a literal type for the planner to match the index expression.
-	d := strconv.Itoa(dims)
-	q := `SELECT id FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
-		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`
+	q := nearestSQL(dims)
 	var out []string
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
@@ -366,6 +362,16 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 		return nil, wrap("nearest entries", err)
 	}
 	return out, nil
+}
+
+// nearestSQL is Nearest's statement for dims-dimensional vectors ($1
+// model, $2 hive or '', $3 the vector, $4 how many). dims is a length, safe
+// to spell into the statement; the cast must be a literal type for the
+// planner to match the index expression.
+func nearestSQL(dims int) string {
+	d := strconv.Itoa(dims)
+	return `SELECT id FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
+		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`
 }
 
 // Pool returns the driver's connection pool.

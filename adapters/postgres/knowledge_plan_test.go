@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+)
+
+// TestNearestUsesHNSWIndex: with a few thousand entries the planner answers
+// Nearest's statement (as Nearest spells it) from the dimension's HNSW
+// index, filtering hive and model after it, rather than scanning the table
+// and sorting.
+func TestNearestUsesHNSWIndex(t *testing.T) {
+	k := newKnowledgeDriver(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const n, dims = 3000, 64
+	if err := k.ensureIndex(ctx, dims); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	rows := make([][]any, n)
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for i := range rows {
+		v := make([]float32, dims)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		hive := "academy"
+		if i%3 == 0 {
+			hive = "backend"
+		}
+		rows[i] = []any{fmt.Sprintf("e%05d", i), hive, "t", "c", []string{}, fmt.Sprintf("h%05d", i), "m",
+			pgvector.NewVector(unit(v)), 0.5, at, at}
+	}
+	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
+		pgx.CopyFromRows(rows)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
+		t.Fatal(err)
+	}
+	q := make([]float32, dims)
+	q[0] = 1
+	plan := explainNearest(t, k, "academy", "m", q, 16)
+	t.Logf("EXPLAIN of Nearest at %d entries:\n%s", n, plan)
+	if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan") {
+		t.Fatalf("Nearest does not use the HNSW index:\n%s", plan)
+	}
+	ids, err := k.Nearest(ctx, "academy", "m", q, 16)
+	if err != nil || len(ids) != 16 {
+		t.Fatalf("Nearest = %d ids, %v; want 16 (iterative scan past the filtered-out hive)", len(ids), err)
+	}
+}
+
+// explainNearest returns the plan of the statement Nearest runs, under the
+// same settings.
+func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	var lines []string
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `EXPLAIN `+nearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
+		if err != nil {
+			return err
+		}
+		lines, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n")
+}
