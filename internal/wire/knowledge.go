@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -53,7 +54,6 @@ type KnowledgeConfig struct {
 // it: the local driver keeps a vector index in memory.
 func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (pumasi.KnowledgeStore, func() error, error) {
 	opts := pumasi.KnowledgeOptions{Now: cfg.Now, HalfLife: cfg.HalfLife}
-	nothing := func() error { return nil }
 	switch {
 	case strings.HasPrefix(cfg.URL, "postgres://") || strings.HasPrefix(cfg.URL, "postgresql://"):
 		return openPostgresKnowledge(ctx, cfg, opts)
@@ -61,7 +61,8 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 		return nil, nil, fmt.Errorf("PUMASI_KNOWLEDGE must be empty or a postgres:// URL")
 	}
 	if s, ok := store.(*local.Store); ok {
-		return pumasi.NewKnowledge(local.NewKnowledgeDriver(s), opts), nothing, nil
+		d := local.NewKnowledgeDriver(s)
+		return pumasi.NewKnowledge(d, opts), d.Close, nil
 	}
 	if cfg.Home == "" {
 		return nil, nil, fmt.Errorf("storage backend %T keeps no knowledge: set PUMASI_KNOWLEDGE=postgres://…", store)
@@ -70,7 +71,8 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open knowledge in %s: %w", cfg.Home, err)
 	}
-	return pumasi.NewKnowledge(local.NewKnowledgeDriver(s), opts), s.Close, nil
+	d := local.NewKnowledgeDriver(s)
+	return pumasi.NewKnowledge(d, opts), func() error { return errors.Join(d.Close(), s.Close()) }, nil
 }
 
 // openPostgresKnowledge opens the PostgreSQL driver: a pgx pool on cfg.URL
