@@ -365,7 +365,7 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 }
 
 // nearestSQL is Nearest's statement for dims-dimensional vectors ($1
-// model, $2 hive or '', $3 the vector, $4 how many). dims is a length, safe
+// model, $2 hive or empty, $3 the vector, $4 how many). dims is a length, safe
 // to spell into the statement; the cast must be a literal type for the
 // planner to match the index expression.
 func nearestSQL(dims int) string {
