@@ -73,7 +73,13 @@ func Narrative(text string) NarrativeResult {
 			continue
 		}
 		n.Sentences++
-		if v := narratedEnglish(strings.ToLower(s)); v > 0 {
+		ls := strings.ToLower(s)
+		if w := reWord.FindString(ls); diaryOpeners[w] && !hasString(n.Markers, w+"…") {
+			// A sentence that drops its subject ("Spent the day on…") is
+			// diary style by itself.
+			n.Markers = append(n.Markers, w+"…")
+		}
+		if v := narratedEnglish(ls); v > 0 {
 			n.Narrated++
 			n.Actions += v
 		}
