@@ -148,7 +148,19 @@ func Specificity(title, content string) (float64, []string) {
 		score -= 0.10
 		signals = append(signals, signalTooShort)
 	}
-	return math.Round(clamp01(score)*100) / 100, signals
+	return math.Round(saturate(score)*100) / 100, signals
+}
+
+// saturate maps the summed weights into [0,1) without a ceiling that many
+// findings would share: unchanged up to the floor, then approaching 1, so a
+// finding with twice the signals still ranks above one that just passes
+// (the score is stored as a quality weight).
+func saturate(x float64) float64 {
+	const knee = SpecificityFloor
+	if x <= knee {
+		return clamp01(x)
+	}
+	return knee + (1-knee)*(1-math.Exp(-(x-knee)/(1-knee)))
 }
 
 // namedTech returns the known technologies text names. List entries with a
