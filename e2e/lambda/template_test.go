@@ -198,11 +198,15 @@ func TestTemplate(t *testing.T) {
 			if k == lambdaapp.EnvSweepGrace {
 				return "1h"
 			}
+			if k == lambdaapp.EnvKnowledge {
+				return "postgres://pumasi:from-the-secret@db.example:5432/pumasi"
+			}
 			return "set-by-the-template-0123456789"
 		}); err != nil {
 			t.Errorf("%s: config from the template's env: %v", sf.logical, err)
 		}
 	}
+	checkKnowledgeDatabase(t, top, byName)
 	for name := range byName {
 		if _, ok := lambdaapp.Lookup(name); !ok {
 			t.Errorf("template deploys %s, which lambdaapp does not know", name)
@@ -336,5 +340,59 @@ func TestTemplate(t *testing.T) {
 	}
 	if n := len(keys(resources)); n == 0 || types["Bucket"] != "AWS::S3::Bucket" {
 		t.Errorf("template has no S3 bucket resource")
+	}
+}
+
+// checkKnowledgeDatabase: every function that reads PUMASI_KNOWLEDGE gets
+// it from the Secrets Manager secret the KnowledgeDatabaseUrl parameter
+// names (a dynamic reference, resolved at deploy), or not at all when the
+// parameter is empty; the parameter refuses a plain postgres:// URL.
+func checkKnowledgeDatabase(t *testing.T, top *yaml.Node, byName map[string]samFunction) {
+	t.Helper()
+	param := path(top, "Parameters", "KnowledgeDatabaseUrl")
+	if param == nil {
+		t.Fatal("no KnowledgeDatabaseUrl parameter")
+	}
+	if d := get(param, "Default"); d == nil || d.Value != "" {
+		t.Errorf("KnowledgeDatabaseUrl must default to empty (knowledge off)")
+	}
+	pattern, err := regexp.Compile(path(param, "AllowedPattern").Value)
+	if err != nil {
+		t.Fatalf("KnowledgeDatabaseUrl AllowedPattern: %v", err)
+	}
+	for v, ok := range map[string]bool{
+		"": true, "pumasi/knowledge-url": true,
+		"arn:aws:secretsmanager:us-east-1:123456789012:secret:pumasi/knowledge-url-AbCdEf": true,
+		"postgres://pumasi:hunter2@db.example:5432/pumasi":                                 false,
+	} {
+		if pattern.MatchString(v) != ok {
+			t.Errorf("KnowledgeDatabaseUrl AllowedPattern accepts %q = %v, want %v", v, !ok, ok)
+		}
+	}
+	if c := path(top, "Conditions", "HasKnowledgeDatabase"); c == nil || !strings.Contains(allText(c), "KnowledgeDatabaseUrl") {
+		t.Errorf("no HasKnowledgeDatabase condition on KnowledgeDatabaseUrl")
+	}
+	want := "{{resolve:secretsmanager:${KnowledgeDatabaseUrl}}}"
+	for _, f := range lambdaapp.Functions() {
+		reads := false
+		for _, k := range f.Env {
+			reads = reads || k == lambdaapp.EnvKnowledge
+		}
+		sf, ok := byName[f.Name]
+		if !ok {
+			continue
+		}
+		v := path(sf.props, "Environment", "Variables", lambdaapp.EnvKnowledge)
+		if !reads {
+			if v != nil {
+				t.Errorf("%s gets %s but does not read it", sf.logical, lambdaapp.EnvKnowledge)
+			}
+			continue
+		}
+		if v == nil || v.Tag != "!If" || len(v.Content) != 3 || v.Content[0].Value != "HasKnowledgeDatabase" ||
+			v.Content[1].Tag != "!Sub" || v.Content[1].Value != want ||
+			v.Content[2].Tag != "!Ref" || v.Content[2].Value != "AWS::NoValue" {
+			t.Errorf("%s %s is not !If [HasKnowledgeDatabase, !Sub %q, !Ref AWS::NoValue]", sf.logical, lambdaapp.EnvKnowledge, want)
+		}
 	}
 }
