@@ -117,7 +117,8 @@ func CheckContribution(title, content string) GateResult {
 		for _, m := range missing {
 			sig = append(sig, GateSignal{SignalMissing, m})
 		}
-		reason := fmt.Sprintf("specificity %.2f is below the floor %.2f; add %s", score, SpecificityFloor, strings.Join(say, ", "))
+		// The reason names the three easiest additions; details list all.
+		reason := fmt.Sprintf("specificity %.2f is below the floor %.2f; add %s", score, SpecificityFloor, strings.Join(say[:min(len(say), 3)], ", "))
 		if hasString(found, signalPlatitude) {
 			reason += `, and drop general advice ("write tests", "keep it simple")`
 		}

@@ -34,7 +34,7 @@ var (
 	reError = []*regexp.Regexp{
 		// A quoted message: double quotes, curly quotes, or single quotes
 		// that open after a space (not an apostrophe in "don't").
-		regexp.MustCompile(`"[^"\n]{2,200}[\s:][^"\n]{2,200}"|“[^”\n]{4,200}”|(?:^|[\s(:=])'[^'\n]{2,100}\s[^'\n]{1,100}'(?:$|[\s),.;:])`),
+		regexp.MustCompile(`"[^"\n]+[\s:][^"\n]+"|“[^”\n]+”|(?:^|[\s(:=])'[^'\n]+\s[^'\n]+'(?:$|[\s),.;:])`),
 		// Error codes and names: ERR_REQUIRE_ESM, EADDRNOTAVAIL, E0502,
 		// ValueError, ErrPasswordTooLong, OOMKilled, AccessDenied.
 		regexp.MustCompile(`\bE[A-Z]{4,}\b|\bE\d{3,4}\b|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:ERROR|ERR|FAILED|FAILURE|DENIED|INVALID|EXCEEDED|EXHAUSTED|BUSY|LOCKED|FOUND|TIMEOUT|REJECT\w*|LIMIT|MISMATCH|MISSING|REFUSED|CONFLICT|EXISTS|UNAVAILABLE|COMPANY)\b|\b(?:ERR|ERROR|SQLITE|ORA|PG)_[A-Z0-9_]+\b|\b[A-Z]\w*(?:Error|Exception|Warning|Fault|Denied|Killed|BackOff|Failed|NotFound)\b|\bErr[A-Z]\w+|\b[a-z]+_(?:error|denied|invalid|exceeded|not_found|required|mismatch|payload|scope|channel)\b`),
@@ -50,7 +50,7 @@ var (
 		regexp.MustCompile(`(?i)\b(?:at most|up to|max(?:imum)?|min(?:imum)?|limit(?:ed)? (?:of|to|is)|caps? at|above|below|over|under|more than|less than|exceeds?|defaults? to|from)\s+\d|\d\s?<<\s?\d|\b0[0-7]{3}\b|최대\s?\d|\d\s?(?:까지|이상|이하|미만|초과)|\b\d{3,}\b`),
 	}
 	reIdentifier = []*regexp.Regexp{
-		regexp.MustCompile(`\b[A-Za-z_][\w.]*\([^()\n]{0,60}\)`),                   // call(), pkg.Func(x)
+		regexp.MustCompile(`\b[A-Za-z_][\w.]*\([^()\n]*\)`),                   // call(), pkg.Func(x)
 		regexp.MustCompile(`\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b`),                       // resp.Body, go.mod
 		regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z]\w*`), // useEffect, HashMap
 		regexp.MustCompile(`\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}\d+\b`),

@@ -164,3 +164,13 @@ func TestSpecificityBounded(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckContribution measures the gate on a finding at The Hive's
+// content limit, the most it is ever asked to read.
+func BenchmarkCheckContribution(b *testing.B) {
+	long := strings.Repeat(specificFinding+" 오늘 드디어 React 18 ", HiveMaxContentRunes/len(specificFinding))
+	content := string([]rune(long)[:HiveMaxContentRunes])
+	for b.Loop() {
+		CheckContribution("pgx pool sizing", content)
+	}
+}
