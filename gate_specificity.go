@@ -50,7 +50,7 @@ var (
 		regexp.MustCompile(`(?i)\b(?:at most|up to|max(?:imum)?|min(?:imum)?|limit(?:ed)? (?:of|to|is)|caps? at|above|below|over|under|more than|less than|exceeds?|defaults? to|from)\s+\d|\d\s?<<\s?\d|\b0[0-7]{3}\b|최대\s?\d|\d\s?(?:까지|이상|이하|미만|초과)|\b\d{3,}\b`),
 	}
 	reIdentifier = []*regexp.Regexp{
-		regexp.MustCompile(`\b[A-Za-z_][\w.]*\([^()\n]*\)`),                   // call(), pkg.Func(x)
+		regexp.MustCompile(`\b[A-Za-z_][\w.]*\([^()\n]*\)`),                        // call(), pkg.Func(x)
 		regexp.MustCompile(`\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b`),                       // resp.Body, go.mod
 		regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z]\w*`), // useEffect, HashMap
 		regexp.MustCompile(`\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}\d+\b`),
