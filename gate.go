@@ -100,7 +100,7 @@ func CheckContribution(title, content string) GateResult {
 		return verdict(StagePII, "contains personal data or secrets ("+strings.Join(kinds, ", ")+
 			"); remove them or write placeholders such as user@example.com, 555-0100 or <TOKEN>", sig, 0)
 	}
-	if n := Narrative(text); n.Story {
+	if n := Narrative(title, content); n.Story {
 		return verdict(StageNarrative, n.reason(), n.signals(), 0)
 	}
 	score, found := Specificity(title, content)

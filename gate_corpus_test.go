@@ -114,7 +114,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 			}
 		case "narrative":
 			ok = !res.Pass
-			if _, isStory := IsNarrative(c.Title + "\n" + c.Content); isStory {
+			if Narrative(c.Title, c.Content).Story {
 				narrativeStage++
 			} else {
 				wrong = append(wrong, "narrative "+c.ID+": missed by the narrative stage")

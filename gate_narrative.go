@@ -44,8 +44,12 @@ type NarrativeResult struct {
 	Markers     []string
 }
 
-// Narrative runs the narrative stage on text.
-func Narrative(text string) NarrativeResult {
+// Narrative runs the narrative stage on a contribution. The title counts for
+// session phrases and story markers but not as a sentence: a title is a
+// label ("Forgot model.eval()", "Prepared statements break…"), not
+// narration.
+func Narrative(title, content string) NarrativeResult {
+	text := strings.TrimSpace(title + "\n" + content)
 	lower := strings.ToLower(text)
 	var n NarrativeResult
 	for _, p := range sessionPhrases {
@@ -67,7 +71,7 @@ func Narrative(text string) NarrativeResult {
 			}
 		}
 	}
-	for _, s := range reSentence.Split(text, -1) {
+	for _, s := range reSentence.Split(content, -1) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
@@ -109,7 +113,7 @@ func Narrative(text string) NarrativeResult {
 // IsNarrative reports whether text reads as a diary, story or session
 // summary rather than a finding, with the features that decided it.
 func IsNarrative(text string) ([]string, bool) {
-	n := Narrative(text)
+	n := Narrative("", text)
 	if !n.Story {
 		return nil, false
 	}
@@ -158,9 +162,15 @@ func narratedEnglish(s string) int {
 	if len(words) == 0 {
 		return 0
 	}
+	// A sentence that opens with a past-tense verb has dropped its subject:
+	// "Spent the afternoon…", "Successfully migrated…, updated…".
 	start := -1
-	if diaryOpeners[words[0]] {
-		start = 0
+	first := 0
+	if leadAdverbs[words[0]] && len(words) > 1 {
+		first = 1
+	}
+	if w := words[first]; diaryOpeners[w] || isPastVerb(w) && !openerNotPast[w] {
+		start = first
 	}
 	for i, w := range words {
 		if start >= 0 {
@@ -195,6 +205,18 @@ func narratedEnglish(s string) int {
 		}
 	}
 	return n
+}
+
+// leadAdverbs may precede a subjectless past-tense verb.
+var leadAdverbs = map[string]bool{
+	"successfully": true, "then": true, "also": true, "finally": true, "first": true, "next": true,
+	"later": true, "eventually": true, "quickly": true,
+}
+
+// openerNotPast are -ed words that open findings without narrating them.
+var openerNotPast = map[string]bool{
+	"used": true, "based": true, "given": true, "compared": true, "combined": true, "related": true,
+	"needed": true, "called": true, "fixed": true, "added": true, "introduced": true, "changed": true,
 }
 
 var clauseBreak = map[string]bool{

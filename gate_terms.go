@@ -164,6 +164,7 @@ var storyMarkers = []string{
 	"disappointed", "satisfying", "celebrated", "felt great", "good times", "my journey", "what a day",
 	"productive", "went smoothly", "i'm confident", "not touching it", "enjoy", "welcoming", "thanked",
 	"i realized", "i realised", "my first", "had fun", "was busy", "i feel", "feel much better",
+	"successfully", "working as expected", "everything is working", "all tests pass", "the build is green",
 	// Korean: time.
 	"오늘", "어제", "어젯밤", "그저께", "아침에", "오전에", "오후에", "오후 내내", "저녁에", "밤새", "새벽",
 	"주말", "지난주", "지난달", "지난번", "작년", "연휴", "하루 종일", "하루종일", "내내", "이틀", "사흘",
