@@ -22,6 +22,7 @@ import (
 type Knowledge struct {
 	s   *Store
 	idx *knowIndex
+	df  dfCache
 }
 
 var _ pumasi.KnowledgeDriver = (*Knowledge)(nil)
@@ -37,6 +38,20 @@ func NewKnowledgeDriver(s *Store) *Knowledge {
 // leaves the Store open.
 func (k *Knowledge) Close() error {
 	return k.idx.saveIfChanged(context.Background())
+}
+
+// IndexStats reports how many vectors the in-memory index holds and its
+// resident bytes, as of the last refresh.
+func (k *Knowledge) IndexStats() (entries int, bytes int64) {
+	k.idx.mu.RLock()
+	defer k.idx.mu.RUnlock()
+	for _, g := range k.idx.graphs {
+		entries += g.Len()
+		if a, ok := g.(annGraph); ok {
+			bytes += a.Bytes()
+		}
+	}
+	return entries, bytes
 }
 
 // NewKnowledge returns the knowledge engine over s with default options.

@@ -3,16 +3,25 @@ package local
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
 
 // Lexical finds entries by FTS5: the porter table (English stems; a Hangul
 // term as a prefix, since unicode61 keeps Korean particles on the word) and
-// the trigram table (substrings of three or more characters, for
-// identifiers and Korean). Both lists are interleaved, best first, so
-// neither drowns the other. Terms are quoted, never passed as FTS syntax.
+// the trigram table (substrings, for Korean compounds and identifiers with
+// digits). Both lists are interleaved, best first, so neither drowns the
+// other. Terms are quoted, never passed as FTS syntax.
+//
+// Ranking every entry that holds any of 30 words would sort most of the
+// corpus on every query, so only the rarest few terms (searchTerms, each
+// matching at most commonTerm entries) drive the search: they tell
+// candidates apart, and the engine still weighs every term when it scores
+// what was found.
 func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n int) ([]string, error) {
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
@@ -24,17 +33,19 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 			q += " *"
 		}
 		porter = append(porter, q)
-		// Substring search costs a lookup per trigram: only the query's
-		// own first words, not every thesaurus expansion.
-		if i < maxTrigramTerms && utf8.RuneCountInString(t) >= 3 {
+		if i < maxTrigramTerms && utf8.RuneCountInString(t) >= 3 && (isHangulWord(t) || hasDigit(t)) {
 			tri = append(tri, ftsQuote(t))
 		}
 	}
-	a, err := k.ftsSearch(ctx, "knowledge_fts", strings.Join(porter, " OR "), hive, n)
-	if err != nil {
-		return nil, wrapInternal("full-text search", err)
+	porter = k.rarest(ctx, "knowledge_fts", porter, searchTerms)
+	tri = k.rarest(ctx, "knowledge_fts_tri", tri, searchTerms/2)
+	var a, b []string
+	var err error
+	if len(porter) > 0 {
+		if a, err = k.ftsSearch(ctx, "knowledge_fts", strings.Join(porter, " OR "), hive, n); err != nil {
+			return nil, wrapInternal("full-text search", err)
+		}
 	}
-	var b []string
 	if len(tri) > 0 {
 		if b, err = k.ftsSearch(ctx, "knowledge_fts_tri", strings.Join(tri, " OR "), hive, n); err != nil {
 			return nil, wrapInternal("trigram search", err)
@@ -53,8 +64,82 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	return out, nil
 }
 
-// maxTrigramTerms bounds the terms a trigram search looks up.
-const maxTrigramTerms = 8
+// Bounds of a full-text candidate search (see Lexical).
+const (
+	maxTrigramTerms = 8
+	searchTerms     = 6
+	commonTerm      = 500
+	dfTTL           = 5 * time.Minute
+	dfCacheMax      = 50000
+)
+
+// rarest returns up to max of the match expressions that match something
+// but at most commonTerm entries, rarest first.
+func (k *Knowledge) rarest(ctx context.Context, table string, matches []string, max int) []string {
+	type tf struct {
+		m  string
+		df int
+	}
+	var ok []tf
+	for _, m := range matches {
+		if df := k.df.count(ctx, k, table, m); df > 0 && df <= commonTerm {
+			ok = append(ok, tf{m, df})
+		}
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return ok[i].df < ok[j].df })
+	out := make([]string, 0, max)
+	for _, t := range ok[:min(len(ok), max)] {
+		out = append(out, t.m)
+	}
+	return out
+}
+
+// dfCache remembers how many entries a term matches (counted up to
+// commonTerm + 1), for dfTTL: counts move slowly, and a stale one only
+// shifts which terms drive the search.
+type dfCache struct {
+	mu sync.Mutex
+	m  map[string]dfEntry
+}
+
+type dfEntry struct {
+	n  int
+	at time.Time
+}
+
+func (c *dfCache) count(ctx context.Context, k *Knowledge, table, match string) int {
+	key := table + "\x00" + match
+	now := time.Now()
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && now.Sub(e.at) < dfTTL {
+		return e.n
+	}
+	var n int
+	// table is one of two constants, never user input.
+	err := k.s.db.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT 1 FROM %[1]s WHERE %[1]s MATCH ? LIMIT ?)`, table),
+		match, commonTerm+1).Scan(&n)
+	if err != nil {
+		return 1 // search by it; the search itself reports errors
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= dfCacheMax {
+		c.m = map[string]dfEntry{}
+	}
+	c.m[key] = dfEntry{n, now}
+	c.mu.Unlock()
+	return n
+}
+
+func hasDigit(t string) bool {
+	for _, r := range t {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
 
 func (k *Knowledge) ftsSearch(ctx context.Context, table, match, hive string, n int) ([]string, error) {
 	// table is one of two constants above, never user input.
