@@ -234,3 +234,33 @@ func TestMCPToolsEveryHostAccepts(t *testing.T) {
 		t.Fatalf("query_knowledge schema = %s", limit)
 	}
 }
+
+// TestMCPResourcesFolderAppearsLater: an agent placed after the server
+// started gets its folder then; the watcher lists its files as they come.
+func TestMCPResourcesFolderAppearsLater(t *testing.T) {
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	srv := newMCPServer()
+	cfg := &mcpConfig{env: &cliEnv{getenv: func(string) string { return "" }}, home: home, agent: "late",
+		sharedDir: agentSharedDir(home, "late"), watch: 20 * time.Millisecond, ctx: ctx}
+	if err := addSharedResources(srv, cfg); err != nil {
+		t.Fatal(err)
+	}
+	cs := mcpSession(t, ctx, srv)
+	if list, err := cs.ListResources(ctx, nil); err != nil || len(list.Resources) != 0 {
+		t.Fatalf("before the folder exists: %+v, %v", list, err)
+	}
+	writeSharedFiles(t, home, "late", map[string]string{"plan.md": "# Plan\n", ".pumasi-tmp-1": "half"})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		list, err := cs.ListResources(ctx, nil)
+		if err == nil && len(list.Resources) == 1 && list.Resources[0].URI == "pumasi://shared/plan.md" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new folder's file never listed: %+v, %v", list, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
