@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 )
+
+// maxSweepRest caps the pause after each absorb (see sweepOne).
+const maxSweepRest = 50 * time.Millisecond
 
 // SweepKnowledge is the daily staleness/dedup pass. It walks the entries
 // added since the last sweep in short batches (KnowledgeDriver.Since), finds
@@ -95,7 +99,18 @@ func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float
 	sort.Slice(cluster, func(a, b int) bool { return olderEntry(cluster[a], cluster[b]) })
 	keep, merged := cluster[0].ID, 0
 	for _, g := range cluster[1:] {
+		start := time.Now()
 		err := k.d.Absorb(ctx, keep, g.ID)
+		// Pace the writes: rest as long as the write took (up to
+		// maxSweepRest), so the sweep holds the store's write side at most
+		// half the time and a writer waits for one absorb at most.
+		if rest := min(time.Since(start), maxSweepRest); rest > 0 {
+			select {
+			case <-ctx.Done():
+				return merged, ctx.Err()
+			case <-time.After(rest):
+			}
+		}
 		switch {
 		case ErrorCode(err) == ENotFound:
 			// Another sweep got there first.
