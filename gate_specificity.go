@@ -148,8 +148,13 @@ func Specificity(title, content string) (float64, []string) {
 		score -= 0.10
 		signals = append(signals, signalTooShort)
 	}
-	return math.Round(saturate(score)*100) / 100, signals
+	// The weights are scaled so the weakest precise findings and the most
+	// decorated platitudes of testdata/gate sit about equally far from the
+	// floor.
+	return math.Round(saturate(scoreScale*score)*100) / 100, signals
 }
+
+const scoreScale = 1.15
 
 // saturate maps the summed weights into [0,1) without a ceiling that many
 // findings would share: unchanged up to the floor, then approaching 1, so a
@@ -209,7 +214,7 @@ func codeTokens(text string) int {
 	return len(seen)
 }
 
-var reCodeToken = regexp.MustCompile(`_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}<>=$~|]|^[A-Za-z]+\d|\d[A-Za-z]|^[a-z]+[A-Z]|^[A-Z][a-z]+[A-Z]|^[A-Z]{2,}$`)
+var reCodeToken = regexp.MustCompile(`^[\^~]\d|_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}<>=$~|]|^[A-Za-z]+\d|\d[A-Za-z]|^[a-z]+[A-Z]|^[A-Z][a-z]+[A-Z]|^[A-Z]{2,}$`)
 
 func distinctMatches(res []*regexp.Regexp, text string) int {
 	seen := map[string]bool{}
