@@ -241,6 +241,27 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			t.Errorf("Load of %d of %d bytes = nil error", n, len(good))
 		}
 	}
+	// A file with good checksums but an impossible graph (a buggy writer) is
+	// refused by the structure check, not by a panic at the first search.
+	for name, spoil := range map[string]func(*Index){
+		"link out of range": func(x *Index) { x.links0[1] = uint32(len(x.keys) + 5) },
+		"count over cap":    func(x *Index) { x.links0[0] = uint32(x.m0 + 1) },
+		"level over max":    func(x *Index) { x.levels[3] = uint8(x.maxLevel + 1) },
+		"duplicate key":     func(x *Index) { x.keys[2] = x.keys[1] },
+	} {
+		y, err := Load(bytes.NewReader(good))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spoil(y)
+		var b bytes.Buffer
+		if err := y.Save(&b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(&b); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("Load(%s) = %v, want ErrCorrupt", name, err)
+		}
+	}
 }
 
 func TestConcurrentSearchDuringAdd(t *testing.T) {
