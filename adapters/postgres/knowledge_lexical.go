@@ -20,7 +20,7 @@ import (
 //   - substring matches of terms of three or more characters over
 //     knowledge_text(title, content, tags), which the trigram index answers:
 //     identifiers and Korean words that stemming misses, ranked by how many
-//     terms match, then shorter texts first.
+//     terms the text holds, then shorter texts first.
 //
 // Terms are quoted lexemes and escaped LIKE patterns, passed as parameters:
 // never query syntax of the caller's.
@@ -28,7 +28,7 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	var lexemes, patterns []string
+	var lexemes, patterns, words []string
 	for _, t := range terms {
 		q := tsQuote(t)
 		if isHangulWord(t) {
@@ -37,6 +37,7 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		lexemes = append(lexemes, q)
 		if utf8.RuneCountInString(t) >= 3 {
 			patterns = append(patterns, "%"+likeEscape(t)+"%")
+			words = append(words, strings.ToLower(t))
 		}
 	}
 	a, err := k.ids(ctx, `SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
@@ -49,11 +50,16 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	if len(patterns) > 0 {
 		// The WHERE clause must call knowledge_text exactly as the trigram
 		// index does, or the planner scans the table.
-		b, err = k.ids(ctx, `SELECT id FROM knowledge_entries
-			WHERE knowledge_text(title, content, tags) ILIKE ANY ($1) AND ($2 = '' OR hive = $2)
-			ORDER BY (SELECT count(*) FROM unnest($1::text[]) p WHERE knowledge_text(title, content, tags) ILIKE p) DESC,
-				length(knowledge_text(title, content, tags)), seq
-			LIMIT $3`, patterns, hive, n)
+		// Ranking lowers each matching text once (OFFSET 0 keeps the
+		// planner from folding the inner query in, which would lower it
+		// again for every term) and finds the already case-folded terms
+		// with strpos.
+		b, err = k.ids(ctx, `SELECT id FROM (
+				SELECT id, seq, lower(knowledge_text(title, content, tags)) AS txt FROM knowledge_entries
+				WHERE knowledge_text(title, content, tags) ILIKE ANY ($1) AND ($2 = '' OR hive = $2)
+				OFFSET 0) m
+			ORDER BY (SELECT count(*) FROM unnest($4::text[]) w WHERE strpos(m.txt, w) > 0) DESC, length(m.txt), seq
+			LIMIT $3`, patterns, hive, n, words)
 		if err != nil {
 			return nil, wrap("trigram search", err)
 		}
