@@ -30,6 +30,8 @@ inspector:
 test: tools browser inspector
 	$(GO) vet ./...
 	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 14m ./...
+	@# the knowledge gate's figures on testdata/gate (the test above enforces the floors)
+	@$(GO) test -count=1 -run '^TestGateLabelledCorpus$$' -v . | grep -E 'gate_corpus_test.go:[0-9]+: (corpus|good|narrative|platitude|pii|placeholders)'
 
 ## bench: benchmarks, each printed beside a baseline measured in the same run
 bench: tools build
