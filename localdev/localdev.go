@@ -55,6 +55,9 @@ type Config struct {
 	// and its staleness half-life; the zero value keeps it with the file
 	// storage, or in the home's SQLite database when that is S3.
 	Knowledge wire.KnowledgeConfig
+	// MergeThreshold overrides the embedder's merge threshold
+	// (PUMASI_MERGE_THRESHOLD); zero keeps the embedder's own.
+	MergeThreshold float64
 	// RateLimits bound keyless knowledge writes (zero: the defaults).
 	RateLimits functions.RateLimits
 	// CORS opens routes to browsers on other origins (zero: the public
@@ -137,7 +140,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer closeKnow()
 	hub := push.NewHub(cfg.Log)
-	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, RateLimits: cfg.RateLimits, CORS: cfg.CORS}
+	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, MergeThreshold: cfg.MergeThreshold, RateLimits: cfg.RateLimits, CORS: cfg.CORS}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)

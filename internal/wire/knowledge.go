@@ -45,6 +45,9 @@ type KnowledgeConfig struct {
 	Home string
 	// HalfLife is the staleness half-life (PUMASI_KNOWLEDGE_HALF_LIFE).
 	HalfLife time.Duration
+	// VectorWeight is the share of cosine similarity in relevance
+	// (PUMASI_KNOWLEDGE_VECTOR_WEIGHT; 0 takes the engine's default).
+	VectorWeight float64
 	Log      *slog.Logger
 	Now      func() time.Time
 }
@@ -53,7 +56,7 @@ type KnowledgeConfig struct {
 // a function that releases what it opened. Build one per process and share
 // it: the local driver keeps a vector index in memory.
 func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (pumasi.KnowledgeStore, func() error, error) {
-	opts := pumasi.KnowledgeOptions{Now: cfg.Now, HalfLife: cfg.HalfLife}
+	opts := pumasi.KnowledgeOptions{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight}
 	switch {
 	case strings.HasPrefix(cfg.URL, "postgres://") || strings.HasPrefix(cfg.URL, "postgresql://"):
 		return openPostgresKnowledge(ctx, cfg, opts)
