@@ -9,6 +9,15 @@ GOFLAGS_BUILD := -trimpath -buildvcs=false
 build:
 	$(GO) build $(GOFLAGS_BUILD) -o $(PUMASI) ./cmd/pumasi
 
+## install: go install ./cmd/pumasi into $(go env GOBIN), else $(go env GOPATH)/bin, and
+## say where; unlike build it stamps the VCS revision, which `pumasi version` prints
+.PHONY: install
+install:
+	$(GO) install -trimpath -buildvcs=auto ./cmd/pumasi
+	@dir="$$($(GO) env GOBIN)"; [ -n "$$dir" ] || dir="$$($(GO) env GOPATH)/bin"; \
+	echo "installed $$dir/pumasi"; \
+	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "$$dir is not on PATH; add it: export PATH=\"$$dir:\$$PATH\"";; esac
+
 ## localdev: serve the whole product on 127.0.0.1:8787 with home ~/.pumasi
 localdev: build
 	$(PUMASI) localdev

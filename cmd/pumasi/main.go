@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 )
@@ -75,35 +74,32 @@ func exitCode(err error) int {
 }
 
 // run dispatches to a subcommand; nested commands are looked up by their
-// two-word name first ("machine run", "know query").
+// two-word name first ("machine run", "know query"). Asking for help (no
+// command is not asking) prints to stdout and succeeds, so `| less` works.
 func run(ctx context.Context, env *cliEnv, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(env.stderr)
-		if len(args) == 0 {
-			return &exitCodeError{2, errors.New("no command given")}
-		}
+		return &exitCodeError{2, errors.New("no command given")}
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(env.stdout)
 		return nil
+	case "--version", "-version":
+		return runVersion(ctx, env, args[1:])
 	}
-	if len(args) >= 2 {
-		if c, ok := commands[args[0]+" "+args[1]]; ok {
-			return c.run(ctx, env, args[2:])
+	if c, n, ok := lookup(args); ok {
+		if c.name != "help" && wantsHelp(args[n:]) {
+			commandHelp(ctx, env, c)
+			return nil
 		}
+		return c.run(ctx, env, args[n:])
 	}
-	if c, ok := commands[args[0]]; ok {
-		return c.run(ctx, env, args[1:])
+	if names := group(args[0]); len(names) > 0 {
+		if len(args) == 1 || wantsHelp(args[1:]) {
+			return runHelp(ctx, env, args[:1])
+		}
 	}
 	usage(env.stderr)
 	return &exitCodeError{2, fmt.Errorf("unknown command %q", strings.Join(args[:1], " "))}
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: pumasi <command> [flags]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
-	}
 }

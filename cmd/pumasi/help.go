@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// helpText is what `pumasi help CMD` and `CMD --help` print beside the
+// command's flags. It lives here, not in each command's register call, so one
+// table shows every command the way a newcomer meets them; TestHelpEveryCommand
+// fails when a registered command has no entry.
+type helpText struct {
+	// desc is one line: what the command does.
+	desc string
+	// usage is the synopsis after "pumasi ".
+	usage string
+	// example is a line that works as pasted against `make localdev`.
+	example string
+	// flagArgs, when set, are the arguments before -h that reach the flags
+	// (init needs its host first).
+	flagArgs []string
+}
+
+var helpTexts = map[string]helpText{
+	"put":             {"upload files to a room", "put --room R [--name N] FILE...", "pumasi put --room r1 spec.md", nil},
+	"ls":              {"list a room's files with their rev", "ls --room R [--json]", "pumasi ls --room r1", nil},
+	"get":             {"print a room file's bytes", "get --room R NAME", "pumasi get --room r1 spec.md", nil},
+	"rm":              {"delete a room file", "rm --room R NAME", "pumasi rm --room r1 spec.md", nil},
+	"resolve":         {"resolve $references in a text into the <referenced-files> hint", "resolve --room R TEXT", "pumasi resolve --room r1 'please review $spec.md'", nil},
+	"rooms":           {"list the rooms your token reaches, with rev, files, bytes and agents", "rooms [--json]", "pumasi rooms", nil},
+	"place":           {"place (or move) an agent in a room on a machine", "place --room R --agent A --machine M", "pumasi place --room r1 --agent my-agent --machine local", nil},
+	"unplace":         {"take an agent out of its room; its machine empties the copy", "unplace --room R --agent A", "pumasi unplace --room r1 --agent my-agent", nil},
+	"agents":          {"list a room's agents with their sync state", "agents --room R [--json]", "pumasi agents --room r1", nil},
+	"context":         {"print an agent's <shared-context> block from its local copy", "context --agent A [--home DIR] [--budget 65536] [--hook]", "pumasi context --agent my-agent", nil},
+	"machine run":     {"run the machine daemon that mirrors each agent's room", "machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL]", "pumasi machine run --server http://127.0.0.1:8787 --machine m1 --token \"$(pumasi token --machine m1)\"", nil},
+	"mcp":             {"serve the shared files and knowledge tools over MCP (stdio)", "mcp --agent A [--home DIR] [--server URL]", "claude mcp add pumasi -- pumasi mcp --agent my-agent", nil},
+	"init":            {"write an agent host's hooks and MCP configuration", "init claude-code|codex|cursor --agent A [--server URL] [--dry-run]", "pumasi init claude-code --agent my-agent --dry-run", []string{"claude-code"}},
+	"know query":      {"search collective knowledge", "know query TEXT [--limit 5] [--hive H]", "pumasi know query 'sqlite busy'", nil},
+	"know contribute": {"share a finding with collective knowledge", "know contribute --agent A --title T --content C [--hive H] [--tags a,b]", "pumasi know contribute --agent my-agent --title 'pgx pool size' --content 'pgx v5: set pool_max_conns=10 in the DSN'", nil},
+	"know hook":       {"a prompt hook that adds relevant knowledge to an agent's prompt", "know hook [flags] < event.json", "echo '{\"prompt\":\"sqlite busy\"}' | pumasi know hook", nil},
+	"localdev":        {"run the whole product offline (disk + SQLite) on 127.0.0.1:8787", "localdev [--addr A] [--home DIR] [--storage URL] [--no-machine]", "pumasi localdev", nil},
+	"sweep":           {"run the sweep now: orphan blobs, temp files, near-duplicate knowledge", "sweep [--grace 10m]", "pumasi sweep --grace 10m", nil},
+	"token":           {"mint a token signed with the secret", "token --admin | --room R | --machine M [--ttl 720h] [--new-secret]", "pumasi token --room r1 --ttl 24h", nil},
+	"version":         {"print the module version and VCS revision", "version", "pumasi version", nil},
+	"help":            {"print the commands, or one command's description, example and flags", "help [COMMAND]", "pumasi help put", nil},
+}
+
+// describe returns a command's one-line description: its help entry's, else
+// the part of its summary before the usage.
+func describe(name string) string {
+	if h, ok := helpTexts[name]; ok {
+		return h.desc
+	}
+	s := commands[name].summary
+	if i := strings.Index(s, ": "+strings.Fields(name)[0]); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// usage lists every command with its description.
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pumasi <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-16s %s\n", n, describe(n))
+	}
+	fmt.Fprintln(w, "\n`pumasi help COMMAND` (or `pumasi COMMAND --help`) shows its flags and an example.")
+}
+
+// lookup finds the command named by the first one or two words of args and
+// returns it with the words it used.
+func lookup(args []string) (command, int, bool) {
+	if len(args) >= 2 {
+		if c, ok := commands[args[0]+" "+args[1]]; ok {
+			return c, 2, true
+		}
+	}
+	if len(args) >= 1 {
+		if c, ok := commands[args[0]]; ok {
+			return c, 1, true
+		}
+	}
+	return command{}, 0, false
+}
+
+// group lists the commands under a group word ("know", "machine").
+func group(word string) []string {
+	var out []string
+	for n := range commands {
+		if strings.HasPrefix(n, word+" ") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runHelp serves `pumasi help [CMD]`: to stdout, exit 0, like --help.
+func runHelp(ctx context.Context, env *cliEnv, args []string) error {
+	if len(args) == 0 {
+		usage(env.stdout)
+		return nil
+	}
+	if wantsHelp(args) {
+		commandHelp(ctx, env, commands["help"])
+		return nil
+	}
+	if c, n, ok := lookup(args); ok && n == len(args) {
+		commandHelp(ctx, env, c)
+		return nil
+	}
+	if names := group(args[0]); len(names) > 0 && len(args) == 1 {
+		fmt.Fprintf(env.stdout, "pumasi %s has these commands:\n\n", args[0])
+		for _, n := range names {
+			fmt.Fprintf(env.stdout, "  %-16s %s\n", n, describe(n))
+		}
+		return nil
+	}
+	usage(env.stderr)
+	return &exitCodeError{2, fmt.Errorf("no command %q", strings.Join(args, " "))}
+}
+
+// commandHelp prints a command's description, usage, example and flags. The
+// flags come from the command itself: it is run with -h and its flag set's
+// output captured, so they never go stale. Every command parses its flags
+// before it does anything else, so -h has no side effect.
+func commandHelp(ctx context.Context, env *cliEnv, c command) {
+	h, ok := helpTexts[c.name]
+	if !ok {
+		h = helpText{desc: describe(c.name), usage: c.summary}
+	}
+	fmt.Fprintf(env.stdout, "pumasi %s: %s\n\nusage:\n  pumasi %s\n", c.name, h.desc, h.usage)
+	if h.example != "" {
+		fmt.Fprintf(env.stdout, "\nexample:\n  %s\n", h.example)
+	}
+	if c.name == "help" || c.name == "version" {
+		return // no flags, and help -h would come back here
+	}
+	var flags bytes.Buffer
+	quiet := &cliEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &flags, getenv: env.getenv}
+	c.run(ctx, quiet, append(append([]string{}, h.flagArgs...), "-h"))
+	out := flags.String()
+	// flag.FlagSet prints "Usage of NAME:" first; the header above says it.
+	if i := strings.Index(out, "\n"); strings.HasPrefix(out, "Usage of ") && i >= 0 {
+		out = out[i+1:]
+	}
+	if strings.TrimSpace(out) != "" {
+		fmt.Fprintf(env.stdout, "\nflags:\n%s", out)
+	}
+}
+
+// wantsHelp reports whether args ask for help before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
