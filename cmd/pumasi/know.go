@@ -324,9 +324,9 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 	if handle == "" {
 		handle = envOr(cfg.env, "PUMASI_AGENT", mcpHandle(cfg.agent))
 	}
-	if !pumasi.ValidHandle(handle) {
-		return fmt.Errorf("--handle or PUMASI_AGENT %q must be 3-64 characters of A-Z a-z 0-9 . _ -", handle)
-	}
+	// A bad --handle or PUMASI_AGENT still serves every other tool; only
+	// contributing says what to fix.
+	handleOK := pumasi.ValidHandle(handle)
 	kc := newKnowClient(server, handle)
 	addTool(s, &mcp.Tool{
 		Name: "query_knowledge",
@@ -353,6 +353,9 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 			"or rejected (reasons, hints: fix and retry). Personal data, secrets, stories and vague advice are rejected.",
 		Annotations: contributeAnnotations,
 	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in contributeKnowledgeInput) (*mcp.CallToolResult, any, error) {
+		if !handleOK {
+			return nil, nil, fmt.Errorf("agent_required: the contributor handle %q is not 3-64 characters of A-Z a-z 0-9 . _ -; start pumasi mcp with --handle", handle)
+		}
 		req := pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags}
 		if req.Tags == nil {
 			req.Tags = []string{}

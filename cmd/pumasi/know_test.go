@@ -221,6 +221,24 @@ func sameAnswer(t *testing.T, a, b string) bool {
 	return norm(a) == norm(b)
 }
 
+func TestMCPBadHandleStillServes(t *testing.T) {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	knowMCPFlags(fs)
+	if err := fs.Parse([]string{"--server", "http://127.0.0.1:1", "--handle", "a b"}); err != nil {
+		t.Fatal(err)
+	}
+	server := newMCPServer()
+	if err := addKnowledgeTools(server, &mcpConfig{env: &cliEnv{getenv: func(string) string { return "" }}, agent: "a"}); err != nil {
+		t.Fatalf("a bad handle stopped the server: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res := callTool(t, ctx, mcpSession(t, ctx, server), "contribute_knowledge", map[string]any{"title": "t", "content": "c"})
+	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, "agent_required: ") || !strings.Contains(text, "--handle") {
+		t.Fatalf("contribute with a bad handle = %q (isError %v)", text, res.IsError)
+	}
+}
+
 func TestMCPHandle(t *testing.T) {
 	for _, id := range []string{"a", "a1", "a.b", "abc", strings.Repeat("x", 63)} {
 		h := mcpHandle(id)
