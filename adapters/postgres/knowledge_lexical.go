@@ -22,11 +22,20 @@ import (
 //     identifiers and Korean words that stemming misses, ranked by how many
 //     terms the text holds, then shorter texts first.
 //
+// In a large table, terms whose stem most entries hold are dropped first
+// (rareTerms): they would make both searches rank nearly every row, and
+// they pick no candidates the rarer terms and the vector side miss. The
+// engine still scores every candidate on all the terms.
+//
 // Terms are quoted lexemes and escaped LIKE patterns, passed as parameters:
 // never query syntax of the caller's.
 func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n int) ([]string, error) {
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
+	}
+	terms, err := k.rareTerms(ctx, terms)
+	if err != nil {
+		return nil, wrap("term statistics", err)
 	}
 	var lexemes, patterns, words []string
 	for _, t := range terms {
@@ -75,6 +84,40 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		}
 	}
 	return out, nil
+}
+
+// Common-term pruning: a term is common when its English stem is in more
+// than commonShare of the entries by the planner's statistics of the search
+// column (pg_stats.most_common_elems, kept fresh by autovacuum's ANALYZE),
+// and it is dropped only in a table of at least commonFloor entries, where
+// ranking every matching row costs. If every term is common, all are kept.
+const (
+	commonShare = 0.1
+	commonFloor = 10000
+)
+
+// rareTerms returns terms less the common ones.
+func (k *Knowledge) rareTerms(ctx context.Context, terms []string) ([]string, error) {
+	rows, err := k.pool.Query(ctx, `SELECT t FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)
+		WHERE (SELECT reltuples FROM pg_class WHERE oid = 'knowledge_entries'::regclass) < $2
+		   OR NOT EXISTS (
+			SELECT 1 FROM pg_stats st,
+				unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS s(elem, freq),
+				unnest(tsvector_to_array(to_tsvector('english', u.t))) AS lx
+			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries' AND st.attname = 'search'
+			  AND s.elem = lx AND s.freq > $3)
+		ORDER BY i`, terms, commonFloor, commonShare)
+	if err != nil {
+		return nil, err
+	}
+	rare, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	if len(rare) == 0 {
+		return terms, nil
+	}
+	return rare, nil
 }
 
 func (k *Knowledge) ids(ctx context.Context, q string, args ...any) ([]string, error) {

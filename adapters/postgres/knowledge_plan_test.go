@@ -82,3 +82,55 @@ func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32,
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestLexicalDropsCommonTermsInALargeTable: in a table past commonFloor
+// entries, a term every entry holds is left out of the searches (by the
+// planner's statistics), so the lexical candidates are the entries with the
+// rare term rather than whichever rows rank first among all of them.
+func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
+	k := newKnowledgeDriver(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n := commonFloor + 500
+	rows := make([][]any, n)
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	rare := map[string]bool{}
+	for i := range rows {
+		id := fmt.Sprintf("e%05d", i)
+		content := "the replica lagged behind the primary"
+		if i%100 == 7 {
+			content = "the replica lagged behind the primary during a vacuum freeze"
+			rare[id] = true
+		}
+		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
+			pgvector.NewVector([]float32{1, 0}), 0.5, at, at}
+	}
+	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
+		pgx.CopyFromRows(rows)); err != nil {
+		t.Fatal(err)
+	}
+	terms := []string{"replica", "lagged", "vacuum", "freeze"}
+	got, err := k.rareTerms(ctx, terms)
+	if err != nil || len(got) != len(terms) {
+		t.Fatalf("before ANALYZE rareTerms = %v, %v; want every term (no statistics yet)", got, err)
+	}
+	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = k.rareTerms(ctx, terms); err != nil || strings.Join(got, ",") != "vacuum,freeze" {
+		t.Fatalf("rareTerms = %v, %v; want [vacuum freeze]", got, err)
+	}
+	ids, err := k.Lexical(ctx, "academy", terms, 20)
+	if err != nil || len(ids) != 20 {
+		t.Fatalf("Lexical = %d ids, %v; want 20", len(ids), err)
+	}
+	for _, id := range ids {
+		if !rare[id] {
+			t.Fatalf("Lexical returned %s, which lacks the rare terms: %v", id, ids)
+		}
+	}
+	if got, _ := k.rareTerms(ctx, []string{"replica"}); len(got) != 1 {
+		t.Fatalf("only common terms: rareTerms = %v, want them kept", got)
+	}
+}
