@@ -35,10 +35,14 @@ browser:
 inspector:
 	bash scripts/inspector.sh
 
-## test: vet, then every test (fuzz seed corpora included) with real peers
+## test: vet, then every test (fuzz seed corpora included) with real peers under
+## the race detector, which every package's concurrency runs through (the whole tree
+## fits the 15-minute budget: 13 min on 2 busy cores); then the reads-during-writes
+## load test again without it, at its full 50k GETs
 test: tools browser inspector
 	$(GO) vet ./...
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 14m ./...
+	PUMASI_REQUIRE_PEERS=1 $(GO) test -race -count=1 -timeout 14m ./...
+	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 5m -run '^TestReadsDuringWrites$$' ./adapters/local
 	@# the knowledge gate's figures on testdata/gate (the test above enforces the floors)
 	@$(GO) test -count=1 -run '^TestGateLabelledCorpus$$' -v . | grep -E 'gate_corpus_test.go:[0-9]+: (corpus|good|narrative|platitude|pii|placeholders)'
 
