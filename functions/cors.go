@@ -119,7 +119,9 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 		if _, ok := matchPattern(rt.Pattern, segs); !ok || !c.opens(corsClass(rt)) {
 			continue
 		}
-		open = append(open, rt.Method)
+		if !slices.Contains(open, rt.Method) {
+			open = append(open, rt.Method)
+		}
 		matched = matched || rt.Method == method
 	}
 	if len(open) == 0 {

@@ -62,6 +62,9 @@ func TestCORSDefault(t *testing.T) {
 		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "GET") || resp.Header.Get("Access-Control-Max-Age") == "" {
 		t.Fatalf("preflight of query = %d %v, want 204 with CORS headers", resp.StatusCode, resp.Header)
 	}
+	if got := resp.Header.Get("Access-Control-Allow-Methods"); got != "GET, HEAD, OPTIONS" {
+		t.Fatalf("Allow-Methods %q, want GET, HEAD, OPTIONS once each", got)
+	}
 	if strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), HeaderAgent) {
 		t.Fatalf("default preflight allows %s: %v", HeaderAgent, resp.Header)
 	}
