@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -29,9 +30,10 @@ func init() {
 
 var benchSecret = []byte("bench-secret-0123456789abcdef-0123456789")
 
-// benchFiles measures uploads/s of 4 KiB files over HTTP and list latency at
-// 1,000 files against the local backend, beside a raw SQLite insert + fsync
-// of a blob and a no-op HTTP round trip.
+// benchFiles measures uploads/s of 4 KiB files over HTTP from 1 and 8
+// clients, list latency at 1,000 files and the rate of conditional
+// assignment polls against the local backend, beside a raw SQLite insert +
+// fsync of a blob (one writer) and a no-op HTTP round trip.
 func benchFiles(ctx context.Context, cfg config) ([]row, error) {
 	n := 400
 	if cfg.quick {
@@ -60,14 +62,14 @@ func benchFiles(ctx context.Context, cfg config) ([]row, error) {
 	tok, _ := pumasi.SignToken(benchSecret, "bench", []string{pumasi.ScopeAdmin}, time.Hour, time.Now())
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 
-	start := time.Now()
-	for i := 0; i < n; i++ {
-		body := append([]byte(fmt.Sprintf("%08d", i)), text[8:]...)
-		if err := postFile(ctx, client, base, tok, "bench", fmt.Sprintf("f%05d.txt", i), body); err != nil {
-			return nil, err
-		}
+	one, err := uploadRate(ctx, client, base, tok, "bench1", text, n, 1)
+	if err != nil {
+		return nil, err
 	}
-	uploadOps := float64(n) / time.Since(start).Seconds()
+	eight, err := uploadRate(ctx, client, base, tok, "bench8", text, 2*n, 8)
+	if err != nil {
+		return nil, err
+	}
 
 	// Fill the list room to 1,000 files directly through the store.
 	for i := 0; i < 1000; i++ {
@@ -88,17 +90,116 @@ func benchFiles(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
+	listHit, err := timeRequests(ctx, client, reps, func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, "GET", base+"/rooms/list/files", nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("If-None-Match", `"r1000"`)
+		return req, err
+	})
+	if err != nil {
+		return nil, err
+	}
 	noop, err := timeRequests(ctx, client, reps, func() (*http.Request, error) {
 		return http.NewRequestWithContext(ctx, "GET", base+"/healthz", nil)
 	})
 	if err != nil {
 		return nil, err
 	}
+	pollRate, noopRate, err := pollAssignments(ctx, st, client, base, 4*reps)
+	if err != nil {
+		return nil, err
+	}
 	return []row{
-		{Metric: "upload 4 KiB over HTTP (local)", Value: uploadOps, Unit: "ops/s", Baseline: "raw SQLite insert + fsync'd blob", Base: baseOps, HigherIsBetter: true},
+		{Metric: "upload 4 KiB over HTTP (local), 1 client", Value: one, Unit: "ops/s", Baseline: "raw SQLite insert + fsync'd blob", Base: baseOps, HigherIsBetter: true},
+		{Metric: "upload 4 KiB over HTTP (local), 8 clients", Value: eight, Unit: "ops/s", Baseline: "raw SQLite insert + fsync'd blob", Base: baseOps, HigherIsBetter: true},
 		{Metric: "list 1,000 files p50", Value: percentile(list, 50), Unit: "ms", Baseline: "no-op HTTP round trip p50", Base: percentile(noop, 50)},
 		{Metric: "list 1,000 files p99", Value: percentile(list, 99), Unit: "ms", Baseline: "no-op HTTP round trip p99", Base: percentile(noop, 99)},
+		{Metric: "list 1,000 files, If-None-Match current (304) p50", Value: percentile(listHit, 50), Unit: "ms", Baseline: "no-op HTTP round trip p50", Base: percentile(noop, 50)},
+		{Metric: "assignments poll, 25 agents × 1,000 files (304)", Value: pollRate, Unit: "req/s", Baseline: "no-op handler, same client", Base: noopRate, HigherIsBetter: true},
 	}, nil
+}
+
+// uploadRate posts n distinct 4 KiB files into room from clients goroutines
+// at once and returns uploads/s.
+func uploadRate(ctx context.Context, c *http.Client, base, tok, room string, text []byte, n, clients int) (float64, error) {
+	var next atomic.Int64
+	errs := make(chan error, clients)
+	start := time.Now()
+	for w := 0; w < clients; w++ {
+		go func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					errs <- nil
+					return
+				}
+				body := append([]byte(fmt.Sprintf("%08d", i)), text[8:]...)
+				if err := postFile(ctx, c, base, tok, room, fmt.Sprintf("f%05d.txt", i), body); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var first error
+	for w := 0; w < clients; w++ {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), first
+}
+
+// pollAssignments places 25 agents of one machine in the 1,000-file room and
+// returns the rate of conditional polls answered 304 beside the rate of the
+// no-op handler, both from one client one after another.
+func pollAssignments(ctx context.Context, st *local.Store, c *http.Client, base string, reps int) (poll, noop float64, err error) {
+	for a := 0; a < 25; a++ {
+		if _, _, err := st.PlaceAgent(ctx, "list", fmt.Sprintf("pa%02d", a), "pm"); err != nil {
+			return 0, 0, err
+		}
+	}
+	mtok, _ := pumasi.SignToken(benchSecret, "bench", []string{pumasi.ScopeMachine + "pm"}, time.Hour, time.Now())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/machines/pm/assignments", nil)
+	req.Header.Set("Authorization", "Bearer "+mtok)
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	etag := resp.Header.Get("ETag")
+	rate := func(mk func() (*http.Request, error), want int) (float64, error) {
+		start := time.Now()
+		for i := 0; i < reps; i++ {
+			req, err := mk()
+			if err != nil {
+				return 0, err
+			}
+			resp, err := c.Do(req)
+			if err != nil {
+				return 0, err
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				return 0, fmt.Errorf("%s: status %d, want %d", req.URL.Path, resp.StatusCode, want)
+			}
+		}
+		return float64(reps) / time.Since(start).Seconds(), nil
+	}
+	if poll, err = rate(func() (*http.Request, error) {
+		req, err := http.NewRequestWithContext(ctx, "GET", base+"/machines/pm/assignments", nil)
+		req.Header.Set("Authorization", "Bearer "+mtok)
+		req.Header.Set("If-None-Match", etag)
+		return req, err
+	}, http.StatusNotModified); err != nil {
+		return 0, 0, err
+	}
+	noop, err = rate(func() (*http.Request, error) {
+		return http.NewRequestWithContext(ctx, "GET", base+"/healthz", nil)
+	}, http.StatusOK)
+	return poll, noop, err
 }
 
 // rawSQLiteInsertFsync is the floor an upload cannot beat: write a blob,
@@ -172,7 +273,7 @@ func postFile(ctx context.Context, c *http.Client, base, tok, room, name string,
 }
 
 // timeRequests runs reps requests one after another and returns their sorted
-// latencies; any non-2xx answer is an error.
+// latencies; any answer but 2xx or 304 is an error.
 func timeRequests(ctx context.Context, c *http.Client, reps int, mk func() (*http.Request, error)) ([]time.Duration, error) {
 	d := make([]time.Duration, 0, reps)
 	for i := 0; i < reps; i++ {
@@ -188,7 +289,7 @@ func timeRequests(ctx context.Context, c *http.Client, reps int, mk func() (*htt
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		d = append(d, time.Since(t0))
-		if resp.StatusCode/100 != 2 {
+		if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusNotModified {
 			return nil, fmt.Errorf("%s: status %d", req.URL.Path, resp.StatusCode)
 		}
 	}

@@ -53,6 +53,9 @@ type API struct {
 	// defaults.
 	RateLimits RateLimits
 	limiters   knowledgeLimiters
+	// lists and assigned keep encoded answers by rev (listcache.go).
+	lists    listCache
+	assigned assignedCache
 	// CORS opens routes to browsers on other origins (functions/cors.go);
 	// the zero value opens the public knowledge reads to every origin.
 	CORS CORS

@@ -212,26 +212,6 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func (a *API) list(w http.ResponseWriter, r *http.Request, p params) {
-	room := p["room"]
-	if _, err := a.authRoomRead(r, room); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	l, err := a.Store.ListFiles(r.Context(), room)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if notModified(w, r, `"r`+strconv.FormatInt(l.Rev, 10)+`"`) {
-		return
-	}
-	if l.Files == nil {
-		l.Files = []pumasi.File{}
-	}
-	writeJSON(w, http.StatusOK, l)
-}
-
 func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 	room := p["room"]
 	if _, err := a.authRoomRead(r, room); err != nil {

@@ -179,7 +179,7 @@ func (s *Store) StatFile(ctx context.Context, room, name string) (pumasi.File, e
 	if err != nil {
 		return pumasi.File{}, err
 	}
-	f, found, err := fileByName(ctx, s.db, room, name)
+	f, found, err := fileByName(ctx, s.reads, room, name)
 	if err != nil {
 		return pumasi.File{}, fmt.Errorf("stat file: %w", err)
 	}
@@ -198,7 +198,7 @@ func (s *Store) ReadFile(ctx context.Context, room, name string) (pumasi.File, [
 		return pumasi.File{}, nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		f, found, err := fileByName(ctx, s.db, room, name)
+		f, found, err := fileByName(ctx, s.reads, room, name)
 		if err != nil {
 			return pumasi.File{}, nil, fmt.Errorf("read file: %w", err)
 		}
@@ -250,6 +250,15 @@ func (s *Store) ListFiles(ctx context.Context, room string) (pumasi.Listing, err
 		return pumasi.Listing{RoomID: room, Files: []pumasi.File{}}, fmt.Errorf("list files %s: %w", room, err)
 	}
 	return l, nil
+}
+
+// RoomRev returns a room's revision from its one row, 0 for a room never
+// changed: what a listing cache needs to know whether it is current.
+func (s *Store) RoomRev(ctx context.Context, room string) (int64, error) {
+	if err := pumasi.CheckID("room", room); err != nil {
+		return 0, err
+	}
+	return roomRev(ctx, s.reads, room)
 }
 
 // DeleteFile removes a file's row; its blob is retired after the commit and

@@ -131,7 +131,7 @@ func (s *Store) AgentPlacement(ctx context.Context, agent string) (pumasi.Placem
 }
 
 func (s *Store) placements(ctx context.Context, where, arg string) ([]pumasi.Placement, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT agent_id, room_id, machine_id, placed_at FROM placements
+	rows, err := s.reads.QueryContext(ctx, `SELECT agent_id, room_id, machine_id, placed_at FROM placements
 		WHERE `+where+` ORDER BY agent_id`, arg)
 	if err != nil {
 		return nil, fmt.Errorf("list placements: %w", err)

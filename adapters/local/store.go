@@ -51,6 +51,9 @@ type Store struct {
 	home     string
 	filesDir string
 	db       *sql.DB
+	// reads runs the hot fixed-text reads (a room's rev, one file, a
+	// machine's placements) as statements prepared once per connection.
+	reads    *stmtCache
 	now      func() time.Time
 	log      *slog.Logger
 	maxFiles int
@@ -122,6 +125,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	s.db = db
+	s.reads = &stmtCache{db: db}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -179,6 +183,7 @@ func (s *Store) takeLock() (alone bool, err error) {
 
 // Close releases the database and the home lock.
 func (s *Store) Close() error {
+	s.reads.close()
 	err := s.db.Close()
 	if s.lock != nil {
 		syscall.Flock(int(s.lock.Fd()), syscall.LOCK_UN)
@@ -289,6 +294,59 @@ func roomRev(ctx context.Context, q querier, room string) (int64, error) {
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// stmtCache is a querier over the pool that prepares each query text once:
+// SQLite's parser costs more than a one-row read. Only fixed query texts may
+// go through it, so it stays small.
+type stmtCache struct {
+	db *sql.DB
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+func (c *stmtCache) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[query]; ok {
+		return st, nil
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*sql.Stmt{}
+	}
+	c.m[query] = st
+	return st, nil
+}
+
+// QueryRowContext runs query prepared, or unprepared if preparing failed.
+func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return c.db.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// QueryContext runs query prepared, or unprepared if preparing failed.
+func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := c.stmt(ctx, query)
+	if err != nil {
+		return c.db.QueryContext(ctx, query, args...)
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+	c.m = nil
 }
 
 // timeLayout is fixed-width so stored times also sort as text.
