@@ -61,6 +61,11 @@ type initOptions struct {
 // changes, so a second run changes nothing. --dry-run prints the unified
 // diff instead of writing.
 func runInit(ctx context.Context, env *cliEnv, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintf(env.stderr, "usage: pumasi init %s --agent A [--server URL] [--dry-run] [--force] [--home DIR] [--bin PATH] [--dir DIR] [--codex-home DIR]\n"+
+			"  (pumasi init claude-code -h lists the flags)\n", strings.Join(initHosts, "|"))
+		return nil
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return &exitCodeError{2, fmt.Errorf("init: name the host: %s", strings.Join(initHosts, ", "))}
 	}
