@@ -94,3 +94,16 @@ type StoredEntry struct {
 	// Seq orders entries by insertion; the sweep walks it.
 	Seq int64
 }
+
+// KnowledgeReembedder is what a driver supplies, besides KnowledgeDriver, so
+// that entries embedded by an earlier model can be embedded again when the
+// deployment's embedder changes (Knowledge.Reembed). A driver without it
+// keeps such entries findable by their words only.
+type KnowledgeReembedder interface {
+	// OtherModel returns up to limit entries whose model is not model.
+	OtherModel(ctx context.Context, model string, limit int) ([]StoredEntry, error)
+	// SetVector replaces an entry's embedding and model, and makes every
+	// process's vector index see the change. Returns not_found when the
+	// entry is gone.
+	SetVector(ctx context.Context, id, model string, v []float32) error
+}

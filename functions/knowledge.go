@@ -253,5 +253,27 @@ func (a *API) SweepKnowledge(ctx context.Context) (pumasi.KnowledgeSweepReport, 
 	if err := a.knowledgeReady(false); err != nil {
 		return pumasi.KnowledgeSweepReport{}, err
 	}
+	if err := a.Reembed(ctx); err != nil {
+		return pumasi.KnowledgeSweepReport{}, err
+	}
 	return a.Knowledge.SweepKnowledge(ctx, a.mergeThreshold())
+}
+
+// Reembed embeds again, with the API's embedder, the entries an earlier
+// embedder made (after an upgrade or a change of PUMASI_EMBEDDINGS_*), so
+// they are compared with new ones again. It is a no-op when every entry is
+// current, or without an embedder. localdev runs it at start, and the sweep
+// before it collapses near-duplicates.
+func (a *API) Reembed(ctx context.Context) error {
+	r, ok := a.Knowledge.(interface {
+		Reembed(ctx context.Context, model string, embed func(context.Context, []string) ([][]float32, error)) (int, error)
+	})
+	if !ok || a.Embedder == nil {
+		return nil
+	}
+	n, err := r.Reembed(ctx, a.Embedder.Model(), a.Embedder.Embed)
+	if n > 0 {
+		a.log().Info("knowledge entries embedded again", "model", a.Embedder.Model(), "entries", n)
+	}
+	return err
 }

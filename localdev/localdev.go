@@ -172,6 +172,14 @@ func Run(ctx context.Context, cfg Config) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// Entries an earlier embedder made are embedded again in the background
+	// (after an upgrade, or a change of PUMASI_EMBEDDINGS_*); until then
+	// they are found by their words.
+	go func() {
+		if err := api.Reembed(ctx); err != nil && ctx.Err() == nil {
+			cfg.Log.Warn("embed knowledge entries again", "err", err)
+		}
+	}()
 	waitMachine := startMachine(ctx, cfg, secret, base)
 	defer waitMachine()
 	defer cancel()

@@ -104,3 +104,55 @@ func (k *Knowledge) RecordSweep(ctx context.Context, rep pumasi.KnowledgeSweepRe
 	}
 	return nil
 }
+
+var _ pumasi.KnowledgeReembedder = (*Knowledge)(nil)
+
+// OtherModel lists entries embedded by another model, oldest first.
+func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]pumasi.StoredEntry, error) {
+	got := map[string]pumasi.StoredEntry{}
+	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries WHERE model != ? ORDER BY seq LIMIT ?`, model, limit); err != nil {
+		return nil, wrapInternal("list entries of other models", err)
+	}
+	out := make([]pumasi.StoredEntry, 0, len(got))
+	for _, e := range got {
+		out = append(out, e)
+	}
+	sortBySeq(out)
+	return out, nil
+}
+
+// SetVector stores a new embedding. The entry moves to a new seq (above
+// every other, as AUTOINCREMENT would give) with a tombstone for the old
+// one, so each process's index drops it from its old model's graph and adds
+// it to the new one on its next refresh.
+func (k *Knowledge) SetVector(ctx context.Context, id, model string, v []float32) error {
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		var seq int64
+		var hive, old string
+		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, id).Scan(&seq, &hive, &old)
+		if err == sql.ErrNoRows {
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+		}
+		if err != nil {
+			return err
+		}
+		var next int64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'knowledge_entries'), 0),
+			(SELECT MAX(seq) FROM knowledge_entries)) + 1`).Scan(&next); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET seq = ?, model = ?, vector = ? WHERE id = ?`,
+			next, model, knowEncodeVector(v), id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sqlite_sequence SET seq = ? WHERE name = 'knowledge_entries'`, next); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO knowledge_tombstones (id, entry_seq, hive, model) VALUES (?, ?, ?, ?)`, id, seq, hive, old)
+		return err
+	})
+	if err != nil {
+		return wrapInternal("set vector", err)
+	}
+	return nil
+}
