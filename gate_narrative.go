@@ -25,7 +25,7 @@ import (
 //
 // A text is a story when it has a session summary; or three narrated
 // English sentences, or two that make up half the text or come with a story
-// marker; or four past-tense verbs
+// marker; or three past-tense verbs
 // narrated in the first person (an agent's "I analyzed…, fixed…, added…");
 // or one narrated sentence
 // (either language) and two story markers; or two past-tense Korean
@@ -102,7 +102,7 @@ func Narrative(title, content string) NarrativeResult {
 	markers := len(n.Markers)
 	n.Story = len(n.Session) > 0 ||
 		n.Narrated >= 2 && (2*n.Narrated >= n.Sentences || markers >= 1) || n.Narrated >= 3 ||
-		n.Actions >= 4 ||
+		n.Actions >= 3 ||
 		(n.Narrated >= 1 || n.KoreanPast >= 1) && markers >= 2 ||
 		n.KoreanPast >= 2 && (markers >= 1 || n.FirstPerson) ||
 		n.PolitePast >= 2 && 2*n.PolitePast >= n.Sentences ||

@@ -63,8 +63,11 @@ var (
 	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
 	rePath    = regexp.MustCompile(`\b[\w.-]+/(?:\*|[\w.-]*\*)|(?:^|\s)\.[\w-]+/|(?:~|\.{1,2})?/[\w.@*-]+(?:/[\w.@*-]*)+|(?:^|\s)/[a-z][\w.-]+|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|sql|md|conf|ini|env|lock|sh|rs|java|kt|rb|php|cfg|xml|proto|tf|csv|pem|css|html|txt|log|db|service|plist|gradle)\b|\b[A-Z]:\\|\bhttps?://\S+|\b[a-z][\w-]*(?:\.[a-z][\w-]*)+/[\w./-]+`)
 	reCommand = regexp.MustCompile(`(?i)\b(?:kubectl|docker|npx|pnpm|yarn|pip3?|uv|poetry|cargo|rustup|curl|wget|terraform|helm|aws|gcloud|gh|psql|mysql|sqlite3|redis-cli|brew|apt(?:-get)?|ssh|scp|rsync|sed|awk|grep|xargs|tar|systemctl|journalctl|openssl|dig|tcpdump|iptables|ulimit|chmod|chown|lsof|strace|jq|sudo|lftp|mvn|gradle)\s+-{0,2}[a-z][\w.-]*|\bgit\s+(?:clone|commit|push|pull|fetch|merge|rebase|reset|checkout|switch|restore|stash|log|diff|status|add|rm|mv|tag|branch|bisect|describe|config|cherry-pick|revert|blame|show|submodule|worktree|filter-repo|gc|remote|init|apply|reflog|clean|lfs)\b|\bgo\s+(?:build|test|run|mod|get|install|vet|work|generate|env|tool|list|clean|fmt|doc|version)\b|\bnpm\s+(?:install|ci|run|test|explain|why|ls|publish|audit|update|exec|init|pack|start|view|i)\b|\bfind\s+[.~/]|\b(?:node|python3?)\s+(?:-|[\w/.-]+\.(?:m?js|py)\b)|\bjava\s+-|\becho\s+["'$\w]`)
-	reFence   = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
-	reCause   = regexp.MustCompile(`(?i)\b(?:because|since|so|otherwise|which means|means that|leads? to|results? in|causes?|caused by|breaks?|unless|until|then|instead|makes|gives|if|when|rejects|returns?|panics|blocks|drops|ignores|truncates|overwrites|skips)\b|→|->|=>|때문|라서|해서|어서|아서|니까|므로|으면|하면|려면|더라도|경우|[가-힣]면\s`)
+	// reTechPattern names technologies by their syntax: CSS pseudo-classes
+	// and at-rules, Go directives, npm scopes.
+	reTechPattern = regexp.MustCompile(`(?:^|[\s(\x60])::?(?:focus|focus-visible|focus-within|hover|active|visited|before|after|has|is|where|not|nth-child|first-child|last-child|root|placeholder|checked|disabled)\b|@(?:media|container|supports|layer|keyframes|import)\b|//go:[a-z]+|(?:^|\s)@[a-z][\w-]*/[a-z][\w.-]*`)
+	reFence       = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
+	reCause       = regexp.MustCompile(`(?i)\b(?:because|since|so|otherwise|which means|means that|leads? to|results? in|causes?|caused by|breaks?|unless|until|then|instead|makes|gives|if|when|rejects|returns?|panics|blocks|drops|ignores|truncates|overwrites|skips)\b|→|->|=>|때문|라서|해서|어서|아서|니까|므로|으면|하면|려면|더라도|경우|[가-힣]면\s`)
 )
 
 // Specificity scores how concrete a contribution is, in [0,1], and lists the
@@ -92,6 +95,9 @@ func Specificity(title, content string) (float64, []string) {
 		return false
 	}
 	tools := namedTech(text, lower)
+	if reTechPattern.MatchString(text) {
+		tools = append(tools, "pattern")
+	}
 	if n := len(tools); n > 0 {
 		add(signalTech, 0.25+0.05*math.Min(float64(n-1), 2))
 	}

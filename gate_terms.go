@@ -140,6 +140,7 @@ var sessionPhrases = []string{
 	"what i did today", "what i did this", "i have completed the", "i've completed the", "i have finished the",
 	"i've finished the", "i have made the following", "i've made the following", "i made the following changes",
 	"the changes i made", "let me know if", "i started by", "i began by", "the task is complete",
+	"in this pr", "this pr i", "in this pull request", "in this commit", "no functional changes",
 	"task is now complete", "the implementation is complete", "all checks are green", "i analyzed the",
 	"이번 세션", "세션에서", "오늘 세션", "제가 한 작업", "작업 내역", "요청하신 작업", "작업을 완료했",
 	"말씀해 주세요", "작업한 내용", "작업이 완료되었", "완료되었습니다", "완료했습니다",
@@ -165,6 +166,7 @@ var storyMarkers = []string{
 	"productive", "went smoothly", "i'm confident", "not touching it", "enjoy", "welcoming", "thanked",
 	"i realized", "i realised", "my first", "had fun", "was busy", "i feel", "feel much better",
 	"successfully", "working as expected", "everything is working", "all tests pass", "the build is green",
+	"years ago", "a while ago", "long ago", "since then", "back then", "nervous", "makes me",
 	// Korean: time.
 	"오늘", "어제", "어젯밤", "그저께", "아침에", "오전에", "오후에", "오후 내내", "저녁에", "밤새", "새벽",
 	"주말", "지난주", "지난달", "지난번", "작년", "연휴", "하루 종일", "하루종일", "내내", "이틀", "사흘",
