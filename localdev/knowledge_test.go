@@ -32,14 +32,16 @@ func TestKnowledgeTwoLocaldevsOneHome(t *testing.T) {
 
 // TestKnowledgeTwoLocaldevsOneBucket: the same across two localdev
 // processes on one MinIO bucket (PUMASI_STORAGE=s3://...), each with its own
-// home.
+// home, and one PostgreSQL database for their knowledge.
 func TestKnowledgeTwoLocaldevsOneBucket(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
+	// The S3 backend keeps no knowledge of its own: processes sharing a
+	// bucket share knowledge through PUMASI_KNOWLEDGE.
 	m := testpeer.MinIO(t)
 	bucket := m.NewBucket(t)
-	env := append(m.Env(), "PUMASI_STORAGE="+m.URL(bucket, "pumasi"))
+	env := append(m.Env(), "PUMASI_STORAGE="+m.URL(bucket, "pumasi"), "PUMASI_KNOWLEDGE="+testpeer.Postgres(t))
 	a := startLocaldev(t, t.TempDir(), env...)
 	b := startLocaldev(t, t.TempDir(), env...)
 	fiftySameFindings(t, a, b)
