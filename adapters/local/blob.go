@@ -190,6 +190,11 @@ func (s *Store) dropBlobIfOrphan(ctx context.Context, room, sum string) {
 		if err != nil || ref {
 			return err
 		}
+		// The blob may be one an earlier, not yet synced commit stopped
+		// referencing; that commit must be durable before the blob goes.
+		if err := s.syncWAL(); err != nil {
+			return err
+		}
 		err = os.Remove(s.blobPath(room, sum))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
