@@ -149,5 +149,6 @@ type Store interface {
 	FileStore
 	PlacementStore
 	ConnectionStore
+	RoomStore
 	Close() error
 }

@@ -107,6 +107,9 @@ var authzRows = []authzRow{
 	{route: "DELETE /rooms/{room}/agents/{agent}", name: "unplace a2 from r1", method: "DELETE", path: "/rooms/r1/agents/a2", want: room1Write(404)},
 	{route: "GET /rooms/{room}/agents", name: "placements of r1", method: "GET", path: "/rooms/r1/agents", want: room1Write(200)},
 	{route: "GET /rooms/{room}/agents", name: "placements of r2", method: "GET", path: "/rooms/r2/agents", want: room2Write(200)},
+	// Every valid credential lists rooms, each only those it reaches
+	// (functions/rooms_test.go checks which).
+	{route: "GET /rooms", name: "list rooms", method: "GET", path: "/rooms", want: [8]int{401, 401, 401, 200, 200, 200, 200, 200}},
 
 	{route: "GET /machines/{machine}/assignments", name: "assignments m1", method: "GET", path: "/machines/m1/assignments", want: machine1(200)},
 	{route: "GET /machines/{machine}/assignments", name: "assignments m2", method: "GET", path: "/machines/m2/assignments", want: machine2(200)},

@@ -78,6 +78,7 @@ func Run(t *testing.T, h Harness) {
 		{"AgentPlacement", testAgentPlacement},
 		{"Status", testStatus},
 		{"Sweep", testSweep},
+		{"ListRooms", testListRooms},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, h) })

@@ -134,7 +134,7 @@ func runLs(ctx context.Context, env *cliEnv, args []string) error {
 	for _, f := range l.Files {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", f.Name, f.Size, f.Version, f.SHA256[:12], f.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))
 	}
-	fmt.Fprintf(tw, "(%d files, rev %d)\n", len(l.Files), l.Rev)
+	fmt.Fprintf(tw, "(%s, rev %d)\n", plural(len(l.Files), "file"), l.Rev)
 	return tw.Flush()
 }
 

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"pumasi"
+)
+
+func init() {
+	register(command{name: "rooms", summary: "list the rooms the token reaches: rooms [--json]", run: runRooms})
+	register(command{name: "place", summary: "place (or move) an agent: place --room R --agent A --machine M", run: runPlace})
+	register(command{name: "unplace", summary: "take an agent out of a room: unplace --room R --agent A", run: runUnplace})
+	register(command{name: "agents", summary: "a room's agents and their sync state: agents --room R [--json]", run: runAgents})
+}
+
+// plural writes n with noun, plural when n is not 1: "1 file", "2 files".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func runRooms(ctx context.Context, env *cliEnv, args []string) error {
+	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	mk := clientFlags(env, fs)
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	var res struct {
+		Rooms []pumasi.RoomSummary `json:"rooms"`
+	}
+	if err := c.doJSON(ctx, "GET", "/rooms", nil, &res); err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.stdout, res)
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "ROOM\tREV\tFILES\tBYTES\tAGENTS\n")
+	for _, r := range res.Rooms {
+		agents := strings.Join(r.Agents, ",")
+		if agents == "" {
+			agents = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", r.RoomID, r.Rev, r.Files, r.Bytes, agents)
+	}
+	fmt.Fprintf(tw, "(%s)\n", plural(len(res.Rooms), "room"))
+	return tw.Flush()
+}
+
+// agentFlagSet is a room flag set with --agent.
+func agentFlagSet(env *cliEnv, name string) (*flag.FlagSet, *string, *string, func() (*client, error)) {
+	fs, room, mk := roomFlagSet(env, name)
+	agent := fs.String("agent", envOr(env, "PUMASI_AGENT", ""), "agent id (env PUMASI_AGENT)")
+	return fs, room, agent, mk
+}
+
+func needAgent(room, agent string, fs *flag.FlagSet) error {
+	if err := needRoom(room); err != nil {
+		return err
+	}
+	if agent == "" {
+		return errors.New("--agent is required")
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return pumasi.CheckID("agent", agent)
+}
+
+func runPlace(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, agent, mk := agentFlagSet(env, "place")
+	machine := fs.String("machine", "", "machine whose daemon mirrors the room for the agent (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needAgent(*room, *agent, fs); err != nil {
+		return err
+	}
+	if *machine == "" {
+		return errors.New("--machine is required (the local daemon of `pumasi localdev` is \"local\")")
+	}
+	if err := pumasi.CheckID("machine", *machine); err != nil {
+		return err
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	var res struct {
+		pumasi.Placement
+		Changed  bool              `json:"changed"`
+		Previous *pumasi.Placement `json:"previous"`
+	}
+	if err := c.doJSON(ctx, "PUT", roomPath(*room, "agents", *agent), map[string]string{"machine_id": *machine}, &res); err != nil {
+		return err
+	}
+	switch {
+	case !res.Changed:
+		fmt.Fprintf(env.stdout, "%s is already in %s on %s\n", *agent, *room, *machine)
+	case res.Previous != nil:
+		fmt.Fprintf(env.stdout, "moved %s from %s on %s to %s on %s\n", *agent, res.Previous.RoomID, res.Previous.MachineID, *room, *machine)
+	default:
+		fmt.Fprintf(env.stdout, "placed %s in %s on %s\n", *agent, *room, *machine)
+	}
+	return nil
+}
+
+func runUnplace(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, agent, mk := agentFlagSet(env, "unplace")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needAgent(*room, *agent, fs); err != nil {
+		return err
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	if err := c.doJSON(ctx, "DELETE", roomPath(*room, "agents", *agent), nil, nil); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "unplaced %s from %s; its machine empties its copy\n", *agent, *room)
+	return nil
+}
+
+func runAgents(ctx context.Context, env *cliEnv, args []string) error {
+	fs, room, mk := roomFlagSet(env, "agents")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := needRoom(*room); err != nil {
+		return err
+	}
+	c, err := mk()
+	if err != nil {
+		return err
+	}
+	var res struct {
+		RoomID string `json:"room_id"`
+		Rev    int64  `json:"rev"`
+		Agents []struct {
+			AgentID   string     `json:"agent_id"`
+			MachineID string     `json:"machine_id"`
+			Synced    bool       `json:"synced"`
+			Missing   []string   `json:"missing"`
+			Extra     []string   `json:"extra,omitempty"`
+			LastSeen  *time.Time `json:"last_seen"`
+		} `json:"agents"`
+	}
+	if err := c.doJSON(ctx, "GET", roomPath(*room, "agents"), nil, &res); err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.stdout, res)
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "AGENT\tMACHINE\tSTATE\tLAST SEEN\n")
+	for _, a := range res.Agents {
+		state := "synced"
+		switch {
+		case a.LastSeen == nil:
+			state = "never reported"
+		case !a.Synced && len(a.Missing) > 0:
+			state = "missing " + plural(len(a.Missing), "file")
+		case !a.Synced:
+			state = "holds " + plural(len(a.Extra), "extra file")
+		}
+		seen := "-"
+		if a.LastSeen != nil {
+			seen = a.LastSeen.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", a.AgentID, a.MachineID, state, seen)
+	}
+	fmt.Fprintf(tw, "(%s in %s, rev %d)\n", plural(len(res.Agents), "agent"), res.RoomID, res.Rev)
+	return tw.Flush()
+}
