@@ -17,7 +17,7 @@ func testListRooms(t *testing.T, h Harness) {
 	if err != nil || len(rooms) != 0 {
 		t.Fatalf("ListRooms on an empty store = %v, %v; want none", rooms, err)
 	}
-	put(t, s, "r2", "spec.md", "# spec\n")  // 7 bytes
+	put(t, s, "r2", "spec.md", "# spec\n")   // 7 bytes
 	put(t, s, "r2", "plan.md", "plan one\n") // 9 bytes
 	put(t, s, "r1", "gone.md", "bye\n")
 	if _, _, err := s.DeleteFile(ctx, "r1", "gone.md", ""); err != nil {
