@@ -48,8 +48,8 @@ type KnowledgeConfig struct {
 	// VectorWeight is the share of cosine similarity in relevance
 	// (PUMASI_KNOWLEDGE_VECTOR_WEIGHT; 0 takes the engine's default).
 	VectorWeight float64
-	Log      *slog.Logger
-	Now      func() time.Time
+	Log          *slog.Logger
+	Now          func() time.Time
 }
 
 // OpenKnowledge returns the knowledge engine over the configured driver and
