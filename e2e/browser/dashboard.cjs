@@ -305,6 +305,18 @@ async function desktop(browser) {
   await shot(page, 'rooms-1280.png');
   await noOverflow(page, 'rooms at 1280');
 
+  // The rooms this token reaches are listed (GET /rooms); one click opens one.
+  await page.fill('#room-input', 'empty-room');
+  await page.click('#room-form button[type=submit]');
+  await page.waitForFunction(() => location.hash === '#/rooms/empty-room');
+  const link = page.locator(`#rooms-nav a[data-room="${ROOM}"]`);
+  await link.waitFor();
+  const linkText = (await link.innerText()).replace(/\s+/g, ' ');
+  check(/2 files · \d+ agents? · rev \d+/.test(linkText), `room link: ${linkText}`);
+  await link.click();
+  await page.waitForFunction((r) => location.hash === `#/rooms/${r}` && document.querySelectorAll('#files-body tr').length === 2, ROOM);
+  report('rooms-listed', { link: linkText });
+
   // Delete with confirmation: Cancel keeps the file, Delete removes it.
   await row.locator('button', { hasText: 'Delete' }).click();
   await page.waitForSelector('#confirm[open]');

@@ -15,6 +15,7 @@
   const state = {
     token: null,
     claims: null,
+    rooms: [],
     view: null,
     room: null,
     filesEtag: null,
@@ -240,11 +241,11 @@
       throw new ApiError(0, 'forbidden', 'This token grants no room (a machine token is for daemons). Use an admin or room token.');
     }
     // One real request proves the server accepts the signature.
-    const probe = s.admin ? (recentRooms()[0] || 'default') : s.rooms[0];
     const saved = state.token;
     state.token = tok;
     try {
-      await api('GET', `/rooms/${encPath(probe)}/files`, { auth: true });
+      const r = await api('GET', '/rooms', { auth: true });
+      state.rooms = (r.body && r.body.rooms) || [];
     } catch (e) {
       state.token = saved;
       throw e;
@@ -265,7 +266,8 @@
       return show('rooms', room);
     }
     const s = scopesOf(state.claims);
-    const first = state.room || recentRooms()[0] || (s.rooms.length === 1 ? s.rooms[0] : null);
+    const listed = (state.rooms || []).length === 1 ? state.rooms[0].room_id : null;
+    const first = state.room || recentRooms()[0] || (s.rooms.length === 1 ? s.rooms[0] : listed);
     if (first) {
       history.replaceState(null, '', `#/rooms/${first}`);
       return show('rooms', first);
@@ -324,8 +326,35 @@
 
   function renderRoomList() {
     const s = scopesOf(state.claims);
-    const all = [...new Set([...s.rooms, ...recentRooms()])];
+    const known = (state.rooms || []).map((r) => r.room_id);
+    const all = [...new Set([...known, ...s.rooms, ...recentRooms()])];
     $('room-list').replaceChildren(...all.map((r) => el('option', { value: r })));
+    renderRoomsNav();
+    fetchRooms();
+  }
+
+  // fetchRooms reads GET /rooms (the rooms this token reaches) and lists
+  // them as links; one click opens a room.
+  async function fetchRooms() {
+    try {
+      const r = await api('GET', '/rooms');
+      state.rooms = (r.body && r.body.rooms) || [];
+      renderRoomsNav();
+    } catch (e) {
+      // The room bar still opens rooms by id; the error shows on open.
+    }
+  }
+
+  function renderRoomsNav() {
+    const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    $('rooms-nav').replaceChildren(...(state.rooms || []).map((r) => el('li', {},
+      el('a', {
+        href: `#/rooms/${r.room_id}`,
+        class: r.room_id === state.room ? 'roomlink active' : 'roomlink',
+        'aria-current': r.room_id === state.room ? 'page' : null,
+        dataset: { room: r.room_id },
+      }, el('strong', { text: r.room_id }),
+      el('span', { class: 'muted small', text: `${plural(r.files, 'file')} · ${plural(r.agents.length, 'agent')} · rev ${r.rev}` })))));
   }
 
   function openRoom(room) {
@@ -346,6 +375,7 @@
     $('room-body').hidden = false;
     $('files-title').firstChild.textContent = 'Files ';
     document.title = `${room} · pumasi`;
+    renderRoomsNav();
     startPolling(true);
   }
 
