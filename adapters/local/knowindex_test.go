@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"pumasi"
 )
@@ -96,5 +97,36 @@ func TestKnowIndexSavedAndAdopted(t *testing.T) {
 	}
 	if fresh.savedSeq != 0 || fresh.maxSeq != 201 {
 		t.Fatalf("index of another database adopted: saved %d", fresh.savedSeq)
+	}
+}
+
+// TestImport: bulk-loaded entries are entries like any other (found,
+// counted, attributed), and a taken (hive, norm_hash) is skipped.
+func TestImport(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := NewKnowledgeDriver(s)
+	k := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
+	mk := func(id, title string, axis int) pumasi.NewEntry {
+		v := make([]float32, 4)
+		v[axis] = 1
+		return pumasi.NewEntry{ID: id, Hive: "academy", Title: title, Content: title + " content", NormHash: pumasi.KnowledgeHash(title, title+" content"),
+			Model: "m", Vector: v, Specificity: 0.8, At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	}
+	n, err := d.Import(ctx, []pumasi.NewEntry{mk("a", "first", 0), mk("b", "second", 1), mk("c", "first", 2)}, "importer")
+	if err != nil || n != 2 {
+		t.Fatalf("Import = %d, %v; want 2 (the third repeats the first)", n, err)
+	}
+	e, err := k.GetEntry(ctx, "b")
+	if err != nil || e.ContributionCount != 1 || len(e.Contributions) != 1 || e.Contributions[0].Agent != "importer" {
+		t.Fatalf("imported entry = %+v, %v", e, err)
+	}
+	hits, err := k.Query(ctx, pumasi.QueryInput{Hive: "academy", Text: "second", Model: "m", Vector: []float32{0, 1, 0, 0}, Limit: 1})
+	if err != nil || len(hits) != 1 || hits[0].ID != "b" {
+		t.Fatalf("query = %v, %v", hits, err)
 	}
 }

@@ -385,3 +385,47 @@ func knowDecodeVector(b []byte) ([]float32, error) {
 	}
 	return v, nil
 }
+
+// Import writes entries in bulk, each with its first contribution, in
+// transactions of up to 5,000: a corpus moved from elsewhere, or a
+// benchmark's seed. An entry whose (hive, norm_hash) is taken is skipped.
+// It returns how many entries it wrote.
+func (k *Knowledge) Import(ctx context.Context, entries []pumasi.NewEntry, agent string) (int, error) {
+	written := 0
+	for len(entries) > 0 {
+		chunk := entries[:min(len(entries), 5000)]
+		entries = entries[len(chunk):]
+		err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+			for _, e := range chunk {
+				tags, err := json.Marshal(nonNilTags(e.Tags))
+				if err != nil {
+					return err
+				}
+				r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_entries
+					(id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count, created_at, last_used_at)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (hive, norm_hash) DO NOTHING`,
+					e.ID, e.Hive, e.Title, e.Content, string(tags), e.NormHash, e.Model, knowEncodeVector(e.Vector),
+					e.Specificity, formatTime(e.At), formatTime(e.At))
+				if err != nil {
+					return fmt.Errorf("import entry: %w", err)
+				}
+				if n, _ := r.RowsAffected(); n == 0 {
+					continue
+				}
+				c := pumasi.Contribution{Agent: agent, Title: e.Title, Content: e.Content, At: e.At, Similarity: 1}
+				if err := insertContribution(ctx, tx, e.ID, c); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) VALUES (?, ?)`, e.ID, agent); err != nil {
+					return err
+				}
+				written++
+			}
+			return nil
+		})
+		if err != nil {
+			return written, wrapInternal("import entries", err)
+		}
+	}
+	return written, nil
+}
