@@ -76,3 +76,29 @@ func TestFreshness(t *testing.T) {
 		}
 	}
 }
+
+func TestInterleave(t *testing.T) {
+	got := Interleave(5, []string{"a", "b", "c"}, []string{"b", "x"}, nil)
+	if fmt.Sprint(got) != "[a b x c]" {
+		t.Fatalf("Interleave = %v, want [a b x c]", got)
+	}
+	if got := Interleave(2, []string{"a", "b", "c"}, []string{"x", "y"}); fmt.Sprint(got) != "[a x]" {
+		t.Fatalf("Interleave cut = %v, want [a x]", got)
+	}
+}
+
+func TestThesaurus(t *testing.T) {
+	same := [][2]string{{"fails", "error"}, {"오류", "exception"}, {"커넥션", "connections"}, {"goroutine", "threads"}, {"느림", "latency"}}
+	for _, p := range same {
+		a, b := Concept(Stem(SearchWords(p[0])[0])), Concept(Stem(SearchWords(p[1])[0]))
+		if a == "" || a != b {
+			t.Errorf("Concept(%q) = %q, Concept(%q) = %q; want one group", p[0], a, p[1], b)
+		}
+	}
+	if c := Concept(Stem("pgbouncer")); c != "" {
+		t.Errorf("pgbouncer is in group %q, want none", c)
+	}
+	if got := expandTerms([]string{"timeout"}, 10, 3); len(got) != 4 || got[0] != "timeout" {
+		t.Errorf("expandTerms(timeout) = %v, want it and 3 group words", got)
+	}
+}

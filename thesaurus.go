@@ -11,11 +11,12 @@ import (
 //go:embed thesaurus.txt
 var thesaurusText string
 
-// concepts maps a search stem to its group's name (the group's first word).
-var concepts = parseThesaurus(thesaurusText)
+// concepts maps a search stem to its group's name (the group's first
+// word); groupWords lists each group's words as written, for expandTerms.
+var concepts, groupWords = parseThesaurus(thesaurusText)
 
-func parseThesaurus(text string) map[string]string {
-	out := map[string]string{}
+func parseThesaurus(text string) (map[string]string, map[string][]string) {
+	concepts, groups := map[string]string{}, map[string][]string{}
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -31,12 +32,13 @@ func parseThesaurus(text string) map[string]string {
 			if name == "" {
 				name = s
 			}
-			if _, taken := out[s]; !taken {
-				out[s] = name
+			if _, taken := concepts[s]; !taken {
+				concepts[s] = name
 			}
+			groups[name] = append(groups[name], words[0])
 		}
 	}
-	return out
+	return concepts, groups
 }
 
 // SearchWords are the words of text that search and the offline embedder
@@ -76,26 +78,3 @@ func expandTerms(terms []string, max, per int) []string {
 	}
 	return out
 }
-
-// groupWords lists each group's words as written, for expandTerms.
-var groupWords = func() map[string][]string {
-	out := map[string][]string{}
-	for _, line := range strings.Split(thesaurusText, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		var name string
-		for _, w := range strings.Split(line, ",") {
-			words := lexWords(w)
-			if len(words) != 1 {
-				continue
-			}
-			if name == "" {
-				name = concepts[lexStem(words[0])]
-			}
-			out[name] = append(out[name], words[0])
-		}
-	}
-	return out
-}()

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"pumasi"
 )
 
 // Lexical finds entries by FTS5: the porter table (English stems; a Hangul
@@ -51,17 +53,7 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 			return nil, wrapInternal("trigram search", err)
 		}
 	}
-	seen := map[string]bool{}
-	out := make([]string, 0, n)
-	for i := 0; len(out) < n && (i < len(a) || i < len(b)); i++ {
-		for _, list := range [][]string{a, b} {
-			if i < len(list) && !seen[list[i]] && len(out) < n {
-				seen[list[i]] = true
-				out = append(out, list[i])
-			}
-		}
-	}
-	return out, nil
+	return pumasi.Interleave(n, a, b), nil
 }
 
 // Bounds of a full-text candidate search (see Lexical).
