@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -44,6 +45,9 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, n, queries, contribs)
 		if err != nil {
 			return nil, fmt.Errorf("postgres, %d entries: %w", n, err)
+		}
+		for _, x := range r { // progress, since a 100k run takes minutes
+			fmt.Fprintf(os.Stderr, "bench: %s = %s %s\n", x.Metric, num(x.Value), x.Unit)
 		}
 		rows = append(rows, r...)
 	}

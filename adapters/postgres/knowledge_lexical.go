@@ -33,17 +33,19 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	terms, err := k.rareTerms(ctx, terms)
+	ftsTerms, subTerms, err := k.rareTerms(ctx, terms)
 	if err != nil {
 		return nil, wrap("term statistics", err)
 	}
 	var lexemes, patterns, words []string
-	for _, t := range terms {
+	for _, t := range ftsTerms {
 		q := tsQuote(t)
 		if isHangulWord(t) {
 			q += ":*"
 		}
 		lexemes = append(lexemes, q)
+	}
+	for _, t := range subTerms {
 		if utf8.RuneCountInString(t) >= 3 {
 			patterns = append(patterns, "%"+likeEscape(t)+"%")
 			words = append(words, strings.ToLower(t))
@@ -86,38 +88,62 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	return out, nil
 }
 
-// Common-term pruning: a term is common when its English stem is in more
-// than commonShare of the entries by the planner's statistics of the search
-// column (pg_stats.most_common_elems, kept fresh by autovacuum's ANALYZE),
-// and it is dropped only in a table of at least commonFloor entries, where
-// ranking every matching row costs. If every term is common, all are kept.
+// Common-term pruning, only in a table of at least commonFloor entries,
+// where ranking every matching row costs: a term is common for full-text
+// search when its English stem is in more than commonShare of the entries
+// by the planner's statistics of the search column (pg_stats
+// most_common_elems), and common as a substring when more than commonShare
+// of the sampled texts the trigram index's statistics keep (its
+// histogram_bounds) hold it. Both come from ANALYZE, which autovacuum
+// repeats as the table grows. When every term is common, all are kept.
 const (
 	commonShare = 0.1
 	commonFloor = 10000
 )
 
-// rareTerms returns terms less the common ones.
-func (k *Knowledge) rareTerms(ctx context.Context, terms []string) ([]string, error) {
-	rows, err := k.pool.Query(ctx, `SELECT t FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)
-		WHERE (SELECT reltuples FROM pg_class WHERE oid = 'knowledge_entries'::regclass) < $2
-		   OR NOT EXISTS (
-			SELECT 1 FROM pg_stats st,
-				unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS s(elem, freq),
-				unnest(tsvector_to_array(to_tsvector('english', u.t))) AS lx
-			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries' AND st.attname = 'search'
-			  AND s.elem = lx AND s.freq > $3)
-		ORDER BY i`, terms, commonFloor, commonShare)
+// rareTerms returns terms less the common ones: for full-text search
+// (fts) and for substring search (sub).
+func (k *Knowledge) rareTerms(ctx context.Context, terms []string) (fts, sub []string, err error) {
+	rows, err := k.pool.Query(ctx, `WITH big AS (
+			SELECT reltuples >= $2 AS yes FROM pg_class WHERE oid = 'knowledge_entries'::regclass),
+		lexemes AS (
+			SELECT s.elem, s.freq FROM pg_stats st,
+				unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS s(elem, freq)
+			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries' AND st.attname = 'search'),
+		sample AS (
+			SELECT h FROM pg_stats st, unnest(st.histogram_bounds::text::text[]) AS h
+			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries_trgm')
+		SELECT t,
+			NOT (SELECT yes FROM big) OR NOT EXISTS (
+				SELECT 1 FROM lexemes, unnest(tsvector_to_array(to_tsvector('english', t))) AS lx
+				WHERE lexemes.elem = lx AND lexemes.freq > $3),
+			NOT (SELECT yes FROM big) OR coalesce((
+				SELECT avg((strpos(lower(h), t) > 0)::int) FROM sample), 0) <= $3
+		FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i`, terms, commonFloor, commonShare)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rare, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	var t string
+	var rareFTS, rareSub bool
+	_, err = pgx.ForEachRow(rows, []any{&t, &rareFTS, &rareSub}, func() error {
+		if rareFTS {
+			fts = append(fts, t)
+		}
+		if rareSub {
+			sub = append(sub, t)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(rare) == 0 {
-		return terms, nil
+	if len(fts) == 0 {
+		fts = terms
 	}
-	return rare, nil
+	if len(sub) == 0 {
+		sub = terms
+	}
+	return fts, sub, nil
 }
 
 func (k *Knowledge) ids(ctx context.Context, q string, args ...any) ([]string, error) {
