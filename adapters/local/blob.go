@@ -53,14 +53,12 @@ func (s *Store) writeTemp(room string, body []byte) (string, error) {
 	return f.Name(), nil
 }
 
-// placeBlob renames a temp file onto the blob path and syncs the room
-// directory, so the blob is durable before any row pointing at it commits.
-// An identical blob already there is overwritten harmlessly.
-func (s *Store) placeBlob(room, sum, tmp string) error {
+// renameBlob renames a synced temp file onto the blob path. The caller syncs
+// the room directory before any row pointing at the blob commits (a group
+// commit does it once for all its uploads). An identical blob already there
+// is overwritten harmlessly.
+func (s *Store) renameBlob(room, sum, tmp string) error {
 	if err := os.Rename(tmp, s.blobPath(room, sum)); err != nil {
-		return fmt.Errorf("place blob %s: %w", sum, err)
-	}
-	if err := syncDir(s.roomDir(room)); err != nil {
 		return fmt.Errorf("place blob %s: %w", sum, err)
 	}
 	return nil

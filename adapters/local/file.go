@@ -19,10 +19,11 @@ import (
 
 const fileColumns = `id, room_id, name, sha256, size, content_type, version, uploaded_by, created_at, updated_at`
 
-// PutFile stores a file: the body goes to .tmp/ and is synced first, then one
-// write transaction checks the name, preconditions and quotas, renames the
-// body into its content-addressed place and writes the row; a replaced blob
-// is retired after the commit (see retire). Returns
+// PutFile stores a file: the body goes to .tmp/ and is synced first, then a
+// group commit shared with concurrent uploads (group.go) checks the name,
+// preconditions and quotas, renames the body into its content-addressed
+// place and writes the row, and answers once the blob's name and the row are
+// durable; a replaced blob is retired after the commit (see retire). Returns
 // invalid_request for a bad room id, invalid_name, name_conflict,
 // precondition_failed, too_large and quota_exceeded.
 func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.PutFileResult, error) {
@@ -59,16 +60,17 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 
 	var placed bool
 	var replaced string
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
-		replaced = ""
+	op := &putOp{ctx: ctx, undo: func() { replaced, res = "", pumasi.PutFileResult{} }}
+	// apply runs in the group's context, never the caller's: cancelling a
+	// statement inside the shared transaction could roll back the group.
+	op.apply = func(ctx context.Context, tx *sql.Tx, g *groupTx) error {
 		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
 		if err != nil {
 			return err
 		}
-		var count, total int64
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE room_id = ?`,
-			in.Room).Scan(&count, &total); err != nil {
-			return fmt.Errorf("room usage: %w", err)
+		u, err := g.roomUsage(ctx, tx, in.Room)
+		if err != nil {
+			return err
 		}
 		var curp *pumasi.File
 		if found {
@@ -76,7 +78,7 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		}
 		planIn := in
 		planIn.Name = name
-		plan, err := pumasi.PlanPut(curp, pumasi.RoomUsage{Files: int(count), Bytes: total, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}, planIn, sum)
+		plan, err := pumasi.PlanPut(curp, pumasi.RoomUsage{Files: u.files, Bytes: u.bytes, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}, planIn, sum)
 		if err != nil {
 			return err
 		}
@@ -84,9 +86,10 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		if plan == pumasi.PutUnchanged {
 			// Identical content: nothing changes, but heal a missing blob.
 			if _, err := os.Stat(s.blobPath(in.Room, sum)); errors.Is(err, fs.ErrNotExist) {
-				if err := s.placeBlob(in.Room, sum, tmp); err != nil {
+				if err := s.renameBlob(in.Room, sum, tmp); err != nil {
 					return err
 				}
+				placed, g.dirs[s.roomDir(in.Room)] = true, true
 				s.log.Warn("restored missing blob on identical upload", "room", in.Room, "sha256", sum)
 			}
 			rev, err := roomRev(ctx, tx, in.Room)
@@ -97,10 +100,10 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			return nil
 		}
 
-		if err := s.placeBlob(in.Room, sum, tmp); err != nil {
+		if err := s.renameBlob(in.Room, sum, tmp); err != nil {
 			return err
 		}
-		placed = true
+		placed, g.dirs[s.roomDir(in.Room)] = true, true
 
 		now := s.now().UTC()
 		f := pumasi.File{
@@ -120,17 +123,21 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		if err != nil {
 			return fmt.Errorf("write row: %w", err)
 		}
-		if found {
-			replaced = cur.SHA256 // Retired after the commit, never before.
-		}
 		rev, err := bumpRev(ctx, tx, in.Room)
 		if err != nil {
 			return err
 		}
+		if found {
+			replaced = cur.SHA256 // Retired after the commit, never before.
+			u.bytes += f.Size - cur.Size
+		} else {
+			u.files++
+			u.bytes += f.Size
+		}
 		res = pumasi.PutFileResult{File: f, Changed: true, Rev: rev}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := s.commitPut(op); err != nil {
 		if placed {
 			s.dropBlobIfOrphan(ctx, in.Room, sum)
 		}

@@ -63,6 +63,8 @@ type Store struct {
 	// wmu serialises this process's write transactions. It only spares
 	// SQLite's busy handler; correctness comes from BEGIN IMMEDIATE.
 	wmu sync.Mutex
+	// group queues uploads for a shared commit (group.go).
+	group grouper
 
 	// rmu guards the blobs retired by this process's commits, oldest
 	// first, and when they were last reaped (blob.go).
