@@ -115,7 +115,17 @@ func init() {
 }
 
 // Handler returns the whole API as one http.Handler.
-func (a *API) Handler() http.Handler { return http.HandlerFunc(a.ServeHTTP) }
+func (a *API) Handler() http.Handler {
+	var h http.Handler = http.HandlerFunc(a.ServeHTTP)
+	for _, wrap := range handlerWraps {
+		h = wrap(h)
+	}
+	return h
+}
+
+// handlerWraps wrap every Handler: the metrics middleware (metrics.go) and,
+// in tests, the OpenAPI response validator (openapi_test.go).
+var handlerWraps []func(http.Handler) http.Handler
 
 // ServeHTTP routes by method and path. It matches on the escaped path and
 // decodes each segment itself, so an encoded `/` or `..` in a file name
