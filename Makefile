@@ -1,4 +1,8 @@
 # pumasi — a newcomer needs two commands: `make localdev` and `make test`.
+# bash with pipefail: a test piped into grep for its figures still fails the
+# target when it fails.
+SHELL := bash
+.SHELLFLAGS := -o pipefail -c
 GO      ?= go
 BIN     ?= bin
 PUMASI  := $(BIN)/pumasi
@@ -42,7 +46,7 @@ inspector:
 test: tools browser inspector
 	$(GO) vet ./...
 	PUMASI_REQUIRE_PEERS=1 $(GO) test -race -count=1 -timeout 14m ./...
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 5m -run '^TestReadsDuringWrites$$' ./adapters/local
+	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality)$$' -v ./adapters/local | grep -E '^(---|ok|FAIL|PASS)|quality_test.go'
 	@# the knowledge gate's figures on testdata/gate (the test above enforces the floors)
 	@$(GO) test -count=1 -run '^TestGateLabelledCorpus$$' -v . | grep -E 'gate_corpus_test.go:[0-9]+: (corpus|good|narrative|platitude|pii|placeholders)'
 

@@ -179,6 +179,11 @@ func (f retrievalFigures) String() string {
 // silently regress. With PUMASI_QUALITY_COMPARE=1 it also prints the
 // vector-only ranking at the old 0.94 threshold for comparison.
 func TestRetrievalQuality(t *testing.T) {
+	if raceEnabled {
+		// No concurrency to check here, and 10x slower: make test runs it
+		// in its pass without the race detector.
+		t.Skip("measured without the race detector")
+	}
 	emb := embed.NewHashed(0)
 	if os.Getenv("PUMASI_QUALITY_COMPARE") != "" {
 		before := measureRetrieval(t, emb, pumasi.KnowledgeOptions{VectorWeight: 1}, pumasi.DefaultMergeThreshold)
