@@ -113,7 +113,7 @@ func benchKnowledgeAt(ctx context.Context, cfg config, n, queries, contribs int)
 	// The first query builds the vector index from the database, as a
 	// process's first query after a start without a saved index does.
 	buildStart := time.Now()
-	if err := benchGet(ctx, client, base+"/knowledge/query?q=warm"); err != nil {
+	if err := benchGet(ctx, &http.Client{Timeout: time.Hour}, base+"/knowledge/query?q=warm"); err != nil {
 		return nil, err
 	}
 	buildTook := time.Since(buildStart)
