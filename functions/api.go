@@ -59,6 +59,9 @@ type API struct {
 	// CORS opens routes to browsers on other origins (functions/cors.go);
 	// the zero value opens the public knowledge reads to every origin.
 	CORS CORS
+	// Metrics, when set, counts requests, uploads, frames, verdicts and
+	// sweeps (functions/metrics.go); MetricsHandler serves them.
+	Metrics *Metrics
 }
 
 func (a *API) now() time.Time {
@@ -76,10 +79,14 @@ func (a *API) log() *slog.Logger {
 }
 
 func (a *API) pusher() Pusher {
+	var p Pusher = NopPusher{}
 	if a.Pusher != nil {
-		return a.Pusher
+		p = a.Pusher
 	}
-	return NopPusher{}
+	if a.Metrics != nil {
+		p = countingPusher{p, a.Metrics}
+	}
+	return p
 }
 
 // Route is one endpoint of the HTTP API. Pattern segments in braces are
@@ -117,6 +124,12 @@ func init() {
 // Handler returns the whole API as one http.Handler.
 func (a *API) Handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(a.ServeHTTP)
+	if a.Metrics != nil {
+		if a.Metrics.lagSource == nil {
+			a.Metrics.lagSource = a.agentLags
+		}
+		h = a.Metrics.instrument(h)
+	}
 	for _, wrap := range handlerWraps {
 		h = wrap(h)
 	}

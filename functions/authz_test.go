@@ -40,6 +40,10 @@ var creds = []string{"none", "forged", "expired", "admin", "room:r1", "room:r2",
 // is not one of functions.Routes() but guards the same daemons.
 const connectionsRoute = "localdev /@connections/{id}"
 
+// metricsRoute is GET /metrics, served by API.MetricsHandler in front of the
+// route table (localdev mounts it; Lambda does not).
+const metricsRoute = "GET /metrics"
+
 // authzRow is one request of the matrix and the status each credential gets.
 type authzRow struct {
 	// route is "METHOD PATTERN" of the functions.Routes() entry the request
@@ -107,6 +111,8 @@ var authzRows = []authzRow{
 	{route: "DELETE /rooms/{room}/agents/{agent}", name: "unplace a2 from r1", method: "DELETE", path: "/rooms/r1/agents/a2", want: room1Write(404)},
 	{route: "GET /rooms/{room}/agents", name: "placements of r1", method: "GET", path: "/rooms/r1/agents", want: room1Write(200)},
 	{route: "GET /rooms/{room}/agents", name: "placements of r2", method: "GET", path: "/rooms/r2/agents", want: room2Write(200)},
+	// Metrics show every room's traffic: admin only.
+	{route: metricsRoute, name: "metrics", method: "GET", path: "/metrics", want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 	// Every valid credential lists rooms, each only those it reaches
 	// (functions/rooms_test.go checks which).
 	{route: "GET /rooms", name: "list rooms", method: "GET", path: "/rooms", want: [8]int{401, 401, 401, 200, 200, 200, 200, 200}},
@@ -163,8 +169,8 @@ func newAuthzEnv(t *testing.T, withConn bool) *authzEnv {
 	hub := push.NewHub(quiet)
 	know := local.NewKnowledge(st)
 	api := &functions.API{Store: st, Secret: authzSecret, Pusher: hub, Socket: hub, Log: quiet,
-		Knowledge: know, Embedder: embed.NewHashed(0)}
-	srv := httptest.NewServer(localdev.ConnectionsHandler(hub, authzSecret, api.Handler()))
+		Knowledge: know, Embedder: embed.NewHashed(0), Metrics: functions.NewMetrics()}
+	srv := httptest.NewServer(localdev.ConnectionsHandler(hub, authzSecret, api.MetricsHandler(api.Handler())))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
 	e := &authzEnv{t: t, store: st, know: know, srv: srv, hub: hub, tokens: map[string]string{}}
 
@@ -350,7 +356,7 @@ func patternMatches(pattern, path string) bool {
 // route of functions.Routes() has no row, so a new endpoint cannot ship
 // without its access decided here.
 func TestAuthorizationMatrix(t *testing.T) {
-	known := map[string]string{connectionsRoute: "/@connections/{id}"}
+	known := map[string]string{connectionsRoute: "/@connections/{id}", metricsRoute: "/metrics"}
 	for _, rt := range functions.Routes() {
 		known[rt.Method+" "+rt.Pattern] = rt.Pattern
 	}

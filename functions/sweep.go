@@ -15,10 +15,10 @@ type SweepReport struct {
 	Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge,omitempty"`
 }
 
-// Sweep removes temp leftovers and unreferenced blobs older than grace, then
+// sweep removes temp leftovers and unreferenced blobs older than grace, then
 // collapses racing near-duplicate knowledge entries. The scheduled sweep in
 // localdev and in Lambda, and `pumasi sweep` on demand, all run this.
-func (a *API) Sweep(ctx context.Context, grace time.Duration) (SweepReport, error) {
+func (a *API) sweep(ctx context.Context, grace time.Duration) (SweepReport, error) {
 	var rep SweepReport
 	files, err := a.Store.Sweep(ctx, grace)
 	if err != nil {

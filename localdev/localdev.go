@@ -140,7 +140,8 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer closeKnow()
 	hub := push.NewHub(cfg.Log)
-	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, MergeThreshold: cfg.MergeThreshold, RateLimits: cfg.RateLimits, CORS: cfg.CORS}
+	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, MergeThreshold: cfg.MergeThreshold, RateLimits: cfg.RateLimits, CORS: cfg.CORS,
+		Metrics: functions.NewMetrics()}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -154,7 +155,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	srv := &http.Server{
-		Handler:           ConnectionsHandler(hub, secret, dashboard.Wrap(api.Handler())),
+		Handler:           ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler()))),
 		ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       orDefault(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
