@@ -1,6 +1,6 @@
 //go:build !race
 
-package local_test
+package local
 
 // raceEnabled lets load tests lower their counts under the race detector.
 const raceEnabled = false

@@ -28,7 +28,7 @@ import (
 // holding the old row met "no such file or directory" (500).
 func TestReadsDuringWrites(t *testing.T) {
 	gets := int64(50_000)
-	if raceEnabled || testing.Short() {
+	if local.RaceEnabled || testing.Short() {
 		gets = 5_000 // The race detector slows HTTP ~10x; make test also runs the full count without it.
 	}
 	const readers = 8
