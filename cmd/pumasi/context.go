@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"pumasi"
 )
@@ -46,6 +49,11 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	dir := agentSharedDir(h, *agent)
+	// A typo in --agent would print an empty block and look fine: say so on
+	// stderr (the block on stdout stays what a prompt hook expects).
+	if _, err := os.Stat(filepath.Join(h, "agents", *agent)); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(env.stderr, "pumasi context: warning: %s does not exist; is agent %q placed (pumasi agents --room R), is its daemon running, and with this --home?\n", filepath.Join(h, "agents", *agent), *agent)
+	}
 	var prompt string
 	if *hook {
 		if prompt, err = hookPrompt(env.stdin); err != nil {

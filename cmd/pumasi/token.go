@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"pumasi"
@@ -12,7 +14,7 @@ import (
 )
 
 func init() {
-	register(command{name: "token", summary: "mint a token: token --admin | --room R | --machine M [--ttl 720h]", run: runToken})
+	register(command{name: "token", summary: "mint a token: token --admin | --room R | --machine M [--ttl 720h] [--new-secret]", run: runToken})
 }
 
 func runToken(ctx context.Context, env *cliEnv, args []string) error {
@@ -25,6 +27,7 @@ func runToken(ctx context.Context, env *cliEnv, args []string) error {
 	ttl := fs.Duration("ttl", 720*time.Hour, "lifetime")
 	sub := fs.String("subject", "", "who the token is for (recorded as uploaded_by)")
 	home := fs.String("home", "", "data folder holding the secret (env PUMASI_HOME, default ~/.pumasi)")
+	newSecret := fs.Bool("new-secret", false, "create <home>/secret when it does not exist (servers using another secret reject the token)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,6 +55,11 @@ func runToken(ctx context.Context, env *cliEnv, args []string) error {
 		h, err := homeDir(env, *home)
 		if err != nil {
 			return err
+		}
+		// A token signed with a secret no server has is rejected by every
+		// server: refuse to create one unless asked.
+		if _, err := os.Stat(filepath.Join(h, "secret")); errors.Is(err, os.ErrNotExist) && !*newSecret {
+			return fmt.Errorf("no signing secret: PUMASI_SECRET is unset and %s does not exist; run this on the server's host (the one localdev created it on), set PUMASI_SECRET, pass --home, or --new-secret to create one", filepath.Join(h, "secret"))
 		}
 		if secret, err = localdev.LoadOrCreateSecret(h); err != nil {
 			return err

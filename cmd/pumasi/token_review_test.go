@@ -29,7 +29,11 @@ func runReviewCLI(t *testing.T, env map[string]string, args ...string) (stdout, 
 // token alone on stdout.
 func TestTokenPrintsTokenAlone(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "fresh", "home")
-	out, errOut, err := runReviewCLI(t, map[string]string{"PUMASI_HOME": home}, "token", "--room", "r1", "--ttl", "1h")
+	// Without a secret it refuses: a new one would sign a token every server rejects.
+	if _, _, err := runReviewCLI(t, map[string]string{"PUMASI_HOME": home}, "token", "--room", "r1"); err == nil || !strings.Contains(err.Error(), "--new-secret") {
+		t.Fatalf("token without a secret: %v, want a refusal naming --new-secret", err)
+	}
+	out, errOut, err := runReviewCLI(t, map[string]string{"PUMASI_HOME": home}, "token", "--room", "r1", "--ttl", "1h", "--new-secret")
 	if err != nil {
 		t.Fatalf("token in a fresh home: %v (%s)", err, errOut)
 	}
