@@ -7,25 +7,29 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"pumasi"
 )
 
 // Lexical finds entries two ways and interleaves the lists, best first, so
-// neither drowns the other (as the local driver does with its porter and
-// trigram tables):
+// neither drowns the other (pumasi.Interleave, as the local driver does
+// with its porter and trigram tables):
 //
 //   - full-text search over the stored `search` tsvector (English stems,
 //     title above content and tags), ranked by ts_rank; a Hangul term
 //     matches as a prefix, since the parser keeps Korean particles on the
 //     word;
-//   - substring matches of terms of three or more characters over
-//     knowledge_text(title, content, tags), which the trigram index answers:
-//     identifiers and Korean words that stemming misses, ranked by how many
-//     terms the text holds, then shorter texts first.
+//   - substring matches over knowledge_text(title, content, tags), which the
+//     trigram index answers, for the terms stemming misses: Korean words and
+//     identifiers with digits (three characters or more, among the first
+//     maxTrigramTerms), ranked by how many of them the text holds, then
+//     shorter texts first.
 //
-// In a large table, terms whose stem most entries hold are dropped first
-// (rareTerms): they would make both searches rank nearly every row, and
-// they pick no candidates the rarer terms and the vector side miss. The
-// engine still scores every candidate on all the terms.
+// As in the local driver, ranking every entry that holds any of 30 words
+// would sort most of the corpus on every query, so only the rarest few
+// terms (searchTerms, each in at most commonTerm entries by the planner's
+// statistics: see rareTerms) drive each search; the engine still weighs
+// every term when it scores what was found.
 //
 // Terms are quoted lexemes and escaped LIKE patterns, passed as parameters:
 // never query syntax of the caller's.
@@ -33,7 +37,13 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	ftsTerms, subTerms, err := k.rareTerms(ctx, terms)
+	var tri []string
+	for i, t := range terms {
+		if i < maxTrigramTerms && utf8.RuneCountInString(t) >= 3 && (isHangulWord(t) || hasDigit(t)) {
+			tri = append(tri, t)
+		}
+	}
+	ftsTerms, subTerms, err := k.rareTerms(ctx, terms, tri)
 	if err != nil {
 		return nil, wrap("term statistics", err)
 	}
@@ -46,18 +56,17 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		lexemes = append(lexemes, q)
 	}
 	for _, t := range subTerms {
-		if utf8.RuneCountInString(t) >= 3 {
-			patterns = append(patterns, "%"+likeEscape(t)+"%")
-			words = append(words, strings.ToLower(t))
+		patterns = append(patterns, "%"+likeEscape(t)+"%")
+		words = append(words, strings.ToLower(t))
+	}
+	var a, b []string
+	if len(lexemes) > 0 {
+		if a, err = k.ids(ctx, `SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
+		WHERE search @@ q AND ($2 = '' OR hive = $2)
+		ORDER BY ts_rank(search, q) DESC, seq LIMIT $3`, strings.Join(lexemes, " | "), hive, n); err != nil {
+			return nil, wrap("full-text search", err)
 		}
 	}
-	a, err := k.ids(ctx, `SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
-		WHERE search @@ q AND ($2 = '' OR hive = $2)
-		ORDER BY ts_rank(search, q) DESC, seq LIMIT $3`, strings.Join(lexemes, " | "), hive, n)
-	if err != nil {
-		return nil, wrap("full-text search", err)
-	}
-	var b []string
 	if len(patterns) > 0 {
 		// The WHERE clause must call knowledge_text exactly as the trigram
 		// index does, or the planner scans the table.
@@ -75,37 +84,28 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 			return nil, wrap("trigram search", err)
 		}
 	}
-	seen := map[string]bool{}
-	out := make([]string, 0, n)
-	for i := 0; len(out) < n && (i < len(a) || i < len(b)); i++ {
-		for _, list := range [][]string{a, b} {
-			if i < len(list) && !seen[list[i]] && len(out) < n {
-				seen[list[i]] = true
-				out = append(out, list[i])
-			}
-		}
-	}
-	return out, nil
+	return pumasi.Interleave(n, a, b), nil
 }
 
-// Common-term pruning, only in a table of at least commonFloor entries,
-// where ranking every matching row costs: a term is common for full-text
-// search when its English stem is in more than commonShare of the entries
-// by the planner's statistics of the search column (pg_stats
-// most_common_elems), and common as a substring when more than commonShare
-// of the sampled texts the trigram index's statistics keep (its
-// histogram_bounds) hold it. Both come from ANALYZE, which autovacuum
-// repeats as the table grows. When every term is common, all are kept.
+// Bounds of a lexical candidate search (see Lexical), the local driver's.
 const (
-	commonShare = 0.1
-	commonFloor = 10000
+	maxTrigramTerms = 8
+	searchTerms     = 6
+	commonTerm      = 500
 )
 
-// rareTerms returns terms less the common ones: for full-text search
-// (fts) and for substring search (sub).
-func (k *Knowledge) rareTerms(ctx context.Context, terms []string) (fts, sub []string, err error) {
-	rows, err := k.pool.Query(ctx, `WITH big AS (
-			SELECT reltuples >= $2 AS yes FROM pg_class WHERE oid = 'knowledge_entries'::regclass),
+// rareTerms returns, rarest first, up to searchTerms of terms for
+// full-text search and up to searchTerms/2 of tri for substring search,
+// leaving out those in more than commonTerm entries. Counting matches per
+// term and query would cost more than the search, so the counts are the
+// planner's estimates, from the statistics ANALYZE keeps (autovacuum
+// repeats it as the table grows): a stem's share of entries from the search
+// column's most_common_elems, a substring's share of the sampled texts the
+// trigram index's statistics hold (histogram_bounds), each times the
+// table's row estimate. Before the first ANALYZE every term counts as rare.
+func (k *Knowledge) rareTerms(ctx context.Context, terms, tri []string) (fts, sub []string, err error) {
+	rows, err := k.pool.Query(ctx, `WITH n AS (
+			SELECT greatest(reltuples, 0) AS rows FROM pg_class WHERE oid = 'knowledge_entries'::regclass),
 		lexemes AS (
 			SELECT s.elem, s.freq FROM pg_stats st,
 				unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS s(elem, freq)
@@ -113,37 +113,45 @@ func (k *Knowledge) rareTerms(ctx context.Context, terms []string) (fts, sub []s
 		sample AS (
 			SELECT h FROM pg_stats st, unnest(st.histogram_bounds::text::text[]) AS h
 			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries_trgm')
-		SELECT t,
-			NOT (SELECT yes FROM big) OR NOT EXISTS (
-				SELECT 1 FROM lexemes, unnest(tsvector_to_array(to_tsvector('english', t))) AS lx
-				WHERE lexemes.elem = lx AND lexemes.freq > $3),
-			NOT (SELECT yes FROM big) OR coalesce((
-				SELECT avg((strpos(lower(h), t) > 0)::int) FROM sample), 0) <= $3
-		FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i) ORDER BY i`, terms, commonFloor, commonShare)
+		SELECT t, sub, est FROM (
+			SELECT t, false AS sub, i, (SELECT rows FROM n) * coalesce((
+				SELECT max(lexemes.freq) FROM lexemes, unnest(tsvector_to_array(to_tsvector('english', t))) AS lx
+				WHERE lexemes.elem = lx), 0) AS est
+			FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)
+			UNION ALL
+			SELECT t, true, i, (SELECT rows FROM n) * coalesce((
+				SELECT avg((strpos(lower(h), lower(t)) > 0)::int) FROM sample), 0)
+			FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)) c
+		WHERE est <= $3
+		ORDER BY sub, est, i`, terms, tri, commonTerm)
 	if err != nil {
 		return nil, nil, err
 	}
 	var t string
-	var rareFTS, rareSub bool
-	_, err = pgx.ForEachRow(rows, []any{&t, &rareFTS, &rareSub}, func() error {
-		if rareFTS {
-			fts = append(fts, t)
-		}
-		if rareSub {
+	var isSub bool
+	var est float64
+	_, err = pgx.ForEachRow(rows, []any{&t, &isSub, &est}, func() error {
+		switch {
+		case isSub && len(sub) < searchTerms/2:
 			sub = append(sub, t)
+		case !isSub && len(fts) < searchTerms:
+			fts = append(fts, t)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(fts) == 0 {
-		fts = terms
-	}
-	if len(sub) == 0 {
-		sub = terms
-	}
 	return fts, sub, nil
+}
+
+func hasDigit(t string) bool {
+	for _, r := range t {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func (k *Knowledge) ids(ctx context.Context, q string, args ...any) ([]string, error) {

@@ -83,23 +83,24 @@ func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32,
 	return strings.Join(lines, "\n")
 }
 
-// TestLexicalDropsCommonTermsInALargeTable: in a table past commonFloor
-// entries, a term every entry holds is left out of the searches (by the
-// planner's statistics), so the lexical candidates are the entries with the
-// rare term rather than whichever rows rank first among all of them.
+// TestLexicalDropsCommonTermsInALargeTable: past commonTerm entries, a
+// term every entry holds is left out of the searches (by the planner's
+// statistics), so the lexical candidates are the entries with the rare
+// terms rather than whichever rows rank first among all of them.
 func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 	k := newKnowledgeDriver(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	n := commonFloor + 500
+	const n = 10000
 	rows := make([][]any, n)
 	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	rare := map[string]bool{}
+	r := rand.New(rand.NewPCG(3, 4))
 	for i := range rows {
 		id := fmt.Sprintf("e%05d", i)
-		content := "the replica lagged behind the primary"
-		if i%100 == 7 {
-			content = "the replica lagged behind the primary during a vacuum freeze"
+		content := "the replica lagged behind the primary on pg14"
+		if r.IntN(100) == 0 || i == 0 { // 1%, spread at random (the statistics sample)
+			content = "the replica lagged behind the primary during a vacuum freeze on pg15"
 			rare[id] = true
 		}
 		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
@@ -110,18 +111,17 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 		pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)
 	}
-	terms := []string{"replica", "lagged", "vacuum", "freeze"}
-	fts, sub, err := k.rareTerms(ctx, terms)
-	if err != nil || len(fts) != len(terms) || len(sub) != len(terms) {
-		t.Fatalf("before ANALYZE rareTerms = %v %v, %v; want every term (no statistics yet)", fts, sub, err)
+	terms := []string{"replica", "lagged", "vacuum", "freeze", "pg14", "pg15"}
+	tri := []string{"pg14", "pg15"}
+	fts, sub, err := k.rareTerms(ctx, terms, tri)
+	if err != nil || len(fts) != searchTerms || len(sub) != len(tri) {
+		t.Fatalf("before ANALYZE rareTerms = %v %v, %v; want the first %d terms and both trigram terms", fts, sub, err, searchTerms)
 	}
 	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
 		t.Fatal(err)
 	}
-	// "lag" (the stem of "lagged") is a substring of every text, "vacuum"
-	// of one in a hundred.
-	if fts, sub, err = k.rareTerms(ctx, terms); err != nil || strings.Join(fts, ",") != "vacuum,freeze" || strings.Join(sub, ",") != "vacuum,freeze" {
-		t.Fatalf("rareTerms = %v %v, %v; want [vacuum freeze] for both", fts, sub, err)
+	if fts, sub, err = k.rareTerms(ctx, terms, tri); err != nil || strings.Join(fts, ",") != "vacuum,freeze,pg15" || strings.Join(sub, ",") != "pg15" {
+		t.Fatalf("rareTerms = %v %v, %v; want [vacuum freeze pg15] and [pg15]", fts, sub, err)
 	}
 	ids, err := k.Lexical(ctx, "academy", terms, 20)
 	if err != nil || len(ids) != 20 {
@@ -132,7 +132,7 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 			t.Fatalf("Lexical returned %s, which lacks the rare terms: %v", id, ids)
 		}
 	}
-	if fts, sub, _ := k.rareTerms(ctx, []string{"replica"}); len(fts) != 1 || len(sub) != 1 {
-		t.Fatalf("only common terms: rareTerms = %v %v, want them kept", fts, sub)
+	if ids, err := k.Lexical(ctx, "academy", []string{"replica", "pg14"}, 20); err != nil || len(ids) != 0 {
+		t.Fatalf("only common terms: Lexical = %v, %v; want nothing (the vector side finds those)", ids, err)
 	}
 }

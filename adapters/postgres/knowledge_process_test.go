@@ -270,23 +270,28 @@ func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
 	if rep.Merged != 0 {
 		t.Errorf("a last sweep merged %d entries: the concurrent sweeps missed them", rep.Merged)
 	}
-	rows, err := pool.Query(ctx, `SELECT e.contribution_count, array_agg(c.agent ORDER BY c.agent)
-		FROM knowledge_entries e JOIN knowledge_contributions c ON c.entry_id = e.id GROUP BY e.id, e.contribution_count`)
+	// Contributors (who counts) and attribution rows (every recorded
+	// contribution) of each surviving entry.
+	rows, err := pool.Query(ctx, `SELECT e.contribution_count,
+			(SELECT array_agg(agent ORDER BY agent) FROM knowledge_contributors WHERE entry_id = e.id),
+			(SELECT count(*) FROM knowledge_contributions WHERE entry_id = e.id)
+		FROM knowledge_entries e`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	entries := 0
+	entries, attributions := 0, 0
 	for rows.Next() {
-		var count int
+		var count, recorded int
 		var agents []string
-		if err := rows.Scan(&count, &agents); err != nil {
+		if err := rows.Scan(&count, &agents, &recorded); err != nil {
 			t.Fatal(err)
 		}
 		entries++
+		attributions += recorded
 		c := strings.TrimPrefix(agents[0], "a-")
-		if count != 3 || len(agents) != 3 || agents[0] != "a-"+c || agents[1] != "b-"+c || agents[2] != "c-"+c {
-			t.Errorf("entry with count %d and contributors %v, want a-, b-, c- of one cluster", count, agents)
+		if count != 3 || len(agents) != 3 || agents[0] != "a-"+c || agents[1] != "b-"+c || agents[2] != "c-"+c || recorded < 3 {
+			t.Errorf("entry with count %d, contributors %v and %d attributions, want a-, b-, c- of one cluster", count, agents, recorded)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -294,6 +299,13 @@ func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
 	}
 	if entries != sweepClusters {
 		t.Fatalf("%d entries, want one per cluster (%d)", entries, sweepClusters)
+	}
+	// A contribution whose entry is absorbed between the write and the
+	// engine's read-back is retried by the engine (pumasi.Knowledge.
+	// Contribute) and recorded twice; counts are unaffected, since one
+	// contributor counts once. Reported, not failed: the engine decides.
+	if extra := attributions - 3*sweepClusters; extra > 0 {
+		t.Logf("%d contributions were recorded twice (engine retry after the sweep absorbed their entry)", extra)
 	}
 	t.Logf("%d contributions written while another process swept: %d entries, each with its 3 contributors, in %v",
 		3*sweepClusters, entries, took.Round(time.Millisecond))
