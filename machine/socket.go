@@ -37,9 +37,12 @@ const (
 var pingMessage = []byte(`{"action":"ping"}`)
 
 // frameWorkers apply frames in parallel across agents; one agent's frames
-// always go to the same worker, in order.
+// always go to the same worker, in order. An upload reaches every agent of a
+// room at once, and the disk syncs concurrent writes together (one journal
+// commit serves many fsyncs), so the workers are many: with few, an agent's
+// copy waits behind others that share its worker.
 const (
-	frameWorkers = 8
+	frameWorkers = 64
 	frameQueue   = 512
 )
 
