@@ -113,3 +113,90 @@ func TestReadmeAgentsAndKnowledge(t *testing.T) {
 	got = runBlock(t, p.base, fakeHome, t.TempDir(), knowledge)
 	assertContains(t, got, `"verdict":"accepted"`, `"contribution_count":1`, "modernc sqlite needs busy_timeout per connection")
 }
+
+// readmeCLIBlock returns the sh block after the README marker <!-- name,
+// for blocks that reach the server through the CLI's default address.
+func readmeCLIBlock(t *testing.T, name string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "<!-- "+name)
+	if !ok {
+		t.Fatalf("README has no %q marker", name)
+	}
+	_, block, _ := strings.Cut(after, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	return block
+}
+
+// TestReadmeInstallAndCLI runs `make install` as the README's Install
+// section says (into a temporary GOBIN), puts that folder on PATH, and runs
+// the README's CLI and rooms blocks, as written, with the installed binary
+// against a real localdev with its in-process daemon. PUMASI_SERVER points
+// the CLI at the test's port; everything else is the README's.
+func TestReadmeInstallAndCLI(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	gobin := t.TempDir()
+	install := exec.Command("make", "install")
+	install.Dir = ".."
+	install.Env = append(os.Environ(), "GOBIN="+gobin)
+	out, err := install.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make install: %v\n%s", err, out)
+	}
+	bin := filepath.Join(gobin, "pumasi")
+	if !strings.Contains(string(out), "installed "+bin+"\n") {
+		t.Fatalf("make install does not say where it installed:\n%s", out)
+	}
+	version, err := exec.Command(bin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(version), "pumasi ") {
+		t.Fatalf("pumasi version: %v %q", err, version)
+	}
+	if _, err := os.Stat("../.git"); err == nil && !strings.Contains(string(version), "(revision ") {
+		t.Errorf("make install in a git checkout did not stamp the revision: %q", version)
+	}
+
+	fakeHome := t.TempDir()
+	p := startLocaldevArgs(t, filepath.Join(fakeHome, ".pumasi"), []string{"--poll", "1s"})
+	quick := readmeBlock(t, "quickstart")
+	setup, _, _ := strings.Cut(quick, "\n\n") // TOKEN=... and spec.md
+	work := t.TempDir()
+	run := func(blocks ...string) string {
+		t.Helper()
+		cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Join(blocks, "\n"))
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=", "PUMASI_TOKEN=", "PUMASI_SECRET=",
+			"PUMASI_SERVER="+p.base, "PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("README block failed: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	got := run(setup, "command -v pumasi", readmeCLIBlock(t, "cli"))
+	assertContains(t, got, bin+"\n",
+		"spec.md", "(1 file, rev 1)", "Use OAuth device flow; tokens expire after 1h.",
+		"<referenced-files>\n- spec.md: memory/shared/spec.md\n</referenced-files>", "eyJ")
+
+	got = run(readmeCLIBlock(t, "rooms"))
+	assertContains(t, got,
+		"placed my-agent in r1 on local\n",
+		"ROOM  REV  FILES  BYTES  AGENTS\n", " my-agent\n", "(1 room)\n",
+		"AGENT     MACHINE  STATE", "(1 agent in r1, rev ",
+		"unplaced my-agent from r1",
+	)
+	// The last line placed it again: the room lists it, and its daemon
+	// reports it (the room is empty after the CLI block's rm).
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(got, "synced") && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		got = run("pumasi agents --room r1")
+	}
+	if !strings.Contains(got, "my-agent  local    synced") {
+		t.Fatalf("my-agent never synced after the rooms block:\n%s", got)
+	}
+}
