@@ -220,6 +220,13 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 				return false, fmt.Errorf("decode %s: %w", key, err)
 			}
 		}
+		if l, ok := any(&v).(loader); ok {
+			if err := l.load(ctx, s, key); errors.Is(err, errSnapshotGone) {
+				continue // The object moved on; read it again.
+			} else if err != nil {
+				return false, err
+			}
+		}
 		write, err := fn(&v, exists)
 		if cached && (err != nil || !write) {
 			continue // Revalidate before answering from the cached copy.
@@ -228,6 +235,11 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 			return false, err
 		}
 		next := mark.next(id)
+		if st, ok := any(&v).(storer); ok {
+			if err := st.store(ctx, s); err != nil {
+				return false, err
+			}
+		}
 		body, err := json.Marshal(v)
 		if err == nil {
 			body, err = withMark(body, next)
@@ -270,6 +282,18 @@ func update[T any](ctx context.Context, s *Store, key string, fn func(v *T, exis
 		}
 	}
 	return false, fmt.Errorf("update %s: %w", key, errTooBusy)
+}
+
+// loader is an object whose stored form update must complete after decoding
+// (a manifest's file list lives partly in a snapshot).
+type loader interface {
+	load(ctx context.Context, s *Store, key string) error
+}
+
+// storer is an object that update must turn into its stored form before
+// encoding.
+type storer interface {
+	store(ctx context.Context, s *Store) error
 }
 
 // putCAS is putObject for update: one HTTP attempt, bounded by writeTimeout.

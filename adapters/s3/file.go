@@ -17,14 +17,6 @@ import (
 	"pumasi"
 )
 
-// manifest is a room's one mutable object: its revision, files and
-// placements. Every change to it goes through update (compare-and-swap).
-type manifest struct {
-	Rev        int64         `json:"rev"`
-	Files      []pumasi.File `json:"files"`      // sorted by name
-	Placements []placement   `json:"placements"` // sorted by agent id
-}
-
 // findFold returns the index of the file whose name equals name up to case
 // (pumasi.FoldName), or -1; names are unique that way within a room.
 func (m *manifest) findFold(name string) int {
@@ -52,14 +44,6 @@ func (m *manifest) usage() (files int, bytes int64) {
 		bytes += f.Size
 	}
 	return len(m.Files), bytes
-}
-
-func (s *Store) readManifest(ctx context.Context, room string) (manifest, error) {
-	var m manifest
-	if _, _, err := s.getJSON(ctx, s.manifestKey(room), &m); err != nil {
-		return manifest{}, err
-	}
-	return m, nil
 }
 
 // PutFile stores the blob first (content-addressed, so idempotent) and then
@@ -339,6 +323,9 @@ func (s *Store) listRooms(ctx context.Context) ([]string, error) {
 }
 
 func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time) (int, error) {
+	if err := s.sweepSnapshots(ctx, room); err != nil {
+		return 0, err
+	}
 	base := s.prefix + "rooms/" + room + "/blobs/"
 	var old []string
 	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(base)})

@@ -7,6 +7,8 @@
 //
 //	rooms/<room>/blobs/<sha256>    content-addressed file bodies
 //	rooms/<room>/manifest.json     rev, files and placements of the room
+//	rooms/<room>/snap/<rev>-<id>   immutable file lists a large room's manifest
+//	                               builds on (manifest.go)
 //	agents/<agent>.json            where the agent is placed (the commit point)
 //	machines/<machine>.json        the placements on that machine
 //	status/<agent>.json            what the agent's daemon last reported
@@ -130,6 +132,8 @@ type Store struct {
 
 	// cache holds the last seen copy of each JSON object (see update).
 	cache objCache
+	// snaps holds decoded manifest snapshots, which never change (manifest.go).
+	snaps snapCache
 
 	// writeTimeout bounds one conditional write, so that an answer lost in
 	// the network is settled by reading the object instead of by waiting.
