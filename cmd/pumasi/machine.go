@@ -16,7 +16,7 @@ import (
 func init() {
 	register(command{
 		name:    "machine run",
-		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL [--ws-ping 5m]]",
+		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL [--ws-ping 5m]] [--metrics ADDR]",
 		run:     runMachine,
 	})
 }
@@ -34,6 +34,7 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	ws := fs.String("ws", env.getenv("PUMASI_WS_URL"), "WebSocket API URL when it is not the server's, e.g. wss://ID.execute-api.REGION.amazonaws.com/STAGE (env PUMASI_WS_URL)")
 	wsPing := fs.Duration("ws-ping", machine.DefaultWSPing, "with --ws: how often to send {\"action\":\"ping\"} (the gateway closes idle connections after 10m)")
 	verbose := fs.Bool("v", false, "log debug messages")
+	metricsAddr := fs.String("metrics", "", "serve this daemon's Prometheus metrics on ADDR, e.g. 127.0.0.1:9101 (no auth: keep it on loopback)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -69,6 +70,11 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	if *metricsAddr != "" {
+		if _, err := serveDaemonMetrics(ctx, *metricsAddr, h, log); err != nil {
+			return err
+		}
+	}
 	return machine.Run(ctx, machine.Config{
 		Server:  *server,
 		Machine: *id,
