@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -29,7 +30,9 @@ func LambdaHTTP(h http.Handler) func(ctx context.Context, ev events.APIGatewayV2
 			return ResponseToV2(rec), nil
 		}
 		rec := httptest.NewRecorder()
+		start := time.Now()
 		h.ServeHTTP(rec, req)
+		emitEMF(req, rec.Code, time.Since(start), rec.Body.Bytes(), time.Now())
 		return ResponseToV2(rec), nil
 	}
 }
