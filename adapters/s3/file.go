@@ -78,7 +78,7 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	}
 
 	var res pumasi.PutFileResult
-	changed, err := update(ctx, s, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
+	changed, err := s.updateManifest(ctx, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
 		res = pumasi.PutFileResult{}
 		i := m.findFile(name)
 		var cur *pumasi.File
@@ -240,7 +240,7 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 	}
 	var removed pumasi.File
 	var rev int64
-	_, err = update(ctx, s, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
+	_, err = s.updateManifest(ctx, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
 		i := m.findFile(n)
 		var cur *pumasi.File
 		if i >= 0 {

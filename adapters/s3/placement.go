@@ -193,7 +193,7 @@ func (s *Store) reconcile(ctx context.Context, agent string, rooms, machines []s
 func (s *Store) syncRoomEntry(ctx context.Context, room, agent string, truth placement) (placement, bool, error) {
 	var removed placement
 	var didRemove bool
-	_, err := update(ctx, s, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
+	_, err := s.updateManifest(ctx, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
 		removed, didRemove = placement{}, false
 		i, found := slices.BinarySearchFunc(m.Placements, agent, byAgent)
 		want := truth.placed() && truth.RoomID == room

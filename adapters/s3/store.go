@@ -134,6 +134,8 @@ type Store struct {
 	cache objCache
 	// snaps holds decoded manifest snapshots, which never change (manifest.go).
 	snaps snapCache
+	// coalesce joins concurrent changes to one manifest (coalesce.go).
+	coalesce coalescer
 
 	// writeTimeout bounds one conditional write, so that an answer lost in
 	// the network is settled by reading the object instead of by waiting.
