@@ -56,6 +56,8 @@ type API struct {
 	// lists and assigned keep encoded answers by rev (listcache.go).
 	lists    listCache
 	assigned assignedCache
+	// tokens keeps verified tokens until they expire (tokencache.go).
+	tokens tokenCache
 	// CORS opens routes to browsers on other origins (functions/cors.go);
 	// the zero value opens the public knowledge reads to every origin.
 	CORS CORS

@@ -14,7 +14,7 @@ func (a *API) authenticate(r *http.Request) (*pumasi.Principal, error) {
 	if !ok || strings.TrimSpace(tok) == "" {
 		return nil, pumasi.Errorf(pumasi.EUnauthorized, "missing bearer token")
 	}
-	return pumasi.ParseToken(a.Secret, strings.TrimSpace(tok), a.now())
+	return a.tokens.parse(a.Secret, strings.TrimSpace(tok), a.now())
 }
 
 // bearerToken returns the credentials of an Authorization header with the

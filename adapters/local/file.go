@@ -63,7 +63,7 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	op := &putOp{ctx: ctx, undo: func() { replaced, res = "", pumasi.PutFileResult{} }}
 	// apply runs in the group's context, never the caller's: cancelling a
 	// statement inside the shared transaction could roll back the group.
-	op.apply = func(ctx context.Context, tx *sql.Tx, g *groupTx) error {
+	op.apply = func(ctx context.Context, tx txStmts, g *groupTx) error {
 		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
 		if err != nil {
 			return err

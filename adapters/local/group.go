@@ -16,7 +16,7 @@ const maxGroup = 64
 // own savepoint; res and err are its answer once done is closed.
 type putOp struct {
 	ctx   context.Context
-	apply func(ctx context.Context, tx *sql.Tx, g *groupTx) error
+	apply func(ctx context.Context, tx txStmts, g *groupTx) error
 	// undo runs when the op's savepoint is rolled back or the group fails:
 	// it forgets what apply recorded (a placed blob, a replaced one).
 	undo func()
@@ -42,7 +42,7 @@ type usage struct {
 
 // roomUsage returns room's file count and bytes as the group's transaction
 // sees them so far.
-func (g *groupTx) roomUsage(ctx context.Context, tx *sql.Tx, room string) (*usage, error) {
+func (g *groupTx) roomUsage(ctx context.Context, tx txStmts, room string) (*usage, error) {
 	if u, ok := g.usage[room]; ok {
 		return u, nil
 	}
@@ -145,7 +145,8 @@ func (s *Store) commitGroup(batch []*putOp) (applied []bool, wrote bool, err err
 	ctx := context.WithoutCancel(batch[0].ctx)
 	applied = make([]bool, len(batch))
 	g := &groupTx{dirs: map[string]bool{}, usage: map[string]*usage{}}
-	err = s.writeTx(ctx, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, func(sqltx *sql.Tx) error {
+		tx := s.reads.inTx(sqltx)
 		for i, op := range batch {
 			if err := op.ctx.Err(); err != nil {
 				op.err = err

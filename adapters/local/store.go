@@ -269,7 +269,7 @@ func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // bumpRev increments a room's revision, creating the room at rev 1.
-func bumpRev(ctx context.Context, tx *sql.Tx, room string) (int64, error) {
+func bumpRev(ctx context.Context, tx querier, room string) (int64, error) {
 	var rev int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO rooms (room_id, rev) VALUES (?, 1)
 		ON CONFLICT (room_id) DO UPDATE SET rev = rev + 1 RETURNING rev`, room).Scan(&rev)
@@ -340,6 +340,44 @@ func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any)
 		return c.db.QueryContext(ctx, query, args...)
 	}
 	return st.QueryContext(ctx, args...)
+}
+
+// inTx returns a querier over tx that runs fixed-text statements prepared
+// once per connection (database/sql reuses a statement prepared on the
+// transaction's connection).
+func (c *stmtCache) inTx(tx *sql.Tx) txStmts { return txStmts{tx: tx, c: c} }
+
+// txStmts is stmtCache inside one transaction.
+type txStmts struct {
+	tx *sql.Tx
+	c  *stmtCache
+}
+
+// QueryRowContext runs query in the transaction, prepared when it can be.
+func (q txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := q.c.stmt(ctx, query)
+	if err != nil {
+		return q.tx.QueryRowContext(ctx, query, args...)
+	}
+	return q.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+}
+
+// QueryContext runs query in the transaction, prepared when it can be.
+func (q txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := q.c.stmt(ctx, query)
+	if err != nil {
+		return q.tx.QueryContext(ctx, query, args...)
+	}
+	return q.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+// ExecContext runs query in the transaction, prepared when it can be.
+func (q txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := q.c.stmt(ctx, query)
+	if err != nil {
+		return q.tx.ExecContext(ctx, query, args...)
+	}
+	return q.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 }
 
 func (c *stmtCache) close() {
