@@ -53,7 +53,9 @@ type KnowledgeDriver interface {
 	Lexical(ctx context.Context, hive string, terms []string, k int) ([]string, error)
 
 	// Since returns up to limit entries whose Seq is above seq, in Seq
-	// order: the sweep's batches.
+	// order: the sweep's batches. Seqs must become visible in order: once
+	// Since has returned an entry, no entry with a smaller Seq may appear
+	// later (a sweep mark past it would skip it).
 	Since(ctx context.Context, seq int64, limit int) ([]StoredEntry, error)
 	// SweepMark returns the highest Seq a finished sweep batch covered.
 	SweepMark(ctx context.Context) (int64, error)

@@ -96,8 +96,9 @@ func (k *Knowledge) Contribute(ctx context.Context, in ContributeInput) (Contrib
 		in.At = k.now()
 	}
 	in.At = in.At.UTC()
-	// An entry can be swept away between finding it and merging into it;
-	// then decide again (a sweep leaves the older twin in place).
+	// An entry can be swept away between finding it and merging into it
+	// (merge then writes nothing and answers not_found); then decide again:
+	// a sweep leaves the older twin in place.
 	for attempt := 0; ; attempt++ {
 		res, err := k.contributeOnce(ctx, in)
 		if ErrorCode(err) == ENotFound && attempt < 3 {
@@ -136,7 +137,7 @@ func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (Con
 	if !created { // another writer got the same text in first
 		return k.merge(ctx, id, c)
 	}
-	e, err := k.entry(ctx, id)
+	e, err := k.landed(ctx, id)
 	if err != nil {
 		return ContributeResult{}, err
 	}
@@ -144,16 +145,29 @@ func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (Con
 }
 
 // merge folds c into entry id. A repeat contributor is recorded for
-// attribution but not counted again.
+// attribution but not counted again. Returns not_found, having written
+// nothing, when the entry is gone.
 func (k *Knowledge) merge(ctx context.Context, id string, c Contribution) (ContributeResult, error) {
 	if _, err := k.d.AddContribution(ctx, id, c); err != nil {
 		return ContributeResult{}, err
 	}
-	e, err := k.entry(ctx, id)
+	e, err := k.landed(ctx, id)
 	if err != nil {
 		return ContributeResult{}, err
 	}
 	return ContributeResult{Verdict: VerdictMerged, Entry: e, Similarity: c.Similarity}, nil
+}
+
+// landed reads back the entry a contribution was just written to. The
+// write is done, so a not_found here (a sweep absorbed the entry in that
+// instant, contribution and all) must not make Contribute write it again:
+// it is reported as an internal error, which claims nothing false.
+func (k *Knowledge) landed(ctx context.Context, id string) (Entry, error) {
+	e, err := k.entry(ctx, id)
+	if ErrorCode(err) == ENotFound {
+		return Entry{}, fmt.Errorf("read back entry %s: absorbed by a sweep right after the contribution landed", id)
+	}
+	return e, err
 }
 
 // nearest returns the entry of in's hive and model most cosine-similar to
