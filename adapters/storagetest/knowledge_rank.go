@@ -209,8 +209,8 @@ func testKnowOnce(t *testing.T, k *pumasi.Knowledge) {
 	}
 }
 
-// testKnowSweepBatches forces 300 pairs of near-duplicates (more than one
-// batch) while writers keep contributing, then checks the sweep collapsed
+// testKnowSweepBatches forces 150 pairs of near-duplicates among 450
+// entries (more than one batch survives) while a writer keeps contributing, then checks the sweep collapsed
 // every pair into its older half, counted batches and is idempotent.
 func testKnowSweepBatches(t *testing.T, k *pumasi.Knowledge) {
 	ctx := context.Background()
@@ -221,6 +221,13 @@ func testKnowSweepBatches(t *testing.T, k *pumasi.Knowledge) {
 		a := knowIn(fmt.Sprintf("agent-%03d", i), "academy", fmt.Sprintf("finding %d", i), fmt.Sprintf("first wording %d", i), v)
 		a.Threshold = 1.01
 		olds = append(olds, mustContribute(t, k, a).Entry.ID)
+	}
+	// As many entries again that nothing merges with, so more than one
+	// batch's worth survives whatever the first batch absorbs.
+	for i := pairs; i < 2*pairs; i++ {
+		a := knowIn(fmt.Sprintf("agent-%03d", i), "academy", fmt.Sprintf("finding %d", i), fmt.Sprintf("lone wording %d", i), spread(i))
+		a.Threshold = 1.01
+		mustContribute(t, k, a)
 	}
 	for i := 0; i < pairs; i++ {
 		v := spread(i)
