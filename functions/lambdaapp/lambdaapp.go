@@ -78,7 +78,9 @@ var table = []Function{
 	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
 	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
 	{Name: "ws-default", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
-	{Name: "sweep", Kind: KindSchedule, Env: []string{EnvStorage, EnvSweepGrace, EnvKnowledge}, Required: []string{EnvStorage}},
+	// The sweep embeds too: it merges at the embedder's own threshold, and
+	// embeds again entries an earlier embedder made.
+	{Name: "sweep", Kind: KindSchedule, Env: append([]string{EnvSweepGrace}, embedding...), Required: []string{EnvStorage}},
 }
 
 // Functions returns every Lambda function, sorted by name.
@@ -205,7 +207,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 			// The knowledge routes answer 500 and log.
 			log.Warn("no knowledge database: set " + EnvKnowledge)
 		}
-		if cfg.Function.Name != "sweep" && cfg.Function.Name != "knowledge-counters" {
+		if cfg.Function.Name != "knowledge-counters" {
 			if api.Embedder, err = openEmbedder(cfg.Embeddings); err != nil {
 				store.Close()
 				return nil, err
