@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -165,30 +163,10 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	recall /= float64(queries)
 	sortDurations(blat)
 
-	start := time.Now()
-	for i := 0; i < contribs; i++ {
-		title, content := benchFinding(2_000_000 + i)
-		body := fmt.Sprintf(`{"title":%q,"content":%q,"hive":"academy","tags":[]}`, title, content)
-		req, _ := http.NewRequestWithContext(ctx, "POST", base+"/knowledge/contribute", bytes.NewReader([]byte(body)))
-		req.Header.Set("X-Hive-Agent", "bench-agent")
-		resp, err := client.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 201 && resp.StatusCode != 200 {
-			return nil, fmt.Errorf("contribute %d: status %d", i, resp.StatusCode)
-		}
+	contribRate, scanRate, err := benchContribute(ctx, client, base, emb, vecs, contribs)
+	if err != nil {
+		return nil, err
 	}
-	contribRate := float64(contribs) / time.Since(start).Seconds()
-
-	start = time.Now()
-	for i := 0; i < contribs; i++ {
-		title, content := benchFinding(2_000_000 + i)
-		bruteTopK(vecs, emb.Vector(pumasi.EmbeddingText(title, content)), 1)
-	}
-	scanRate := float64(contribs) / time.Since(start).Seconds()
 
 	k := fmt.Sprintf("%dk", n/1000)
 	return []row{
