@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -40,7 +41,14 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	defer store.Close()
-	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: os.Getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log})
+	var half time.Duration
+	if v := os.Getenv("PUMASI_KNOWLEDGE_HALF_LIFE"); v != "" {
+		if half, err = time.ParseDuration(v); err != nil || half <= 0 {
+			return &exitCodeError{2, fmt.Errorf("PUMASI_KNOWLEDGE_HALF_LIFE %q: want a positive duration such as 4320h", v)}
+		}
+	}
+	// The half-life decides which entries the sweep counts as aged.
+	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: os.Getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log, HalfLife: half})
 	if err != nil {
 		return err
 	}
