@@ -49,11 +49,18 @@ func (k *Knowledge) SweepKnowledge(ctx context.Context, threshold float64) (Know
 			if gone[e.ID] {
 				continue
 			}
-			n, err := k.sweepOne(ctx, e, threshold, gone)
-			if err != nil {
-				return rep, err
+			// A concurrent sweep may absorb the entry a cluster would keep;
+			// then look at e's neighbourhood again before the mark passes it.
+			for attempt := 0; ; attempt++ {
+				n, retry, err := k.sweepOne(ctx, e, threshold, gone)
+				if err != nil {
+					return rep, err
+				}
+				rep.Merged += n
+				if !retry || attempt == 2 {
+					break
+				}
 			}
-			rep.Merged += n
 		}
 		mark = batch[len(batch)-1].Seq
 		if err := k.d.SetSweepMark(ctx, mark); err != nil {
@@ -73,15 +80,17 @@ func (k *Knowledge) SweepKnowledge(ctx context.Context, threshold float64) (Know
 }
 
 // sweepOne collapses e's cluster: e and its exact near-duplicates go into
-// the oldest of them. It returns how many entries were absorbed.
-func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float64, gone map[string]bool) (int, error) {
+// the oldest of them. It returns how many entries were absorbed, and retry
+// when the entry to keep vanished under it (another sweep absorbed it), so
+// the rest of the cluster is still to be looked at.
+func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float64, gone map[string]bool) (merged int, retry bool, err error) {
 	ids, err := k.d.Nearest(ctx, e.Hive, e.Model, e.Vector, dedupCandidates)
 	if err != nil {
-		return 0, fmt.Errorf("sweep neighbours of %s: %w", e.ID, err)
+		return 0, false, fmt.Errorf("sweep neighbours of %s: %w", e.ID, err)
 	}
 	ents, err := k.d.Entries(ctx, ids)
 	if err != nil {
-		return 0, fmt.Errorf("sweep neighbours of %s: %w", e.ID, err)
+		return 0, false, fmt.Errorf("sweep neighbours of %s: %w", e.ID, err)
 	}
 	cluster := []StoredEntry{e}
 	for _, id := range ids {
@@ -94,10 +103,10 @@ func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float
 		}
 	}
 	if len(cluster) < 2 {
-		return 0, nil
+		return 0, false, nil
 	}
 	sort.Slice(cluster, func(a, b int) bool { return olderEntry(cluster[a], cluster[b]) })
-	keep, merged := cluster[0].ID, 0
+	keep := cluster[0].ID
 	for _, g := range cluster[1:] {
 		start := time.Now()
 		err := k.d.Absorb(ctx, keep, g.ID)
@@ -107,21 +116,29 @@ func (k *Knowledge) sweepOne(ctx context.Context, e StoredEntry, threshold float
 		if rest := min(time.Since(start), maxSweepRest); rest > 0 {
 			select {
 			case <-ctx.Done():
-				return merged, ctx.Err()
+				return merged, false, ctx.Err()
 			case <-time.After(rest):
 			}
 		}
 		switch {
 		case ErrorCode(err) == ENotFound:
-			// Another sweep got there first.
+			// Another sweep got there first: it absorbed g (fine), or keep
+			// (then the cluster must be looked at again).
+			still, rerr := k.d.Entries(ctx, []string{keep})
+			if rerr != nil {
+				return merged, false, fmt.Errorf("sweep: read %s: %w", keep, rerr)
+			}
+			if _, ok := still[keep]; !ok {
+				return merged, true, nil
+			}
 			continue
 		case err != nil:
-			return merged, fmt.Errorf("absorb %s into %s: %w", g.ID, keep, err)
+			return merged, false, fmt.Errorf("absorb %s into %s: %w", g.ID, keep, err)
 		}
 		gone[g.ID] = true
 		merged++
 	}
-	return merged, nil
+	return merged, false, nil
 }
 
 // olderEntry orders a cluster: the oldest entry (by creation, then

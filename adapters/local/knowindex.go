@@ -86,14 +86,27 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 	if x.loaded && maxSeq <= x.maxSeq && tombSeq <= x.tombSeq {
 		return nil
 	}
+	adopted := false
 	if !x.loaded {
-		x.loadSaved(ctx, maxSeq, tombSeq)
+		adopted = x.loadSaved(ctx, maxSeq, tombSeq)
 	}
 	from := x.maxSeq
-	if err := x.addSince(ctx, x.maxSeq); err != nil {
-		return err
+	err = x.addSince(ctx, x.maxSeq)
+	if err == nil {
+		err = x.dropSince(ctx, x.tombSeq, tombSeq)
 	}
-	if err := x.dropSince(ctx, x.tombSeq, tombSeq); err != nil {
+	if err != nil && adopted {
+		// A saved index that cannot take the catch-up (a graph of another
+		// dimension, say) is dropped for a rebuild, not retried forever.
+		x.s.log.Warn("saved knowledge index does not fit the database; rebuilding", "err", err)
+		x.graphs, x.maxSeq, x.tombSeq, x.savedSeq, x.savedTomb = map[graphKey]vecGraph{}, 0, 0, 0, 0
+		from = 0
+		err = x.addSince(ctx, 0)
+		if err == nil {
+			err = x.dropSince(ctx, 0, tombSeq)
+		}
+	}
+	if err != nil {
 		return err
 	}
 	x.loaded = true

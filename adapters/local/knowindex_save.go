@@ -6,13 +6,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"pumasi/internal/ann"
 )
 
 // saveAfter is how many entries a catch-up must add before the index is
-// saved in the background.
-const saveAfter = 20000
+// saved in the background; staleGraph is how old an unreferenced graph
+// file must be before a save removes it.
+const (
+	saveAfter  = 20000
+	staleGraph = 10 * time.Minute
+)
 
 // savedIndex is <home>/knowledge-index/state.json: which database and which
 // state the graph files beside it reflect. It is written last, atomically,
@@ -41,34 +47,35 @@ func (x *knowIndex) instance(ctx context.Context) (int64, error) {
 }
 
 // loadSaved adopts the saved index when it belongs to this database and is
-// not ahead of it; x.mu is held. Anything wrong means a rebuild, never an
-// error: the database is the truth.
-func (x *knowIndex) loadSaved(ctx context.Context, maxSeq, tombSeq int64) {
+// not ahead of it, and reports whether it did; x.mu is held. Anything wrong
+// means a rebuild, never an error: the database is the truth.
+func (x *knowIndex) loadSaved(ctx context.Context, maxSeq, tombSeq int64) bool {
 	b, err := os.ReadFile(filepath.Join(x.dir(), "state.json"))
 	if err != nil {
-		return
+		return false
 	}
 	var st savedIndex
 	inst, err := x.instance(ctx)
 	if err != nil || json.Unmarshal(b, &st) != nil || st.Instance != inst || st.MaxSeq > maxSeq || st.TombSeq > tombSeq {
-		return
+		return false
 	}
 	graphs := map[graphKey]vecGraph{}
 	for _, g := range st.Graphs {
 		f, err := os.Open(filepath.Join(x.dir(), filepath.Base(g.File)))
 		if err != nil {
-			return
+			return false
 		}
 		idx, err := ann.Load(f)
 		f.Close()
 		if err != nil {
 			x.s.log.Warn("knowledge index unreadable; rebuilding from the database", "file", g.File, "err", err)
-			return
+			return false
 		}
 		graphs[graphKey{g.Hive, g.Model}] = annGraph{idx}
 	}
 	x.graphs, x.maxSeq, x.tombSeq = graphs, st.MaxSeq, st.TombSeq
 	x.savedSeq, x.savedTomb = st.MaxSeq, st.TombSeq
+	return true
 }
 
 // saveIfChanged saves the index unless it is unchanged since it was
@@ -115,7 +122,9 @@ func (x *knowIndex) trySave(ctx context.Context) error {
 	// has (an Add of a present key replaces it), so nothing is lost.
 	n := 0
 	for k, g := range graphs {
-		name := fmt.Sprintf("graph-%d-%d.ann", st.MaxSeq, n)
+		// A name of its own per save: never overwrite a file another
+		// state.json (this process's last, or another process's) names.
+		name := fmt.Sprintf("graph-%d-%d-%s-%d.ann", st.MaxSeq, st.TombSeq, randHex(4), n)
 		n++
 		if err := writeAtomic(filepath.Join(x.dir(), name), func(f *os.File) error { return g.Save(f) }); err != nil {
 			return err
@@ -132,15 +141,21 @@ func (x *knowIndex) trySave(ctx context.Context) error {
 	x.mu.Lock()
 	x.savedSeq, x.savedTomb = st.MaxSeq, st.TombSeq
 	x.mu.Unlock()
-	// Graph files of earlier saves are no longer referenced.
-	keep := map[string]bool{"state.json": true}
+	// Graph files of earlier saves are no longer referenced. Another
+	// process may be saving at the same time: leave its temp files and any
+	// graph younger than staleGraph alone.
+	keep := map[string]bool{}
 	for _, g := range st.Graphs {
 		keep[g.File] = true
 	}
 	ents, _ := os.ReadDir(x.dir())
 	for _, e := range ents {
-		if !keep[e.Name()] {
-			os.Remove(filepath.Join(x.dir(), e.Name()))
+		name := e.Name()
+		if keep[name] || !strings.HasPrefix(name, "graph-") || !strings.HasSuffix(name, ".ann") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleGraph {
+			os.Remove(filepath.Join(x.dir(), name))
 		}
 	}
 	return nil

@@ -130,3 +130,27 @@ func TestImport(t *testing.T) {
 		t.Fatalf("query = %v, %v", hits, err)
 	}
 }
+
+// TestLexicalSeesNewWord: a word that matched nothing is not remembered as
+// matching nothing, so an entry that brings it is found at once.
+func TestLexicalSeesNewWord(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := NewKnowledgeDriver(s)
+	if ids, err := d.Lexical(ctx, "academy", []string{"zyxwvutsr"}, 10); err != nil || len(ids) != 0 {
+		t.Fatalf("before = %v, %v", ids, err)
+	}
+	k := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
+	r, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "new-word", Title: "zyxwvutsr flag", Content: "Pass --zyxwvutsr to the tool.",
+		NormHash: pumasi.KnowledgeHash("zyxwvutsr flag", "Pass --zyxwvutsr to the tool."), Model: "m", Vector: []float32{1, 0}, Specificity: 0.8, Threshold: 1.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := d.Lexical(ctx, "academy", []string{"zyxwvutsr"}, 10); err != nil || len(ids) != 1 || ids[0] != r.Entry.ID {
+		t.Fatalf("after = %v, %v; want the new entry", ids, err)
+	}
+}

@@ -72,11 +72,19 @@ func (k *Knowledge) rarest(ctx context.Context, table string, matches []string, 
 		m  string
 		df int
 	}
-	var ok []tf
+	var ok, common []tf
 	for _, m := range matches {
-		if df := k.df.count(ctx, k, table, m); df > 0 && df <= commonTerm {
+		switch df := k.df.count(ctx, k, table, m); {
+		case df > commonTerm:
+			common = append(common, tf{m, df})
+		case df > 0:
 			ok = append(ok, tf{m, df})
 		}
+	}
+	if len(ok) == 0 {
+		// Only common words: search by the two least common (the count is
+		// capped, so they tie; the query's order decides).
+		ok, max = common, min(max, 2)
 	}
 	sort.SliceStable(ok, func(i, j int) bool { return ok[i].df < ok[j].df })
 	out := make([]string, 0, max)
@@ -114,6 +122,10 @@ func (c *dfCache) count(ctx context.Context, k *Knowledge, table, match string) 
 		match, commonTerm+1).Scan(&n)
 	if err != nil {
 		return 1 // search by it; the search itself reports errors
+	}
+	if n == 0 {
+		// Not cached: the next contribution may hold the word.
+		return 0
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= dfCacheMax {
