@@ -38,7 +38,9 @@ func init() {
 type helper struct{ url, dir, tag, arg string }
 
 func (h helper) run(role string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// Generous: under the race detector on a loaded 2-core machine the
+	// writer's 180 contributions alone took most of a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	pool, err := Open(ctx, h.url)
 	if err != nil {
@@ -89,7 +91,9 @@ func (h helper) run(role string) error {
 			if doneErr == nil {
 				return nil
 			}
-			time.Sleep(20 * time.Millisecond)
+			// Often enough to overlap the writer many times, not so often
+			// that sweeps (each takes the ordering lock) starve it.
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	return fmt.Errorf("unknown role %q", role)
