@@ -290,7 +290,7 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepRep
 			return rep, fmt.Errorf("sweep room %s: %w", room, err)
 		}
 	}
-	repaired, err := s.repairPlacements(ctx, rooms)
+	repaired, err := s.repairPlacements(ctx, rooms, cutoff)
 	if err != nil {
 		return rep, fmt.Errorf("sweep: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -21,6 +22,10 @@ import (
 type placement struct {
 	pumasi.Placement
 	Gen string `json:"gen"`
+	// ChangedAt is when the record was last changed: the sweep leaves the
+	// projections of a record younger than its grace to the placement call
+	// still reconciling them, instead of racing it.
+	ChangedAt time.Time `json:"changed_at,omitzero"`
 }
 
 func (p placement) placed() bool { return p.RoomID != "" }
@@ -79,6 +84,7 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 		*rec = placement{
 			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: s.now().UTC()},
 			Gen:       uuid.NewString(),
+			ChangedAt: s.now().UTC(),
 		}
 		return true, nil
 	})
@@ -123,7 +129,7 @@ func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Pl
 		if pumasi.PlanUnplace(cur, agent, room) != nil {
 			return false, nil // A stale projection entry may still be there: reconcile removes it.
 		}
-		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString()}
+		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString(), ChangedAt: s.now().UTC()}
 		return true, nil
 	})
 	if err != nil {
@@ -257,7 +263,7 @@ func (s *Store) syncMachineEntry(ctx context.Context, machine, agent string, tru
 // and reconciles each. It reads every manifest, machine index and agent
 // record once, so it belongs in the sweep, not on a request path. It returns
 // how many agents it repaired.
-func (s *Store) repairPlacements(ctx context.Context, rooms []string) (int, error) {
+func (s *Store) repairPlacements(ctx context.Context, rooms []string, cutoff time.Time) (int, error) {
 	type seen struct {
 		rooms, machines []string
 		gens            []string
@@ -314,6 +320,9 @@ func (s *Store) repairPlacements(ctx context.Context, rooms []string) (int, erro
 		var truth placement
 		if _, _, err := s.getJSON(ctx, s.agentKey(agent), &truth); err != nil {
 			return repaired, err
+		}
+		if truth.ChangedAt.After(cutoff) {
+			continue // its placement call may still be reconciling it
 		}
 		// Consistent: every entry is a copy of the record, a placed record
 		// has exactly its room entry and its machine entry, and an empty
