@@ -1,6 +1,7 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -282,11 +284,7 @@ func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.S
 }
 
 func sortBySeq(es []pumasi.StoredEntry) {
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Seq < es[j-1].Seq; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
+	slices.SortFunc(es, func(a, b pumasi.StoredEntry) int { return cmp.Compare(a.Seq, b.Seq) })
 }
 
 const storedCols = `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,

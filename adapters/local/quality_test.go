@@ -132,32 +132,7 @@ func measureRetrieval(t *testing.T, emb *embed.Hashed, opts pumasi.KnowledgeOpti
 	}
 
 	// Dedup: each pair in a hive of its own, a then b, through the engine.
-	var tp, fp, fn int
-	for i, p := range pairs {
-		hive := fmt.Sprintf("pair-%03d", i)
-		in := func(agent, title, content string) pumasi.ContributeInput {
-			return pumasi.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
-				NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(),
-				Vector: emb.Vector(pumasi.EmbeddingText(title, content)), Specificity: 0.8, Threshold: threshold, At: now}
-		}
-		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
-			t.Fatal(err)
-		}
-		res, err := k.Contribute(ctx, in("agent-b", p.B.Title, p.B.Content))
-		if err != nil {
-			t.Fatal(err)
-		}
-		merged := res.Verdict == pumasi.VerdictMerged
-		switch {
-		case merged && p.Label == "reworded":
-			tp++
-		case merged:
-			fp++
-			t.Logf("false merge %s (%s) at %.3f", p.ID, p.Variant, res.Similarity)
-		case p.Label == "reworded":
-			fn++
-		}
-	}
+	tp, fp, fn, _ := mergePairs(t, k, pairs, emb.Model(), emb.Vector, threshold, now)
 	fig.mergeP, fig.mergeR = 1, 0
 	if tp+fp > 0 {
 		fig.mergeP = float64(tp) / float64(tp+fp)
@@ -210,4 +185,41 @@ func TestRetrievalQuality(t *testing.T) {
 			t.Errorf("%s = %.3f, below its floor %.3f", f.name, f.got, f.floor)
 		}
 	}
+}
+
+// mergePairs contributes each labelled pair, a then b, in a hive of its own
+// through k, and counts the verdicts against the labels: rewordings merged
+// (tp), different findings merged (fp), rewordings missed (fn), different
+// findings kept apart (tn).
+func mergePairs(t *testing.T, k *pumasi.Knowledge, pairs []qPair, model string, vec func(string) []float32, threshold float64, at time.Time) (tp, fp, fn, tn int) {
+	t.Helper()
+	ctx := context.Background()
+	for i, p := range pairs {
+		hive := fmt.Sprintf("pair-%03d", i)
+		in := func(agent, title, content string) pumasi.ContributeInput {
+			return pumasi.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
+				NormHash: pumasi.KnowledgeHash(title, content), Model: model,
+				Vector: vec(pumasi.EmbeddingText(title, content)), Specificity: 0.8, Threshold: threshold, At: at}
+		}
+		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := k.Contribute(ctx, in("agent-b", p.B.Title, p.B.Content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged := res.Verdict == pumasi.VerdictMerged
+		switch {
+		case merged && p.Label == "reworded":
+			tp++
+		case merged:
+			fp++
+			t.Logf("false merge %s (%s) at %.3f", p.ID, p.Variant, res.Similarity)
+		case p.Label == "reworded":
+			fn++
+		default:
+			tn++
+		}
+	}
+	return tp, fp, fn, tn
 }

@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand"
@@ -129,34 +128,7 @@ func TestSemanticEmbedderMerges(t *testing.T) {
 		}
 		return v[0]
 	}
-	var tp, fp, fn, tn int
-	for i, p := range pairs {
-		hive := fmt.Sprintf("sem-%03d", i)
-		in := func(agent, title, content string) pumasi.ContributeInput {
-			return pumasi.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
-				NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(),
-				Vector: vec(pumasi.EmbeddingText(title, content)), Specificity: 0.8, Threshold: emb.MergeThreshold(),
-				At: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}
-		}
-		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
-			t.Fatal(err)
-		}
-		res, err := k.Contribute(ctx, in("agent-b", p.B.Title, p.B.Content))
-		if err != nil {
-			t.Fatal(err)
-		}
-		merged := res.Verdict == pumasi.VerdictMerged
-		switch {
-		case merged && p.Label == "reworded":
-			tp++
-		case merged:
-			fp++
-		case p.Label == "reworded":
-			fn++
-		default:
-			tn++
-		}
-	}
+	tp, fp, fn, tn := mergePairs(t, k, pairs, emb.Model(), vec, emb.MergeThreshold(), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 	t.Logf("semantic embedder at %.2f: %d rewordings merged, %d missed; %d different findings kept apart, %d merged",
 		emb.MergeThreshold(), tp, fn, tn, fp)
 	if fn != 0 || fp != 0 {
