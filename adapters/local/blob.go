@@ -116,7 +116,8 @@ func (s *Store) reap(ctx context.Context, now time.Time) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	// It writes no row; it syncs the WAL itself before unlinking.
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		var drop []retired
 		for _, r := range due {
 			ref, err := referenced(ctx, tx, r.room, r.sum)
@@ -130,7 +131,7 @@ func (s *Store) reap(ctx context.Context, now time.Time) {
 		if len(drop) == 0 {
 			return nil
 		}
-		if err := s.syncWAL(); err != nil {
+		if err := s.durable(); err != nil {
 			return err
 		}
 		for _, r := range drop {
@@ -183,14 +184,14 @@ func referenced(ctx context.Context, tx *sql.Tx, room, sum string) (bool, error)
 func (s *Store) dropBlobIfOrphan(ctx context.Context, room, sum string) {
 	// The cleanup must run even when the upload failed because ctx ended.
 	ctx = context.WithoutCancel(ctx)
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		ref, err := referenced(ctx, tx, room, sum)
 		if err != nil || ref {
 			return err
 		}
 		// The blob may be one an earlier, not yet synced commit stopped
 		// referencing; that commit must be durable before the blob goes.
-		if err := s.syncWAL(); err != nil {
+		if err := s.durable(); err != nil {
 			return err
 		}
 		err = os.Remove(s.blobPath(room, sum))
@@ -321,7 +322,7 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 		}
 		// The commits that dropped these blobs must survive a power loss
 		// before the blobs go, or a rolled-back row would point at nothing.
-		if err := s.syncWAL(); err != nil {
+		if err := s.durable(); err != nil {
 			return fmt.Errorf("sweep %s: %w", room, err)
 		}
 		for _, sum := range orphans {

@@ -21,7 +21,7 @@ func (s *Store) SaveConnection(ctx context.Context, machine, id string) error {
 		return err
 	}
 	now := formatTime(s.now())
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO connections (connection_id, machine_id, connected_at)
 			VALUES (?, ?, ?) ON CONFLICT (connection_id) DO UPDATE SET
 			machine_id = excluded.machine_id, connected_at = excluded.connected_at`, id, machine, now)
@@ -39,7 +39,7 @@ func (s *Store) DropConnection(ctx context.Context, id string) (pumasi.Connectio
 		return pumasi.Connection{}, pumasi.Errorf(pumasi.ENotFound, "connection not found")
 	}
 	var c pumasi.Connection
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		var at string
 		err := tx.QueryRowContext(ctx, `DELETE FROM connections WHERE connection_id = ?
 			RETURNING connection_id, machine_id, connected_at`, id).Scan(&c.ID, &c.MachineID, &at)

@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -47,8 +48,9 @@ func (g *groupTx) roomUsage(ctx context.Context, tx txStmts, room string) (*usag
 		return u, nil
 	}
 	u := &usage{}
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(size), 0) FROM files WHERE room_id = ?`,
-		room).Scan(&u.files, &u.bytes); err != nil {
+	// Kept by triggers on files (migration 0011); no row means no files.
+	err := tx.QueryRowContext(ctx, `SELECT files, bytes FROM rooms WHERE room_id = ?`, room).Scan(&u.files, &u.bytes)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("room usage: %w", err)
 	}
 	g.usage[room] = u
@@ -120,8 +122,9 @@ func (s *Store) leadGroup() {
 
 	if err == nil && wrote {
 		// With synchronous(NORMAL) a commit reaches the WAL unsynced; one
-		// sync here makes the whole group durable before any answer.
-		err = s.syncWAL()
+		// sync here (shared with other writers) makes the whole group
+		// durable before any answer.
+		err = s.durable()
 	}
 	for i, op := range batch {
 		if err != nil && (applied[i] || op.err == nil) {
@@ -145,7 +148,7 @@ func (s *Store) commitGroup(batch []*putOp) (applied []bool, wrote bool, err err
 	ctx := context.WithoutCancel(batch[0].ctx)
 	applied = make([]bool, len(batch))
 	g := &groupTx{dirs: map[string]bool{}, usage: map[string]*usage{}}
-	err = s.writeTx(ctx, func(sqltx *sql.Tx) error {
+	err = s.writeTxNoSync(ctx, func(sqltx *sql.Tx) error {
 		tx := s.reads.inTx(sqltx)
 		for i, op := range batch {
 			if err := op.ctx.Err(); err != nil {

@@ -159,7 +159,8 @@ func (s *Store) ReportStatus(ctx context.Context, machine string, agents []pumas
 		return err
 	}
 	now := formatTime(s.now())
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	// A report lost to a power loss is replaced by the daemon's next one.
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		for _, a := range agents {
 			files := a.Files
 			if files == nil {

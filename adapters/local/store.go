@@ -65,6 +65,9 @@ type Store struct {
 	wmu sync.Mutex
 	// group queues uploads for a shared commit (group.go).
 	group grouper
+	// wal shares the WAL syncs that make acknowledged writes durable
+	// (durable.go).
+	wal walSync
 
 	// rmu guards the blobs retired by this process's commits, oldest
 	// first, and when they were last reaped (blob.go).
@@ -239,8 +242,21 @@ func (s *Store) migrate(ctx context.Context) error {
 // writeTx runs fn in a write (BEGIN IMMEDIATE) transaction and commits when
 // fn returns nil. File system steps that must be atomic with the rows (blob
 // renames and removals) belong inside fn: the write lock orders them against
-// every other process's transaction.
+// every other process's transaction. It returns once the commit is durable
+// (see durable): an acknowledged write survives a power loss too.
 func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := s.writeTxNoSync(ctx, fn); err != nil {
+		return err
+	}
+	return s.durable()
+}
+
+// writeTxNoSync is writeTx for writes nobody is answered about, or whose
+// caller syncs itself: bookkeeping a crash may lose (connection ids, status
+// reports rebuilt by the next report) and the upload group, which syncs
+// after passing its lead. The commit survives a process crash; only a power
+// loss may roll it back.
+func (s *Store) writeTxNoSync(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
