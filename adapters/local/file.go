@@ -151,34 +151,38 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 }
 
 // unchanged is PutFile's fast path for re-delivery: when name already holds
-// sum (and its blob is on disk), the upload is answered from one read
-// snapshot without writing a temp file or taking the write lock.
+// sum (and its blob is on disk), the upload is answered from one statement
+// (a consistent snapshot of the row and the room's rev) without writing a
+// temp file or taking the write lock.
 func (s *Store) unchanged(ctx context.Context, room, name, sum, ifMatch string) (pumasi.PutFileResult, bool, error) {
 	if ifMatch != "" && ifMatch != sum {
 		return pumasi.PutFileResult{}, false, nil
 	}
-	var res pumasi.PutFileResult
-	var ok bool
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
-		cur, found, err := fileByName(ctx, tx, room, name)
-		if err != nil || !found || cur.SHA256 != sum {
-			return err
-		}
-		if _, err := os.Stat(s.blobPath(room, sum)); err != nil {
-			return nil // Let the slow path heal it.
-		}
-		rev, err := roomRev(ctx, tx, room)
-		if err != nil {
-			return err
-		}
-		res, ok = pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}, true
-		return nil
-	})
-	if err != nil {
+	var rev int64
+	cur, err := scanFile(revScanner{s.reads.QueryRowContext(ctx, `SELECT `+fileColumns+`,
+		(SELECT rev FROM rooms r WHERE r.room_id = files.room_id) FROM files WHERE room_id = ? AND name = ?`,
+		room, name), &rev})
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return pumasi.PutFileResult{}, false, nil
+	case err != nil:
 		return pumasi.PutFileResult{}, false, fmt.Errorf("put file: %w", err)
+	case cur.SHA256 != sum:
+		return pumasi.PutFileResult{}, false, nil
 	}
-	return res, ok, nil
+	if _, err := os.Stat(s.blobPath(room, sum)); err != nil {
+		return pumasi.PutFileResult{}, false, nil // Let the slow path heal it.
+	}
+	return pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}, true, nil
 }
+
+// revScanner scans a file row followed by one more column, the room's rev.
+type revScanner struct {
+	row *sql.Row
+	rev *int64
+}
+
+func (r revScanner) Scan(dest ...any) error { return r.row.Scan(append(dest, r.rev)...) }
 
 // StatFile returns a file's metadata. Returns not_found when absent.
 func (s *Store) StatFile(ctx context.Context, room, name string) (pumasi.File, error) {
