@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -46,6 +47,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated scenario names to run (default all)")
 	quick := flag.Bool("quick", false, "fewer iterations (for a smoke run)")
 	list := flag.Bool("list", false, "list scenarios and exit")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
 	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
 	if *list {
@@ -53,6 +55,17 @@ func main() {
 			fmt.Println(s.name)
 		}
 		return
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
