@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -34,13 +35,16 @@ func init() {
 	os.Exit(0)
 }
 
+// helperDeadline bounds a helper's whole run. Generous: under the race
+// detector on a loaded 2-core machine the writer's 180 contributions alone
+// took most of a minute.
+const helperDeadline = 4 * time.Minute
+
 // helper is one helper process's orders.
 type helper struct{ url, dir, tag, arg string }
 
 func (h helper) run(role string) error {
-	// Generous: under the race detector on a loaded 2-core machine the
-	// writer's 180 contributions alone took most of a minute.
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), helperDeadline)
 	defer cancel()
 	pool, err := Open(ctx, h.url)
 	if err != nil {
@@ -67,6 +71,7 @@ func (h helper) run(role string) error {
 			return nil
 		})
 	case "write": // forced near-duplicate twins, then exact repeats
+		absorbed := 0
 		for c := range sweepClusters {
 			a, b := clusterVecs(c)
 			for _, in := range []pumasi.ContributeInput{
@@ -74,11 +79,17 @@ func (h helper) run(role string) error {
 				twin(fmt.Sprintf("b-%03d", c), c, "second", b, 2),
 				twin(fmt.Sprintf("c-%03d", c), c, "second", b, pumasi.DefaultMergeThreshold),
 			} {
-				if _, err := k.Contribute(ctx, in); err != nil {
+				_, err := k.Contribute(ctx, in)
+				if err != nil && landedThenAbsorbed(ctx, k, in.Agent, err) {
+					absorbed++
+					continue
+				}
+				if err != nil {
 					return err
 				}
 			}
 		}
+		fmt.Fprintf(os.Stderr, "writer: %d contributions landed but were absorbed before the engine read them back\n", absorbed)
 		return os.WriteFile(filepath.Join(h.dir, "written"), nil, 0o644)
 	case "sweep": // sweep until the writer is done, then once more
 		for n := 0; ; n++ {
@@ -97,6 +108,35 @@ func (h helper) run(role string) error {
 		}
 	}
 	return fmt.Errorf("unknown role %q", role)
+}
+
+// engineAbsorbedAfterLanding is what pumasi.Knowledge.Contribute answers
+// when a sweep absorbed the entry between the contribution's write and the
+// engine's read-back of it (Knowledge.landed): the write is done and moved
+// with the entry, but the engine cannot say into which entry, so it reports
+// an internal error rather than a result. Here, where a sweep runs flat out
+// beside the writer, that happens under load (in 2 of 5 full race runs, and
+// it then looked like a hang: the writer quit, the sweeper swept on).
+const engineAbsorbedAfterLanding = "absorbed by a sweep right after the contribution landed"
+
+// landedThenAbsorbed reports whether err is that answer and the database
+// agrees: agent's contribution is recorded (each agent of the writer
+// contributes once, so its attribution row is this contribution). The end
+// state is checked in full by the test either way.
+func landedThenAbsorbed(ctx context.Context, k *pumasi.Knowledge, agent string, err error) bool {
+	if !strings.Contains(err.Error(), engineAbsorbedAfterLanding) {
+		return false
+	}
+	d, ok := k.Driver().(*Knowledge)
+	if !ok {
+		return false
+	}
+	var recorded bool
+	if err := d.Pool().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM knowledge_contributions WHERE agent = $1)`,
+		agent).Scan(&recorded); err != nil {
+		return false
+	}
+	return recorded
 }
 
 func waitFile(ctx context.Context, path string) error {
@@ -197,17 +237,98 @@ func runHelpers(t *testing.T, url string, arg string, roles ...string) time.Dura
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	failed := false
-	for _, c := range cmds {
-		if err := c.Wait(); err != nil {
-			t.Errorf("helper failed: %v", err)
-			failed = true
+	// Wait for all at once: when one helper fails the others are stopped
+	// at once, so a writer that gave up does not leave the sweeper looping
+	// (it sweeps until the writer is done) until its own deadline, which
+	// looked like a hang.
+	failed := make(chan error, len(cmds))
+	for i, c := range cmds {
+		go func() {
+			err := c.Wait()
+			if err != nil {
+				err = fmt.Errorf("helper %s (p%d) failed: %w", roles[i], i, err)
+			}
+			failed <- err
+		}()
+	}
+	stall := time.After(helperStall())
+	for range cmds {
+		select {
+		case err := <-failed:
+			if err != nil {
+				t.Error(err)
+				signalAll(cmds, os.Kill)
+			}
+			continue
+		case <-stall:
+			// Stuck: show who waits for what, then have every helper print
+			// its goroutines (SIGQUIT) and exit, so a hang fails with its cause.
+			t.Errorf("helpers still running after %v; database state follows", helperStall())
+			dumpActivity(t, url)
+			signalAll(cmds, syscall.SIGQUIT)
+		}
+		if err := <-failed; err != nil {
+			t.Error(err)
 		}
 	}
-	if failed {
+	if t.Failed() {
 		t.FailNow()
 	}
 	return time.Since(start)
+}
+
+// signalAll sends sig to every helper still running.
+func signalAll(cmds []*exec.Cmd, sig os.Signal) {
+	for _, c := range cmds {
+		_ = c.Process.Signal(sig) // fails only for one that has exited
+	}
+}
+
+// helperStall is how long runHelpers lets its helpers run before it takes
+// them for hung (PUMASI_PGKNOW_STALL overrides it, as a Go duration); the
+// helpers themselves give up later, at helperDeadline.
+func helperStall() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("PUMASI_PGKNOW_STALL")); err == nil && d > 0 {
+		return d
+	}
+	return 150 * time.Second
+}
+
+// dumpActivity logs the test database's sessions and locks: what each
+// backend runs and waits for, and which locks are held or awaited.
+func dumpActivity(t *testing.T, url string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pool, err := Open(ctx, url)
+	if err != nil {
+		t.Logf("dump: %v", err)
+		return
+	}
+	defer pool.Close()
+	for _, q := range []string{
+		`SELECT pid, state, coalesce(wait_event_type, '') || ':' || coalesce(wait_event, ''),
+			pg_blocking_pids(pid)::text, now() - xact_start, left(query, 120)
+		FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY pid`,
+		`SELECT pid, locktype, coalesce(relation::regclass::text, objid::text, ''), mode, granted
+		FROM pg_locks WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			OR locktype IN ('transactionid', 'virtualxid') ORDER BY pid, granted`,
+	} {
+		rows, err := pool.Query(ctx, q)
+		if err != nil {
+			t.Logf("dump: %v", err)
+			continue
+		}
+		for rows.Next() {
+			vals, err := rows.Values()
+			if err != nil {
+				t.Logf("dump: %v", err)
+				break
+			}
+			t.Logf("%v", vals)
+		}
+		rows.Close()
+	}
 }
 
 // TestKnowledgeTwoProcessesOneDatabase: two processes, 25 goroutines each,
@@ -257,17 +378,10 @@ func TestKnowledgeTwoProcessesOneDatabase(t *testing.T) {
 // TestKnowledgeSweepWhileAnotherProcessWrites: one process writes forced
 // near-duplicate twins and exact repeats of them while another sweeps
 // again and again → one entry per cluster holding all three of its
-// contributors, and nothing left for a last sweep.
+// contributors, and nothing left for a last sweep. The writer goes on past
+// a contribution the engine reports as absorbed right after it landed
+// (landedThenAbsorbed); the counts below prove each one did land.
 func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
-	// Quarantined: in 2 of the session's last 5 full race runs the writer
-	// process made no progress for its whole deadline (60 s, then 4 min)
-	// while the other process swept in a loop, and the sweeper's next query
-	// timed out with it; isolated runs pass in 5 s. A hang between Insert's
-	// shared and Since's exclusive seq lock is suspected, not proven. Run it
-	// with PUMASI_PG_SWEEP_RACE=1 while that is investigated.
-	if os.Getenv("PUMASI_PG_SWEEP_RACE") != "1" {
-		t.Skip("quarantined: intermittent hang under load (set PUMASI_PG_SWEEP_RACE=1 to run)")
-	}
 	url := testpeer.Postgres(t)
 	pool := openTest(t, url)
 	ctx := context.Background()
