@@ -19,14 +19,38 @@ import (
 
 // findFold returns the index of the file whose name equals name up to case
 // (pumasi.FoldName), or -1; names are unique that way within a room.
+// FoldName costs about a microsecond a name, which every upload paid for
+// every file of the room; for two ASCII names (NFC leaves them alone, and
+// full case folding maps A-Z to a-z and nothing else) ASCII case-insensitive
+// equality gives the same answer. A non-ASCII name may still fold to an
+// ASCII one (the Kelvin sign folds to k), so such pairs take FoldName.
 func (m *manifest) findFold(name string) int {
-	fold := pumasi.FoldName(name)
+	ascii := isASCII(name)
+	var fold string
 	for j, f := range m.Files {
+		if ascii && isASCII(f.Name) {
+			if strings.EqualFold(f.Name, name) {
+				return j
+			}
+			continue
+		}
+		if fold == "" {
+			fold = pumasi.FoldName(name)
+		}
 		if pumasi.FoldName(f.Name) == fold {
 			return j
 		}
 	}
 	return -1
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // findFile returns the index of name in m.Files, or -1.

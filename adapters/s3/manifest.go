@@ -55,6 +55,7 @@ type manifest struct {
 
 	room   string
 	loaded []pumasi.File // Files as load left them, to find what changed
+	stored []pumasi.File // Files as store found them: the whole list written
 }
 
 // fileChange is one entry of a manifest's log: a file put (File set) or a
@@ -113,6 +114,7 @@ func (m *manifest) apply(c fileChange) {
 // small, else the changes since load appended to the log, compacted into a
 // new snapshot once the log is longer than maxLog.
 func (m *manifest) store(ctx context.Context, s *Store) error {
+	m.stored = m.Files
 	if len(m.Files) <= inlineFiles {
 		m.Base, m.Log = "", nil
 		return nil
@@ -139,6 +141,27 @@ func (m *manifest) store(ctx context.Context, s *Store) error {
 	s.snaps.put(key, slices.Clone(m.Files))
 	m.Base, m.Log, m.Files = key, nil, nil
 	return nil
+}
+
+// keep returns the manifest as load would make it from the stored form that
+// store just made, for the cache (see keeper in cas.go): the next write of
+// this process then starts from it without decoding the body it wrote. The
+// value is shared and must not change; restore hands out copies.
+func (m *manifest) keep() any {
+	return &manifest{Rev: m.Rev, Files: m.stored, Placements: m.Placements, Base: m.Base, Log: m.Log, room: m.room}
+}
+
+// restore sets m to a copy of a value keep returned, as load leaves it.
+func (m *manifest) restore(kept any) bool {
+	k, ok := kept.(*manifest)
+	if !ok {
+		return false
+	}
+	*m = manifest{
+		Rev: k.Rev, Files: slices.Clone(k.Files), Placements: slices.Clone(k.Placements), Base: k.Base, Log: slices.Clone(k.Log),
+		room: k.room, loaded: k.Files, // loaded is only read (diffFiles)
+	}
+	return true
 }
 
 // diffFiles returns the changes that turn old into cur, both sorted by name.
