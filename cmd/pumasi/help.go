@@ -41,6 +41,8 @@ var helpTexts = map[string]helpText{
 	"init":            {"write an agent host's hooks and MCP configuration", "init claude-code|codex|cursor --agent A [--server URL] [--dry-run]", "pumasi init claude-code --agent my-agent --dry-run", []string{"claude-code"}},
 	"know query":      {"search collective knowledge", "know query TEXT [--limit 5] [--hive H]", "pumasi know query 'sqlite busy'", nil},
 	"know contribute": {"share a finding with collective knowledge", "know contribute --agent A --title T --content C [--hive H] [--tags a,b]", "pumasi know contribute --agent my-agent --title 'pgx pool size' --content 'pgx v5: set pool_max_conns=10 in the DSN'", nil},
+	"know cite":       {"count a use of a knowledge entry (keeps it fresh in the ranking)", "know cite ID [--agent A]", "pumasi know cite --agent my-agent 0b7e9c52-4f7d-4d8e-9a39-3c1f0e6b2a11", nil},
+	"know endorse":    {"endorse a knowledge entry that proved right, once per handle", "know endorse ID [--agent A]", "pumasi know endorse --agent my-agent 0b7e9c52-4f7d-4d8e-9a39-3c1f0e6b2a11", nil},
 	"know hook":       {"a prompt hook that adds relevant knowledge to an agent's prompt", "know hook [flags] < event.json", "echo '{\"prompt\":\"sqlite busy\"}' | pumasi know hook", nil},
 	"localdev":        {"run the whole product offline (disk + SQLite) on 127.0.0.1:8787", "localdev [--addr A] [--home DIR] [--storage URL] [--no-machine]", "pumasi localdev", nil},
 	"sweep":           {"run the sweep now: orphan blobs, temp files, near-duplicate knowledge", "sweep [--grace 10m]", "pumasi sweep --grace 10m", nil},

@@ -257,7 +257,8 @@ func printVerdict(w io.Writer, d functions.ContributeData) {
 	}
 }
 
-// ---- MCP tools: The Hive's query_knowledge and contribute_knowledge ----
+// ---- MCP tools: The Hive's query_knowledge and contribute_knowledge, and
+// cite_knowledge and endorse_knowledge over the cite and endorse routes ----
 
 // knowMCPServer and knowMCPHandle are the knowledge tools' flags of
 // `pumasi mcp`; a --server another toolset already defined is shared.
@@ -269,7 +270,7 @@ func knowMCPFlags(fs *flag.FlagSet) {
 		knowMCPServer = fs.Lookup("server")
 	}
 	if knowMCPHandle = fs.Lookup("handle"); knowMCPHandle == nil {
-		fs.String("handle", "", "X-Hive-Agent handle for contribute_knowledge (env PUMASI_AGENT, default the --agent id, or agent-<id> when the id is shorter than 3 characters)")
+		fs.String("handle", "", "X-Hive-Agent handle for contribute_knowledge, cite_knowledge and endorse_knowledge (env PUMASI_AGENT, default the --agent id, or agent-<id> when the id is shorter than 3 characters)")
 		knowMCPHandle = fs.Lookup("handle")
 	}
 }
@@ -306,8 +307,8 @@ func mcpHandle(agent string) string {
 	return "agent-" + agent
 }
 
-// addKnowledgeTools registers query_knowledge and contribute_knowledge; they
-// call the server's knowledge API as the agent and return its answer as it
+// addKnowledgeTools registers query_knowledge, contribute_knowledge,
+// cite_knowledge and endorse_knowledge; they call the server's knowledge API as the agent and return its answer as it
 // is, `{"success", "data": ...}` in The Hive's shapes.
 func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 	server := ""
@@ -362,6 +363,7 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		}
 		return knowResult(kc.sendRaw(ctx, "POST", "/knowledge/contribute", req))
 	})
+	addBumpTools(s, kc, handle, handleOK)
 	return nil
 }
 

@@ -63,7 +63,8 @@ const mcpInstructions = `pumasi shares a room's files with every agent placed in
 	`(pumasi://shared/<name>) you can read or subscribe to, and the shared_context prompt injects them all. ` +
 	`Tools: list_shared_files lists the files and read_shared_file reads one; resolve_references turns $name ` +
 	`references in a message into file paths; shared_context returns the whole <shared-context> block. ` +
-	`Before a task, call query_knowledge with what you are about to do, and cite the entry ids you use; after it, ` +
+	`Before a task, call query_knowledge with what you are about to do; call cite_knowledge with the id of each ` +
+	`entry you use, and endorse_knowledge when one proved right (unused entries fade from the ranking). After the task, ` +
 	`call contribute_knowledge with one specific, actionable finding (tool, version, error message, fix): ` +
 	`personal data, secrets, stories and platitudes are rejected, and near-duplicates merge.`
 
