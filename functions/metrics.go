@@ -28,6 +28,7 @@ type Metrics struct {
 	upBytes   prometheus.Counter
 	pushed    prometheus.Counter
 	dropped   prometheus.Counter
+	slowDrops *prometheus.CounterVec
 	machines  prometheus.Gauge
 	verdicts  *prometheus.CounterVec
 	entries   *prometheus.CounterVec
@@ -60,6 +61,8 @@ func NewMetrics() *Metrics {
 		Help: "Frames handed to the push channel without error."})
 	m.dropped = prometheus.NewCounter(prometheus.CounterOpts{Name: "pumasi_frames_dropped_total",
 		Help: "Frames the push channel refused (daemons catch up from their assignments)."})
+	m.slowDrops = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pumasi_push_connections_dropped_total",
+		Help: "Machine connections the push hub dropped for not keeping up, by reason (their frames are lost; the daemon reconciles when it reconnects)."}, []string{"reason"})
 	m.machines = prometheus.NewGauge(prometheus.GaugeOpts{Name: "pumasi_connected_machines",
 		Help: "Machine daemon WebSocket connections open on this process."})
 	m.verdicts = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pumasi_gate_verdicts_total",
@@ -72,7 +75,7 @@ func NewMetrics() *Metrics {
 		"Per placed agent: seconds since the oldest room change its machine's last status report does not hold (0 when synced).", []string{"room", "agent"}, nil)
 	m.missing = prometheus.NewDesc("pumasi_agent_missing_files",
 		"Per placed agent: room files its machine's last status report lacks or holds at another sha256.", []string{"room", "agent"}, nil)
-	m.reg.MustRegister(m.requests, m.latency, m.uploads, m.upBytes, m.pushed, m.dropped, m.machines,
+	m.reg.MustRegister(m.requests, m.latency, m.uploads, m.upBytes, m.pushed, m.dropped, m.slowDrops, m.machines,
 		m.verdicts, m.entries, m.sweeps, lagCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -202,6 +205,14 @@ func routeOf(r *http.Request) string {
 		}
 	}
 	return "unmatched"
+}
+
+// SlowDrop counts a machine connection the push hub dropped for not keeping
+// up (push.Hub's OnSlowDrop).
+func (m *Metrics) SlowDrop(reason string) {
+	if m != nil {
+		m.slowDrops.WithLabelValues(reason).Inc()
+	}
 }
 
 // instrument counts requests and latencies, and reads the counted facts

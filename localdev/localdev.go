@@ -142,6 +142,7 @@ func Run(ctx context.Context, cfg Config) error {
 	hub := push.NewHub(cfg.Log)
 	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, MergeThreshold: cfg.MergeThreshold, RateLimits: cfg.RateLimits, CORS: cfg.CORS,
 		Metrics: functions.NewMetrics()}
+	hub.OnSlowDrop = api.Metrics.SlowDrop
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -100,6 +101,11 @@ type Hub struct {
 	// non-nil answer goes back on the same connection, as a $default route
 	// response does. Without it, messages are read and dropped.
 	OnMessage func(ctx context.Context, machine, id string, msg []byte) []byte
+	// OnSlowDrop, when set, runs each time a connection is dropped for not
+	// keeping up, with the reason: "byte budget" or "message queue" (its own
+	// queue full), "hub byte budget" (the fullest while the hub was over
+	// MaxQueuedBytes), "write timeout" (a write blocked for WriteWait).
+	OnSlowDrop func(reason string)
 
 	log      *slog.Logger
 	upgrader websocket.Upgrader
@@ -168,6 +174,13 @@ func (c *conn) attach(ws *websocket.Conn) bool {
 	}
 	c.ws = ws
 	return true
+}
+
+// isGone reports whether the connection was dropped.
+func (c *conn) isGone() bool {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	return c.gone
 }
 
 func (c *conn) machineID() string {
@@ -260,6 +273,7 @@ func (h *Hub) enqueue(c *conn, msg []byte) bool {
 	c.qmu.Unlock()
 	if why != "" {
 		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "full", why, "queued_bytes", queued)
+		h.slowDrop(why)
 		h.drop(c)
 		return false
 	}
@@ -289,7 +303,15 @@ func (h *Hub) shed() {
 			return
 		}
 		h.log.Warn("push: connection too slow, dropping it", "machine", worst.machineID(), "conn", worst.id, "full", "hub byte budget", "queued_bytes", most)
+		h.slowDrop("hub byte budget")
 		h.drop(worst)
+	}
+}
+
+// slowDrop reports a connection dropped for not keeping up.
+func (h *Hub) slowDrop(reason string) {
+	if h.OnSlowDrop != nil {
+		h.OnSlowDrop(reason)
 	}
 }
 
@@ -618,6 +640,13 @@ func (h *Hub) writeLoop(c *conn) {
 			err := c.ws.WriteMessage(websocket.TextMessage, msg)
 			h.written(c, int64(len(msg)))
 			if err != nil {
+				// A daemon that stopped reading for WriteWait is too slow;
+				// it reconciles when it reconnects.
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() && !c.isGone() {
+					h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "full", "write timeout")
+					h.slowDrop("write timeout")
+				}
 				return
 			}
 		case <-t.C:
