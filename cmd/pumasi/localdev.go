@@ -38,23 +38,22 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	// No env default in the flag itself: -h prints defaults, and the URL may
 	// hold a password.
 	knowledge := fs.String("knowledge", "", "where knowledge lives: empty keeps it with the file storage, or postgres://user:pass@host/db (env PUMASI_KNOWLEDGE)")
-	halfLife := fs.String("knowledge-half-life", envOr(env, "PUMASI_KNOWLEDGE_HALF_LIFE", ""), "staleness half-life of knowledge entries, e.g. 4320h (env PUMASI_KNOWLEDGE_HALF_LIFE, default 180 days)")
-	mergeAt := fs.Float64("merge-threshold", envFloat(env, "PUMASI_MERGE_THRESHOLD"), "cosine above which a contribution merges into its nearest entry; 0 takes the embedder's own (hashed 0.80, OpenAI-compatible 0.94) (env PUMASI_MERGE_THRESHOLD)")
-	vecWeight := fs.Float64("knowledge-vector-weight", envFloat(env, "PUMASI_KNOWLEDGE_VECTOR_WEIGHT"), "share of cosine similarity in a hit's relevance, the rest being the lexical match; 0 takes the default 0.4 (env PUMASI_KNOWLEDGE_VECTOR_WEIGHT)")
+	// The knobs stay strings here: functions.ReadKnowledgeTuning parses
+	// them (flag, else env) exactly as the knowledge Lambdas parse their env.
+	tune := map[string]*string{
+		functions.EnvKnowledgeHalfLife:     fs.String("knowledge-half-life", envOr(env, functions.EnvKnowledgeHalfLife, ""), "staleness half-life of knowledge entries, e.g. 4320h (env PUMASI_KNOWLEDGE_HALF_LIFE, default 180 days)"),
+		functions.EnvMergeThreshold:        fs.String("merge-threshold", envOr(env, functions.EnvMergeThreshold, ""), "cosine above which a contribution merges into its nearest entry, in [0, 1.01]; 0 takes the embedder's own (hashed 0.80, OpenAI-compatible 0.94) (env PUMASI_MERGE_THRESHOLD)"),
+		functions.EnvKnowledgeVectorWeight: fs.String("knowledge-vector-weight", envOr(env, functions.EnvKnowledgeVectorWeight, ""), "share of cosine similarity in a hit's relevance, in [0, 1], the rest being the lexical match; 0 takes the default 0.4 (env PUMASI_KNOWLEDGE_VECTOR_WEIGHT)"),
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *mergeAt < 0 || *mergeAt > 1.01 || *vecWeight < 0 || *vecWeight > 1 {
-		return &exitCodeError{2, fmt.Errorf("--merge-threshold must be in [0, 1.01] and --knowledge-vector-weight in [0, 1]")}
+	tuning, err := functions.ReadKnowledgeTuning(func(k string) string { return *tune[k] })
+	if err != nil {
+		return &exitCodeError{2, fmt.Errorf("knowledge tuning (the flag or its env): %w", err)}
 	}
 	if *knowledge == "" {
 		*knowledge = env.getenv("PUMASI_KNOWLEDGE")
-	}
-	var half time.Duration
-	if *halfLife != "" {
-		if half, err = time.ParseDuration(*halfLife); err != nil || half <= 0 {
-			return &exitCodeError{2, fmt.Errorf("--knowledge-half-life %q: want a positive duration such as 4320h", *halfLife)}
-		}
 	}
 	cors, err := functions.ParseCORS(*corsOrigins, *corsRoutes)
 	if err != nil {
@@ -88,21 +87,14 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		Out:            env.stdout,
 		RateLimits:     limits,
 		CORS:           cors,
-		Knowledge:      wire.KnowledgeConfig{URL: *knowledge, HalfLife: half, VectorWeight: *vecWeight},
-		MergeThreshold: *mergeAt,
+		Knowledge:      wire.KnowledgeConfig{URL: *knowledge, HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight},
+		MergeThreshold: tuning.MergeThreshold,
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),
 			Key:   env.getenv("PUMASI_EMBEDDINGS_KEY"),
 		},
 	})
-}
-
-// envFloat reads a number from the environment; unset or unreadable is 0
-// (the flag's own check then reports a bad value given on the command line).
-func envFloat(env *cliEnv, key string) float64 {
-	f, _ := strconv.ParseFloat(env.getenv(key), 64)
-	return f
 }
 
 // envBool reads a boolean env var (1, true, 0, false, ...); unset is false.

@@ -51,7 +51,7 @@ var built struct {
 	err  error
 }
 
-var e2eFunctions = []string{"upload", "list", "get", "resolve", "delete", "health", "ws-connect", "ws-default", "ws-disconnect", "sweep"}
+var e2eFunctions = []string{"upload", "list", "get", "resolve", "delete", "health", "ws-connect", "ws-default", "ws-disconnect", "sweep", "knowledge-contribute", "knowledge-query"}
 
 func bootstraps(t *testing.T) map[string]string {
 	t.Helper()

@@ -201,12 +201,18 @@ func TestTemplate(t *testing.T) {
 			if k == lambdaapp.EnvKnowledge {
 				return "postgres://pumasi:from-the-secret@db.example:5432/pumasi"
 			}
+			if v, ok := parameterDefaults(top)[k]; ok {
+				// The tuning and CORS knobs: what a deploy with the
+				// parameters' defaults hands the function.
+				return v
+			}
 			return "set-by-the-template-0123456789"
 		}); err != nil {
 			t.Errorf("%s: config from the template's env: %v", sf.logical, err)
 		}
 	}
 	checkKnowledgeDatabase(t, top, byName)
+	checkKnowledgeTuning(t, top, byName)
 	for name := range byName {
 		if _, ok := lambdaapp.Lookup(name); !ok {
 			t.Errorf("template deploys %s, which lambdaapp does not know", name)
@@ -216,6 +222,7 @@ func TestTemplate(t *testing.T) {
 	// HTTP API events, by function.
 	type httpEvent struct{ method, path string }
 	events := map[string]map[httpEvent]bool{}
+	preflights := map[string][]string{}
 	for name, sf := range byName {
 		events[name] = map[httpEvent]bool{}
 		evs := get(sf.props, "Events")
@@ -228,7 +235,13 @@ func TestTemplate(t *testing.T) {
 			if api := get(p, "ApiId"); api == nil || api.Tag != "!Ref" || types[api.Value] != "AWS::Serverless::HttpApi" {
 				t.Errorf("%s event %s is not on the HttpApi", sf.logical, k)
 			}
-			events[name][httpEvent{strings.ToUpper(path(p, "Method").Value), path(p, "Path").Value}] = true
+			method := strings.ToUpper(path(p, "Method").Value)
+			if method == "OPTIONS" {
+				// CORS preflights: checkPreflights.
+				preflights[path(p, "Path").Value] = append(preflights[path(p, "Path").Value], name)
+				continue
+			}
+			events[name][httpEvent{method, path(p, "Path").Value}] = true
 		}
 	}
 
@@ -289,6 +302,8 @@ func TestTemplate(t *testing.T) {
 			}
 		}
 	}
+
+	checkPreflights(t, top, preflights)
 
 	// The sweep runs daily at 02:00 UTC.
 	sweep := byName["sweep"]

@@ -13,6 +13,7 @@ import (
 
 	"pumasi"
 	"pumasi/adapters/postgres"
+	"pumasi/functions"
 	"pumasi/internal/testpeer"
 )
 
@@ -103,5 +104,50 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 	res, err = query(ctx, ev)
 	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Body, created.Data.Entry.ID) {
 		t.Fatalf("query = %d %s, %v; want entry %s", res.StatusCode, res.Body, err, created.Data.Entry.ID)
+	}
+}
+
+// TestKnowledgeTuningConfig: the knowledge functions and the sweep read the
+// tuning knobs with functions.ReadKnowledgeTuning (as localdev does) and
+// hand them to the engine and the API; a bad value fails the cold start;
+// functions that build no engine do not read them.
+func TestKnowledgeTuningConfig(t *testing.T) {
+	knobs := map[string]string{EnvStorage: "s3://b/p", EnvSecret: "0123456789abcdef0123",
+		functions.EnvMergeThreshold: "1.01", functions.EnvKnowledgeHalfLife: "720h", functions.EnvKnowledgeVectorWeight: "0.7"}
+	want := functions.KnowledgeTuning{MergeThreshold: 1.01, HalfLife: 720 * time.Hour, VectorWeight: 0.7}
+	for _, fn := range []string{"knowledge-contribute", "knowledge-query", "knowledge-counters", "sweep"} {
+		cfg, err := LoadConfig(fn, func(k string) string { return knobs[k] })
+		if err != nil || cfg.Tuning != want {
+			t.Errorf("%s: Tuning = %+v, %v; want %+v", fn, cfg.Tuning, err, want)
+		}
+		_, err = LoadConfig(fn, func(k string) string {
+			return map[string]string{EnvStorage: "s3://b/p", functions.EnvMergeThreshold: "0,9"}[k]
+		})
+		if err == nil || !strings.Contains(err.Error(), functions.EnvMergeThreshold) || !strings.Contains(err.Error(), fn) {
+			t.Errorf("%s with %s=0,9: err = %v, want it refused naming both", fn, functions.EnvMergeThreshold, err)
+		}
+	}
+	if cfg, err := LoadConfig("list", func(k string) string { return knobs[k] }); err != nil || cfg.Tuning != (functions.KnowledgeTuning{}) {
+		t.Errorf("list: Tuning = %+v, %v; want none read", cfg.Tuning, err)
+	}
+	// Open hands the threshold to the API (the engine options are checked
+	// by their effect under the emulator, e2e/lambda).
+	// health needs no store, so Open builds its API offline.
+	cfg, err := LoadConfig("health", func(k string) string {
+		return map[string]string{EnvCORSOrigins: "https://app.example", EnvCORSRoutes: "knowledge"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Tuning.MergeThreshold = 0.9
+	api, err := Open(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if api.MergeThreshold != 0.9 || api.CORS.Routes != functions.CORSKnowledge || len(api.CORS.Origins) != 1 {
+		t.Errorf("api MergeThreshold %v CORS %+v, want 0.9 and knowledge routes for one origin", api.MergeThreshold, api.CORS)
+	}
+	if _, err := LoadConfig("health", func(k string) string { return map[string]string{EnvCORSRoutes: "everything"}[k] }); err == nil {
+		t.Errorf("health accepted %s=everything", EnvCORSRoutes)
 	}
 }

@@ -36,6 +36,8 @@ const (
 	EnvEmbeddingsKey   = "PUMASI_EMBEDDINGS_KEY"
 	EnvSweepGrace      = "PUMASI_SWEEP_GRACE"
 	EnvKnowledge       = "PUMASI_KNOWLEDGE"
+	EnvCORSOrigins     = "PUMASI_CORS_ORIGINS"
+	EnvCORSRoutes      = "PUMASI_CORS_ROUTES"
 )
 
 // Kinds of function: what event a function's handler takes.
@@ -56,31 +58,49 @@ type Function struct {
 
 var (
 	storageSecret = []string{EnvStorage, EnvSecret}
-	pushing       = []string{EnvStorage, EnvSecret, EnvGateway}
-	embedding     = []string{EnvStorage, EnvKnowledge, EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey}
+	// Every HTTP function reads the CORS policy: each answers its routes'
+	// preflights (OPTIONS) and adds the headers to its answers, so they
+	// must all hold the one policy localdev holds.
+	cors        = []string{EnvCORSOrigins, EnvCORSRoutes}
+	httpStorage = with(storageSecret, cors)
+	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors)
+	// The knowledge functions build the engine with the same tuning
+	// localdev reads (functions.ReadKnowledgeTuning).
+	knowledge = with([]string{EnvStorage, EnvKnowledge}, functions.KnowledgeTuningEnv)
+	embedding = with(knowledge, []string{EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey})
 )
+
+// with returns a new list of the variables of lists, in order.
+func with(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // table is the list of functions of DESIGN.md §2 plus health, which the
 // route table names for GET /healthz.
 var table = []Function{
 	{Name: "upload", Kind: KindHTTP, Env: pushing, Required: storageSecret},
-	{Name: "list", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
-	{Name: "get", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "list", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
+	{Name: "get", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "delete", Kind: KindHTTP, Env: pushing, Required: storageSecret},
-	{Name: "resolve", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
+	{Name: "resolve", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "placements", Kind: KindHTTP, Env: pushing, Required: storageSecret},
-	{Name: "assignments", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
-	{Name: "status", Kind: KindHTTP, Env: storageSecret, Required: storageSecret},
-	{Name: "knowledge-contribute", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
-	{Name: "knowledge-query", Kind: KindHTTP, Env: embedding, Required: []string{EnvStorage}},
-	{Name: "knowledge-counters", Kind: KindHTTP, Env: []string{EnvStorage, EnvKnowledge}, Required: []string{EnvStorage}},
-	{Name: "health", Kind: KindHTTP},
+	{Name: "assignments", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
+	{Name: "status", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
+	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
+	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
+	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledge, cors), Required: []string{EnvStorage}},
+	{Name: "health", Kind: KindHTTP, Env: cors},
 	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
 	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
 	{Name: "ws-default", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
-	// The sweep embeds too: it merges at the embedder's own threshold, and
-	// embeds again entries an earlier embedder made.
-	{Name: "sweep", Kind: KindSchedule, Env: append([]string{EnvSweepGrace}, embedding...), Required: []string{EnvStorage}},
+	// The sweep embeds too: it merges at the embedder's own threshold (or
+	// PUMASI_MERGE_THRESHOLD), and embeds again entries an earlier
+	// embedder made.
+	{Name: "sweep", Kind: KindSchedule, Env: with([]string{EnvSweepGrace}, embedding), Required: []string{EnvStorage}},
 }
 
 // Functions returns every Lambda function, sorted by name.
@@ -111,6 +131,12 @@ type Config struct {
 	// Knowledge is the postgres:// URL of the knowledge database
 	// (PUMASI_KNOWLEDGE); empty leaves the knowledge routes answering 500.
 	Knowledge string
+	// Tuning is the knowledge engine's merge threshold, half-life and
+	// vector weight, read as localdev reads them.
+	Tuning functions.KnowledgeTuning
+	// CORS is the browser policy of an HTTP function (PUMASI_CORS_ORIGINS,
+	// PUMASI_CORS_ROUTES), the same one localdev serves.
+	CORS functions.CORS
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -162,6 +188,15 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 		}
 		cfg.Secret = []byte(s)
 	}
+	// A bad knob fails the cold start (Fatal), as it stops localdev.
+	tuning, err := functions.ReadKnowledgeTuning(func(k string) string { return env[k] })
+	if err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
+	cfg.Tuning = tuning
+	if cfg.CORS, err = functions.ParseCORS(envOr(env, EnvCORSOrigins, "*"), env[EnvCORSRoutes]); err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
 	if s := env[EnvSweepGrace]; s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
@@ -172,6 +207,14 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
+// envOr is env[key], or def when it is blank.
+func envOr(env map[string]string, key, def string) string {
+	if v := env[key]; v != "" {
+		return v
+	}
+	return def
+}
+
 // initTimeout bounds the cold start's store and SDK setup.
 const initTimeout = 20 * time.Second
 
@@ -180,7 +223,7 @@ const initTimeout = 20 * time.Second
 // through internal/wire, so that no function links SQLite: smaller
 // bootstraps start faster.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, error) {
-	api := &functions.API{Secret: cfg.Secret, Log: log}
+	api := &functions.API{Secret: cfg.Secret, Log: log, CORS: cfg.CORS, MergeThreshold: cfg.Tuning.MergeThreshold}
 	if cfg.Storage == "" {
 		return api, nil
 	}
@@ -199,7 +242,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 	}
 	if strings.HasPrefix(cfg.Function.Name, "knowledge-") || cfg.Function.Name == "sweep" {
 		if cfg.Knowledge != "" {
-			if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, log); err != nil {
+			if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, cfg.Tuning.Options(), log); err != nil {
 				store.Close()
 				return nil, err
 			}
@@ -229,7 +272,7 @@ const KnowledgePoolSize = 2
 // openKnowledge opens the Postgres knowledge engine: a small pool per warm
 // container, kept for its life, and the schema migrated (once per database,
 // under an advisory lock, however many cold starts race).
-func openKnowledge(ctx context.Context, url string, log *slog.Logger) (*pumasi.Knowledge, error) {
+func openKnowledge(ctx context.Context, url string, opt pumasi.KnowledgeOptions, log *slog.Logger) (*pumasi.Knowledge, error) {
 	pool, err := postgres.OpenWith(ctx, url, postgres.Options{MaxConns: KnowledgePoolSize})
 	if err != nil {
 		return nil, err
@@ -238,8 +281,9 @@ func openKnowledge(ctx context.Context, url string, log *slog.Logger) (*pumasi.K
 		pool.Close()
 		return nil, fmt.Errorf("knowledge database %s: %w", postgres.Redact(url), err)
 	}
-	log.Info("knowledge on postgres", "url", postgres.Redact(url), "max_conns", pool.Config().MaxConns)
-	return postgres.NewKnowledge(pool, pumasi.KnowledgeOptions{}), nil
+	log.Info("knowledge on postgres", "url", postgres.Redact(url), "max_conns", pool.Config().MaxConns,
+		"half_life", opt.HalfLife.String(), "vector_weight", opt.VectorWeight)
+	return postgres.NewKnowledge(pool, opt), nil
 }
 
 func openEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {
@@ -308,7 +352,9 @@ func HTTPHandler(api *functions.API, function string) func(ctx context.Context, 
 	return functions.LambdaHTTP(h)
 }
 
-// ownRoutes returns a matcher of the requests function serves.
+// ownRoutes returns a matcher of the requests function serves: its routes,
+// and the CORS preflight (OPTIONS) of their paths, which the template routes
+// to it so that API Gateway does not answer it with a policy of its own.
 func ownRoutes(function string) func(method, escapedPath string) bool {
 	var mine []functions.Route
 	for _, rt := range functions.Routes() {
@@ -319,7 +365,7 @@ func ownRoutes(function string) func(method, escapedPath string) bool {
 	return func(method, escapedPath string) bool {
 		segs := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
 		for _, rt := range mine {
-			if rt.Method != method && !(rt.Method == http.MethodGet && method == http.MethodHead) {
+			if rt.Method != method && !(rt.Method == http.MethodGet && method == http.MethodHead) && method != http.MethodOptions {
 				continue
 			}
 			if matches(rt.Pattern, segs) {

@@ -76,6 +76,9 @@ func TestOwnRoutes(t *testing.T) {
 		{"DELETE", "/rooms/r1/files/notes.md", false},
 		{"GET", "/rooms/r1/files/", false},
 		{"GET", "/rooms/r1/files/a/b", false},
+		// The preflight of its own path, and of no other.
+		{"OPTIONS", "/rooms/r1/files/notes.md", true},
+		{"OPTIONS", "/rooms/r1/files", false},
 	} {
 		if got := get(tc.method, tc.path); got != tc.want {
 			t.Errorf("get serves %s %s = %v, want %v", tc.method, tc.path, got, tc.want)
