@@ -2,6 +2,7 @@ package pumasi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -113,7 +114,7 @@ func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (Con
 	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
 	switch {
 	case err == nil:
-		return k.merge(ctx, id, c)
+		return k.merge(ctx, in, id, c)
 	case ErrorCode(err) != ENotFound:
 		return ContributeResult{}, fmt.Errorf("find exact duplicate: %w", err)
 	}
@@ -124,7 +125,7 @@ func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (Con
 		}
 		if near.ID != "" {
 			c.Similarity = sim
-			return k.merge(ctx, near.ID, c)
+			return k.merge(ctx, in, near.ID, c)
 		}
 	}
 	id, created, err := k.d.Insert(ctx, NewEntry{
@@ -135,39 +136,78 @@ func (k *Knowledge) contributeOnce(ctx context.Context, in ContributeInput) (Con
 		return ContributeResult{}, fmt.Errorf("insert entry: %w", err)
 	}
 	if !created { // another writer got the same text in first
-		return k.merge(ctx, id, c)
+		return k.merge(ctx, in, id, c)
 	}
-	e, err := k.landed(ctx, id)
-	if err != nil {
-		return ContributeResult{}, err
-	}
-	return ContributeResult{Verdict: VerdictAccepted, Entry: e, Similarity: 1}, nil
+	return k.landed(ctx, in, id, c, ContributeResult{Verdict: VerdictAccepted, Similarity: 1})
 }
 
 // merge folds c into entry id. A repeat contributor is recorded for
 // attribution but not counted again. Returns not_found, having written
 // nothing, when the entry is gone.
-func (k *Knowledge) merge(ctx context.Context, id string, c Contribution) (ContributeResult, error) {
+func (k *Knowledge) merge(ctx context.Context, in ContributeInput, id string, c Contribution) (ContributeResult, error) {
 	if _, err := k.d.AddContribution(ctx, id, c); err != nil {
 		return ContributeResult{}, err
 	}
-	e, err := k.landed(ctx, id)
-	if err != nil {
-		return ContributeResult{}, err
-	}
-	return ContributeResult{Verdict: VerdictMerged, Entry: e, Similarity: c.Similarity}, nil
+	return k.landed(ctx, in, id, c, ContributeResult{Verdict: VerdictMerged, Similarity: c.Similarity})
 }
 
-// landed reads back the entry a contribution was just written to. The
-// write is done, so a not_found here (a sweep absorbed the entry in that
-// instant, contribution and all) must not make Contribute write it again:
-// it is reported as an internal error, which claims nothing false.
-func (k *Knowledge) landed(ctx context.Context, id string) (Entry, error) {
+// landed reads back the entry contribution c was just written to and
+// answers res with it. A sweep may have absorbed that entry in between: the
+// contribution then lives on in the entry that absorbed it, which the
+// answer names (merged, with its similarity), so a client never gets an
+// error for a write that landed, nor retries it into a second count.
+func (k *Knowledge) landed(ctx context.Context, in ContributeInput, id string, c Contribution, res ContributeResult) (ContributeResult, error) {
 	e, err := k.entry(ctx, id)
 	if ErrorCode(err) == ENotFound {
-		return Entry{}, fmt.Errorf("read back entry %s: absorbed by a sweep right after the contribution landed", id)
+		var sim float64
+		if id, sim, err = k.survivor(ctx, in, c); err == nil {
+			e, err = k.entry(ctx, id)
+		}
+		if err != nil {
+			// Not not_found (%v, not %w): the contribution landed, and
+			// Contribute must not retry it into a second count.
+			return ContributeResult{}, fmt.Errorf("read back the entry a sweep absorbed: %v", err)
+		}
+		res = ContributeResult{Verdict: VerdictMerged, Similarity: sim}
+	} else if err != nil {
+		return ContributeResult{}, err
 	}
-	return e, err
+	res.Entry = e
+	return res, nil
+}
+
+// survivor finds the entry of in's hive and model that now holds c, among
+// the nearest to in's vector: the sweep absorbs an entry only into a close
+// twin, and moves its contributions along.
+func (k *Knowledge) survivor(ctx context.Context, in ContributeInput, c Contribution) (string, float64, error) {
+	ids, err := k.d.Nearest(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
+	if err != nil {
+		return "", 0, err
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return "", 0, err
+	}
+	for _, id := range ids {
+		e, ok := ents[id]
+		if !ok || e.Hive != in.Hive || e.Model != in.Model {
+			continue
+		}
+		cs, err := k.d.Contributions(ctx, id)
+		if ErrorCode(err) == ENotFound {
+			continue
+		} else if err != nil {
+			return "", 0, err
+		}
+		for _, got := range cs {
+			// Stores keep times at microseconds (Postgres) or finer.
+			if got.Agent == c.Agent && got.Title == c.Title && got.Content == c.Content &&
+				got.At.Sub(c.At).Abs() < time.Millisecond {
+				return id, Cosine(in.Vector, e.Vector), nil
+			}
+		}
+	}
+	return "", 0, errors.New("no entry near it holds the contribution")
 }
 
 // nearest returns the entry of in's hive and model most cosine-similar to

@@ -37,6 +37,7 @@ func RunKnowledge(t *testing.T, newDriver func(t *testing.T) pumasi.KnowledgeDri
 	t.Run("QueryRanksBySimilarityTimesQuality", func(t *testing.T) { testKnowQuery(t, newStore(t)) })
 	t.Run("QueryLooksPastSimilarButPoorEntries", func(t *testing.T) { testKnowQueryDeep(t, newStore(t)) })
 	t.Run("Errors", func(t *testing.T) { testKnowErrors(t, newStore(t)) })
+	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
 }
 
 const knowDim = 16
