@@ -69,7 +69,8 @@ func TestKnowledgeKnobsUnderEmulator(t *testing.T) {
 		t.Fatalf("default threshold: %d %s %s then %d %s %s, want 201 accepted then 200 merged into it", first.status, v1, id1, again.status, v2, id2)
 	}
 
-	tuned := emulators(t, env("tuned", "PUMASI_KNOWLEDGE="+testpeer.Postgres(t), functions.EnvMergeThreshold+"=1.01"),
+	tuned := emulators(t, env("tuned", "PUMASI_KNOWLEDGE="+testpeer.Postgres(t), functions.EnvMergeThreshold+"=1.01",
+		functions.EnvKnowledgeHalfLife+"=720h", functions.EnvKnowledgeVectorWeight+"=0.7"),
 		"knowledge-contribute", "knowledge-query")
 	first = invokeHTTP(t, tuned["knowledge-contribute"], contribution("agent-1", false))
 	again = invokeHTTP(t, tuned["knowledge-contribute"], contribution("agent-2", true))
@@ -81,6 +82,14 @@ func TestKnowledgeKnobsUnderEmulator(t *testing.T) {
 	q := invokeHTTP(t, tuned["knowledge-query"], call{fn: "knowledge-query", method: "GET", pattern: "/knowledge/query", query: "q=hnsw+cast+expression+index&hive=academy"})
 	if q.status != 200 || !strings.Contains(string(q.body), id1) || !strings.Contains(string(q.body), id2) {
 		t.Fatalf("query = %d %s, want both entries %s and %s", q.status, q.body, id1, id2)
+	}
+
+	// The half-life and vector weight reach the engine too: the cold start
+	// logs the options it built the engine with.
+	for _, fn := range []string{"knowledge-contribute", "knowledge-query"} {
+		if out := tuned[fn].Output(); !strings.Contains(out, `"half_life":"720h0m0s","vector_weight":0.7`) {
+			t.Errorf("%s did not build its engine with half-life 720h and vector weight 0.7:\n%s", fn, out)
+		}
 	}
 
 	bad := emulators(t, env("bad", functions.EnvMergeThreshold+"=1.5"), "knowledge-query")
