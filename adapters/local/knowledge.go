@@ -39,7 +39,25 @@ func NewKnowledgeDriver(s *Store) *Knowledge {
 // the next process on this home starts from it instead of rebuilding it. It
 // leaves the Store open.
 func (k *Knowledge) Close() error {
+	k.idx.close()
 	return k.idx.saveIfChanged(context.Background())
+}
+
+// WaitIndex brings the vector index up to date and, when a first build
+// runs in the background, waits for it (bench and tests; queries never
+// wait for a big build).
+func (k *Knowledge) WaitIndex(ctx context.Context) error {
+	for {
+		err := k.idx.refresh(ctx)
+		if !errors.Is(err, errIndexBuilding) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // IndexStats reports how many vectors the in-memory index holds and its
@@ -327,7 +345,11 @@ func (k *Knowledge) scanEntries(ctx context.Context, out map[string]pumasi.Store
 
 // Nearest asks the in-memory index, brought up to date first.
 func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32, n int) ([]string, error) {
-	if err := k.idx.refresh(ctx); err != nil {
+	err := k.idx.refresh(ctx)
+	if errors.Is(err, errIndexBuilding) {
+		return k.exactNearest(ctx, hive, model, v, n)
+	}
+	if err != nil {
 		return nil, wrapInternal("refresh vector index", err)
 	}
 	seqs := k.idx.search(hive, model, v, n)

@@ -1,0 +1,108 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+	"time"
+
+	"pumasi"
+)
+
+// TestFirstBuildAnswersExactlyMeanwhile: a process whose first query finds
+// more entries than it may index while the query waits (and no saved index)
+// builds the index in the background and answers from an exact scan until
+// the build is in; entries written during the build are found both ways,
+// and closing during a build stops it.
+func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	s := openT(t, t.TempDir(), Options{})
+	r := rand.New(rand.NewSource(7))
+	vec := func() []float32 {
+		v := make([]float32, 16)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	entry := func(i int, v []float32) pumasi.NewEntry {
+		title := fmt.Sprintf("entry %d", i)
+		return pumasi.NewEntry{ID: fmt.Sprintf("e%03d", i), Hive: "academy", Title: title, Content: title + " content",
+			NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
+			At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	}
+	vecs := map[string][]float32{}
+	var seed []pumasi.NewEntry
+	for i := 0; i < 300; i++ {
+		e := entry(i, vec())
+		vecs[e.ID] = e.Vector
+		seed = append(seed, e)
+	}
+	if n, err := NewKnowledgeDriver(s).Import(ctx, seed, "seed"); err != nil || n != 300 {
+		t.Fatalf("Import = %d, %v", n, err)
+	}
+
+	d := NewKnowledgeDriver(s)
+	d.idx.inlineBuild = 100
+	release := make(chan struct{})
+	started := make(chan struct{})
+	d.idx.buildHook = func(ctx context.Context) {
+		close(started)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	nearestIs := func(v []float32, want string) {
+		t.Helper()
+		ids, err := d.Nearest(ctx, "academy", "m", v, 3)
+		if err != nil || len(ids) == 0 || ids[0] != want {
+			t.Fatalf("Nearest(vector of %s) = %v, %v", want, ids, err)
+		}
+	}
+	nearestIs(vecs["e042"], "e042") // starts the build, answered exactly
+	<-started
+	late := entry(300, vec())
+	if _, err := d.Import(ctx, []pumasi.NewEntry{late}, "late"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"e000", "e150", "e299"} {
+		nearestIs(vecs[id], id)
+	}
+	nearestIs(late.Vector, late.ID) // written during the build
+	if !d.idx.isBuilding() {
+		t.Fatal("the build finished while held")
+	}
+	close(release)
+	if err := d.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.IndexStats(); got != 301 {
+		t.Fatalf("built index holds %d vectors, want 301", got)
+	}
+	for id, v := range vecs {
+		nearestIs(v, id)
+	}
+	nearestIs(late.Vector, late.ID)
+
+	// A process closed during its build stops it rather than waiting.
+	d2 := NewKnowledgeDriver(s)
+	d2.idx.inlineBuild = 100
+	held := make(chan struct{})
+	d2.idx.buildHook = func(ctx context.Context) { close(held); <-ctx.Done() }
+	if _, err := d2.Nearest(ctx, "academy", "m", vecs["e001"], 1); err != nil {
+		t.Fatal(err)
+	}
+	<-held
+	done := make(chan error, 1)
+	go func() { done <- d2.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for a held build")
+	}
+}
