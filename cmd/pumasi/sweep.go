@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"pumasi/functions"
@@ -41,19 +40,28 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	defer store.Close()
-	var half time.Duration
-	if v := os.Getenv("PUMASI_KNOWLEDGE_HALF_LIFE"); v != "" {
-		if half, err = time.ParseDuration(v); err != nil || half <= 0 {
-			return &exitCodeError{2, fmt.Errorf("PUMASI_KNOWLEDGE_HALF_LIFE %q: want a positive duration such as 4320h", v)}
-		}
+	// The same knobs and embedder as localdev and the sweep Lambda: the
+	// half-life decides which entries count as aged, and the merge threshold
+	// (the embedder's own unless PUMASI_MERGE_THRESHOLD says otherwise)
+	// which twins are collapsed, so a sweep run by hand merges what the
+	// scheduled one would.
+	tuning, err := functions.ReadKnowledgeTuning(env.getenv)
+	if err != nil {
+		return &exitCodeError{2, fmt.Errorf("knowledge tuning (env): %w", err)}
 	}
-	// The half-life decides which entries the sweep counts as aged.
-	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: os.Getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log, HalfLife: half})
+	embedder, err := wire.OpenEmbedder(wire.EmbedderConfig{
+		URL: env.getenv("PUMASI_EMBEDDINGS_URL"), Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"), Key: env.getenv("PUMASI_EMBEDDINGS_KEY"),
+	})
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
+	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: env.getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log,
+		HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight})
 	if err != nil {
 		return err
 	}
 	defer closeKnow()
-	api := &functions.API{Store: store, Knowledge: know, Log: log}
+	api := &functions.API{Store: store, Knowledge: know, Log: log, Embedder: embedder, MergeThreshold: tuning.MergeThreshold}
 	rep, err := api.Sweep(ctx, *grace)
 	if err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 )
 
@@ -66,5 +69,65 @@ func TestSweepOnDemand(t *testing.T) {
 	}
 	if _, body, err := st.ReadFile(ctx, "r1", "keep.md"); err != nil || string(body) != "keep\n" {
 		t.Fatalf("referenced file after sweep: %q, %v", body, err)
+	}
+}
+
+// TestSweepMergesWhatTheScheduledOneWould: `pumasi sweep` collapses twins
+// at the embedder's own threshold (0.80 for the offline one), as the
+// scheduled sweep in localdev and Lambda does, not at the generic 0.94;
+// PUMASI_MERGE_THRESHOLD moves it, and a bad value exits 2 naming it.
+func TestSweepMergesWhatTheScheduledOneWould(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewHashed(0)
+	title1, content1 := "Go vet flags a sync.Mutex copied by value", "`go vet` (copylocks) reports a `sync.Mutex` passed by value; pass a pointer."
+	title2, content2 := "copylocks: go vet and a sync.Mutex passed by value", "When a `sync.Mutex` is passed by value, `go vet` reports it under copylocks; use a pointer."
+	cos := pumasi.Cosine(emb.Vector(pumasi.EmbeddingText(title1, content1)), emb.Vector(pumasi.EmbeddingText(title2, content2)))
+	if cos <= emb.MergeThreshold() || cos > 0.94 {
+		t.Fatalf("twins at cosine %.3f; the test needs one between %.2f and 0.94", cos, emb.MergeThreshold())
+	}
+	sweep := func(threshold string) (*pumasi.KnowledgeSweepReport, error) {
+		home := t.TempDir()
+		st, err := local.Open(ctx, home, local.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := local.NewKnowledge(st)
+		for i, f := range [][2]string{{title1, content1}, {title2, content2}} {
+			v := emb.Vector(pumasi.EmbeddingText(f[0], f[1]))
+			// Merging off for the writes: the twins race past each other.
+			if _, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: fmt.Sprintf("agent-%d", i), Title: f[0], Content: f[1],
+				NormHash: pumasi.KnowledgeHash(f[0], f[1]), Model: emb.Model(), Vector: v, Specificity: 0.8, Threshold: 1.01}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+			if k == "PUMASI_MERGE_THRESHOLD" {
+				return threshold
+			}
+			return ""
+		}}
+		if err := run(ctx, env, []string{"sweep", "--home", home}); err != nil {
+			return nil, err
+		}
+		var rep struct {
+			Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || rep.Knowledge == nil {
+			t.Fatalf("output %q: %v", stdout.String(), err)
+		}
+		return rep.Knowledge, nil
+	}
+	if rep, err := sweep(""); err != nil || rep.Merged != 1 {
+		t.Fatalf("default sweep merged %+v, %v; want the twins (cosine %.3f) merged", rep, err, cos)
+	}
+	if rep, err := sweep("0.95"); err != nil || rep.Merged != 0 {
+		t.Fatalf("sweep at 0.95 merged %+v, %v; want none", rep, err)
+	}
+	_, err := sweep("high")
+	var code *exitCodeError
+	if !errors.As(err, &code) || code.code != 2 || !strings.Contains(err.Error(), "PUMASI_MERGE_THRESHOLD") {
+		t.Fatalf("bad threshold: %v, want exit 2 naming PUMASI_MERGE_THRESHOLD", err)
 	}
 }
