@@ -201,6 +201,6 @@ func planCodex(plan *initPlan, o initOptions) error {
 		f.new = []byte(text + sep + table)
 	}
 	plan.files = append(plan.files, f)
-	plan.notes = append(plan.notes, "Codex: type /mcp in Codex to see the pumasi server. Codex has no prompt hooks: ask the agent (in AGENTS.md) to call query_knowledge and shared_context before a task.")
+	plan.notes = append(plan.notes, "Codex: type /mcp in Codex to see the pumasi server. Codex has no prompt hooks: ask the agent (in AGENTS.md) to call query_knowledge and shared_context before a task, and cite_knowledge on the entries it used.")
 	return nil
 }
