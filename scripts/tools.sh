@@ -30,11 +30,20 @@ install() {
 	log "installing $module@$version into $BIN"
 	if [[ "$name" == minio ]]; then log "MinIO takes about 3 CPU-minutes to build the first time"; fi
 	local start=$SECONDS
+	# A line every 30 s while go builds, so a first run's silent minutes
+	# read as progress, not a hang.
+	(
+		t0=$(date +%s)
+		while sleep 30; do log "still building $name ($(($(date +%s) - t0))s so far)"; done
+	) &
+	local beat=$!
 	# CGO_ENABLED=0 keeps the binaries static; both build without cgo.
 	if ! CGO_ENABLED=0 GOBIN="$BIN" GOFLAGS="${GOFLAGS:--buildvcs=false}" go install "$module@$version"; then
+		kill "$beat" 2>/dev/null || true
 		log "install of $name failed"
 		return 1
 	fi
+	kill "$beat" 2>/dev/null || true
 	printf '%s\n' "$module@$version" >"$stamp"
 	log "installed $name in $((SECONDS - start))s: $bin"
 }
