@@ -7,7 +7,23 @@ import (
 
 	"pumasi"
 	"pumasi/adapters/embed"
+	"pumasi/adapters/storagetest"
 )
+
+// TestReembedderConformance: each open is another Store on one home, as another process's would be.
+func TestReembedderConformance(t *testing.T) {
+	storagetest.RunReembedder(t, func(t *testing.T) func(t *testing.T) pumasi.KnowledgeDriver {
+		home := t.TempDir()
+		return func(t *testing.T) pumasi.KnowledgeDriver {
+			s, err := Open(context.Background(), home, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return NewKnowledgeDriver(s)
+		}
+	})
+}
 
 // TestReembedAfterModelChange: entries embedded by an old model are
 // embedded again under the new one, found by the vector index under the new
