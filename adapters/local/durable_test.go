@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"pumasi"
 )
@@ -55,13 +56,21 @@ func TestAcknowledgedWritesAreSynced(t *testing.T) {
 	}
 }
 
-// TestDurableSharesSyncs checks that writers committing at once share WAL
-// syncs instead of each paying its own, and that every one is answered.
+// TestDurableSharesSyncs checks that writers committing while a sync runs
+// share the next one instead of each paying its own, and that every one is
+// answered: the first placement's sync is held until the other 47 have
+// committed and wait, so exactly one more sync must cover them all.
 func TestDurableSharesSyncs(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
 	ctx := context.Background()
 	const n = 48
 	before := syncsT(s)
+	release := make(chan struct{})
+	var once sync.Once
+	s.wal.mu.Lock()
+	s.wal.beforeSync = func() { once.Do(func() { <-release }) }
+	base := s.wal.commits
+	s.wal.mu.Unlock()
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := 0; i < n; i++ {
@@ -72,6 +81,20 @@ func TestDurableSharesSyncs(t *testing.T) {
 			errs <- err
 		}()
 	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		s.wal.mu.Lock()
+		done := s.wal.commits - base
+		s.wal.mu.Unlock()
+		if done == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d placements committed while the first sync was held", done, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(release)
 	wg.Wait()
 	close(errs)
 	for err := range errs {
@@ -79,10 +102,8 @@ func TestDurableSharesSyncs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	syncs := syncsT(s) - before
-	t.Logf("%d concurrent placements, %d WAL syncs", n, syncs)
-	if syncs == 0 || syncs >= n {
-		t.Errorf("%d placements took %d syncs; want at least one and fewer than one each", n, syncs)
+	if syncs := syncsT(s) - before; syncs != 2 {
+		t.Errorf("%d placements took %d WAL syncs; want 2 (the held one, then one for the other %d)", n, syncs, n-1)
 	}
 	if got, err := s.RoomAgents(ctx, "r"); err != nil || len(got) != n {
 		t.Fatalf("RoomAgents = %d, %v; want %d", len(got), err, n)

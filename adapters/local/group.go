@@ -110,7 +110,7 @@ func (s *Store) leadGroup() {
 	g.commits++
 	g.mu.Unlock()
 
-	applied, wrote, err := s.commitGroup(batch)
+	applied, err := s.commitGroup(batch)
 
 	g.mu.Lock()
 	if len(g.pending) > 0 {
@@ -120,10 +120,11 @@ func (s *Store) leadGroup() {
 	}
 	g.mu.Unlock()
 
-	if err == nil && wrote {
+	if err == nil {
 		// With synchronous(NORMAL) a commit reaches the WAL unsynced; one
 		// sync here (shared with other writers) makes the whole group
-		// durable before any answer.
+		// durable before any answer, an "unchanged" one included: the row
+		// it found may be an earlier commit not synced yet.
 		err = s.durable()
 	}
 	for i, op := range batch {
@@ -136,12 +137,12 @@ func (s *Store) leadGroup() {
 }
 
 // commitGroup runs batch in one write transaction and reports which members
-// were applied and whether anything was written. Each member gets a
+// were applied. Each member gets a
 // savepoint: a member refused (precondition, quota, name conflict) or
 // failing on its own is rolled back alone, and the others commit. Only a
 // failure of the transaction itself (begin, a savepoint, the directory
 // sync, the commit) fails every member.
-func (s *Store) commitGroup(batch []*putOp) (applied []bool, wrote bool, err error) {
+func (s *Store) commitGroup(batch []*putOp) (applied []bool, err error) {
 	// The transaction carries every member, so no one member's
 	// cancellation may end it; a member cancelled before its turn is
 	// skipped instead.
@@ -179,5 +180,5 @@ func (s *Store) commitGroup(batch []*putOp) (applied []bool, wrote bool, err err
 		}
 		return nil
 	})
-	return applied, len(g.dirs) > 0, err
+	return applied, err
 }

@@ -126,7 +126,10 @@ func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]
 // one, so each process's index drops it from its old model's graph and adds
 // it to the new one on its next refresh.
 func (k *Knowledge) SetVector(ctx context.Context, id, model string, v []float32) error {
-	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+	// Unsynced: nobody is answered about a re-embedding, and one a power
+	// loss undoes is simply done again (an fsync per entry made 100k
+	// entries take minutes).
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		var seq int64
 		var hive, old string
 		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, id).Scan(&seq, &hive, &old)

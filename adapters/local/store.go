@@ -270,6 +270,7 @@ func (s *Store) writeTxNoSync(ctx context.Context, fn func(tx *sql.Tx) error) er
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.committed()
 	return nil
 }
 
