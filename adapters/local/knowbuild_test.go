@@ -106,3 +106,89 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 		t.Fatal("Close waited for a held build")
 	}
 }
+
+// TestSavedIndexFarBehindIsRebuiltInTheBackground: a saved index that a
+// bulk load left further behind than it is big is rebuilt in the
+// background (queries answered exactly meanwhile); a short catch-up of an
+// adopted index runs at once.
+func TestSavedIndexFarBehindIsRebuiltInTheBackground(t *testing.T) {
+	ctx := context.Background()
+	s := openT(t, t.TempDir(), Options{})
+	r := rand.New(rand.NewSource(9))
+	batch := func(from, n int) []pumasi.NewEntry {
+		var out []pumasi.NewEntry
+		for i := from; i < from+n; i++ {
+			v := make([]float32, 16)
+			for j := range v {
+				v[j] = float32(r.NormFloat64())
+			}
+			title := fmt.Sprintf("entry %d", i)
+			out = append(out, pumasi.NewEntry{ID: fmt.Sprintf("e%04d", i), Hive: "academy", Title: title, Content: title + " content",
+				NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
+				At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
+		}
+		return out
+	}
+	load := func(es []pumasi.NewEntry) {
+		t.Helper()
+		if n, err := NewKnowledgeDriver(s).Import(ctx, es, "seed"); err != nil || n != len(es) {
+			t.Fatalf("Import = %d, %v", n, err)
+		}
+	}
+	saved := func(d *Knowledge) {
+		t.Helper()
+		if err := d.WaitIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := batch(0, 300)
+	load(first)
+	d := NewKnowledgeDriver(s)
+	d.idx.inlineBuild = 100
+	saved(d) // a background build, then saved at Close
+
+	// 50 more: adopted and caught up while the query waits.
+	short := batch(300, 50)
+	load(short)
+	d = NewKnowledgeDriver(s)
+	d.idx.inlineBuild = 100
+	ids, err := d.Nearest(ctx, "academy", "m", short[0].Vector, 1)
+	if err != nil || len(ids) != 1 || ids[0] != short[0].ID {
+		t.Fatalf("Nearest after a short catch-up = %v, %v", ids, err)
+	}
+	if got, _ := d.IndexStats(); got != 350 || d.idx.savedSeq != 300 {
+		t.Fatalf("index holds %d (saved at %d), want the saved 300 adopted and caught up to 350", got, d.idx.savedSeq)
+	}
+	saved(d)
+
+	// 400 more, more than the saved index holds: rebuilt in the background.
+	bulk := batch(350, 400)
+	load(bulk)
+	d = NewKnowledgeDriver(s)
+	defer d.Close()
+	d.idx.inlineBuild = 100
+	release := make(chan struct{})
+	d.idx.buildHook = func(ctx context.Context) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	ids, err = d.Nearest(ctx, "academy", "m", bulk[7].Vector, 1)
+	if err != nil || len(ids) != 1 || ids[0] != bulk[7].ID {
+		t.Fatalf("Nearest during the rebuild = %v, %v", ids, err)
+	}
+	if !d.idx.isBuilding() {
+		t.Fatal("a saved index 400 entries behind (it holds 350) was caught up while the query waited")
+	}
+	close(release)
+	if err := d.WaitIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.IndexStats(); got != 750 {
+		t.Fatalf("rebuilt index holds %d, want 750", got)
+	}
+}

@@ -45,10 +45,13 @@ type knowIndex struct {
 	inlineBuild int64
 	// buildHook, when set (tests), runs at the start of a background build.
 	buildHook func(ctx context.Context)
-	// ctx ends at close, stopping a background build; wg waits for it.
+	// ctx ends at close, stopping a background build or save; wg waits for
+	// them. closed (under mu) keeps a query after close from starting one.
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	closed bool
+	saving bool
 	// savedSeq and savedTomb are the state last saved or loaded.
 	savedSeq, savedTomb int64
 	maxSeq              int64
@@ -79,8 +82,11 @@ func (x *knowIndex) isBuilding() bool {
 	return x.building
 }
 
-// close stops a background build and waits for it.
+// close stops a background build or save and waits for it.
 func (x *knowIndex) close() {
+	x.mu.Lock()
+	x.closed = true
+	x.mu.Unlock()
 	x.cancel()
 	x.wg.Wait()
 }
@@ -125,18 +131,23 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 	if x.loaded && maxSeq <= x.maxSeq && tombSeq <= x.tombSeq {
 		return nil
 	}
-	if x.building {
-		return errIndexBuilding
+	if x.building || x.closed {
+		return errIndexBuilding // exact scans meanwhile
 	}
 	adopted := false
 	if !x.loaded {
 		adopted = x.loadSaved(ctx, maxSeq, tombSeq)
-		if !adopted && maxSeq > x.inlineBuild {
-			x.buildInBackground(tombSeq)
-			return errIndexBuilding
-		}
 	}
-	from := x.maxSeq
+	// A catch-up too long for a query to wait for, and longer than the
+	// index already holds (no saved index, or one saved long before a bulk
+	// load), is a rebuild in the background. A shorter one runs here: the
+	// index is saved every saveAfter entries, so after a crash it is at
+	// most that far behind.
+	if pending := maxSeq - x.maxSeq; pending > x.inlineBuild && pending > x.maxSeq {
+		x.reset()
+		x.buildInBackground(tombSeq)
+		return errIndexBuilding
+	}
 	err = x.addSince(ctx, x.maxSeq)
 	if err == nil {
 		err = x.dropSince(ctx, x.tombSeq, tombSeq)
@@ -145,8 +156,11 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 		// A saved index that cannot take the catch-up (a graph of another
 		// dimension, say) is dropped for a rebuild, not retried forever.
 		x.s.log.Warn("saved knowledge index does not fit the database; rebuilding", "err", err)
-		x.graphs, x.maxSeq, x.tombSeq, x.savedSeq, x.savedTomb = map[graphKey]vecGraph{}, 0, 0, 0, 0
-		from = 0
+		x.reset()
+		if maxSeq > x.inlineBuild {
+			x.buildInBackground(tombSeq)
+			return errIndexBuilding
+		}
 		err = x.addSince(ctx, 0)
 		if err == nil {
 			err = x.dropSince(ctx, 0, tombSeq)
@@ -156,12 +170,26 @@ func (x *knowIndex) refresh(ctx context.Context) error {
 		return err
 	}
 	x.loaded = true
-	if x.maxSeq-from >= saveAfter {
-		// A long catch-up (a first start, or a bulk load) is worth keeping,
-		// so that the next start reads it instead of rebuilding.
-		go x.save(context.WithoutCancel(ctx))
+	if x.maxSeq-x.savedSeq >= saveAfter && !x.saving {
+		// Worth keeping (a first start, a bulk load, or a long run since the
+		// last save): the next start, after a crash too, reads it instead of
+		// catching up from further back.
+		x.saving = true
+		x.wg.Add(1)
+		go func() {
+			defer x.wg.Done()
+			x.save(x.ctx)
+			x.mu.Lock()
+			x.saving = false
+			x.mu.Unlock()
+		}()
 	}
 	return nil
+}
+
+// reset empties the index for a rebuild; x.mu is held.
+func (x *knowIndex) reset() {
+	x.graphs, x.maxSeq, x.tombSeq, x.savedSeq, x.savedTomb, x.loaded = map[graphKey]vecGraph{}, 0, 0, 0, 0, false
 }
 
 // buildInBackground starts a first build of the whole index without
@@ -184,8 +212,10 @@ func (x *knowIndex) buildInBackground(tombSeq int64) {
 		}
 		x.mu.Lock()
 		x.building = false
+		save := err == nil && b.maxSeq >= saveAfter && !x.saving
 		if err == nil {
 			x.graphs, x.maxSeq, x.tombSeq, x.loaded = b.graphs, b.maxSeq, b.tombSeq, true
+			x.saving = x.saving || save
 		}
 		x.mu.Unlock()
 		if err != nil {
@@ -195,8 +225,11 @@ func (x *knowIndex) buildInBackground(tombSeq int64) {
 			return
 		}
 		x.s.log.Info("knowledge index built", "entries", b.maxSeq, "took", time.Since(start).Round(time.Millisecond))
-		if b.maxSeq >= saveAfter {
+		if save {
 			x.save(x.ctx)
+			x.mu.Lock()
+			x.saving = false
+			x.mu.Unlock()
 		}
 	}()
 }

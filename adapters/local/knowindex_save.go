@@ -12,8 +12,8 @@ import (
 	"pumasi/internal/ann"
 )
 
-// saveAfter is how many entries a catch-up must add before the index is
-// saved in the background; staleGraph is how old an unreferenced graph
+// saveAfter is how many entries the index may move on from its last save
+// before it is saved again in the background; staleGraph is how old an unreferenced graph
 // file must be before a save removes it.
 const (
 	saveAfter  = 20000
