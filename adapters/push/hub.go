@@ -176,13 +176,6 @@ func (c *conn) attach(ws *websocket.Conn) bool {
 	return true
 }
 
-// isGone reports whether the connection was dropped.
-func (c *conn) isGone() bool {
-	c.qmu.Lock()
-	defer c.qmu.Unlock()
-	return c.gone
-}
-
 func (c *conn) machineID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -272,9 +265,9 @@ func (h *Hub) enqueue(c *conn, msg []byte) bool {
 	queued := c.queued
 	c.qmu.Unlock()
 	if why != "" {
-		h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "full", why, "queued_bytes", queued)
-		h.slowDrop(why)
-		h.drop(c)
+		if h.drop(c) {
+			h.slowDrop(c, why, "queued_bytes", queued)
+		}
 		return false
 	}
 	if h.MaxQueuedBytes > 0 && h.queued.Load() > h.MaxQueuedBytes {
@@ -302,14 +295,26 @@ func (h *Hub) shed() {
 		if worst == nil {
 			return
 		}
-		h.log.Warn("push: connection too slow, dropping it", "machine", worst.machineID(), "conn", worst.id, "full", "hub byte budget", "queued_bytes", most)
-		h.slowDrop("hub byte budget")
-		h.drop(worst)
+		if h.drop(worst) {
+			h.slowDrop(worst, "hub byte budget", "queued_bytes", most)
+		}
 	}
 }
 
-// slowDrop reports a connection dropped for not keeping up.
-func (h *Hub) slowDrop(reason string) {
+// dropIfTimeout drops a connection whose write (a frame or a ping) timed
+// out: its daemon stopped reading for WriteWait, and reconciles when it
+// reconnects. Other write errors are a socket already closing.
+func (h *Hub) dropIfTimeout(c *conn, err error) {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() && h.drop(c) {
+		h.slowDrop(c, "write timeout")
+	}
+}
+
+// slowDrop logs and reports a connection this caller dropped (drop
+// answered true) for not keeping up, so each is counted once.
+func (h *Hub) slowDrop(c *conn, reason string, attrs ...any) {
+	h.log.Warn("push: connection too slow, dropping it", append([]any{"machine", c.machineID(), "conn", c.id, "full", reason}, attrs...)...)
 	if h.OnSlowDrop != nil {
 		h.OnSlowDrop(reason)
 	}
@@ -506,9 +511,10 @@ func (h *Hub) bind(c *conn, machine string) bool {
 
 // drop unregisters and closes a connection; safe to call more than once.
 // What it still had queued leaves the hub's total at once.
-func (h *Hub) drop(c *conn) {
+func (h *Hub) drop(c *conn) (dropped bool) {
 	c.qmu.Lock()
 	if !c.gone {
+		dropped = true
 		c.gone = true
 		h.queued.Add(-c.queued)
 		c.queued = 0
@@ -536,6 +542,7 @@ func (h *Hub) drop(c *conn) {
 	}
 	h.mu.Unlock()
 	c.close()
+	return dropped
 }
 
 // errFlood ends a connection that sent messages faster than ReadRate.
@@ -642,15 +649,12 @@ func (h *Hub) writeLoop(c *conn) {
 			if err != nil {
 				// A daemon that stopped reading for WriteWait is too slow;
 				// it reconciles when it reconnects.
-				var ne net.Error
-				if errors.As(err, &ne) && ne.Timeout() && !c.isGone() {
-					h.log.Warn("push: connection too slow, dropping it", "machine", c.machineID(), "conn", c.id, "full", "write timeout")
-					h.slowDrop("write timeout")
-				}
+				h.dropIfTimeout(c, err)
 				return
 			}
 		case <-t.C:
 			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(h.WriteWait)); err != nil {
+				h.dropIfTimeout(c, err)
 				return
 			}
 		}
