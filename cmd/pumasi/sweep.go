@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"pumasi"
 	"pumasi/functions"
 	"pumasi/internal/wire"
 )
@@ -24,6 +25,7 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 	home := fs.String("home", "", "data folder (env PUMASI_HOME, default ~/.pumasi)")
 	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
 	grace := fs.Duration("grace", 10*time.Minute, "only remove unreferenced blobs and temp files older than this")
+	reembed := fs.Bool("reembed", false, "embed entries another model made again with this shell's embedder (PUMASI_EMBEDDINGS_*), as the server does at start; without it such entries stop the sweep")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,6 +63,22 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	defer closeKnow()
+	// A shell without the server's PUMASI_EMBEDDINGS_* would move every
+	// entry to another model (the sweep re-embeds first), and the server,
+	// searching by its own, would find none: refuse unless asked.
+	if k, ok := know.(*pumasi.Knowledge); ok && !*reembed {
+		if r, ok := k.Driver().(pumasi.KnowledgeReembedder); ok {
+			others, err := r.OtherModel(ctx, embedder.Model(), 1)
+			if err != nil {
+				return err
+			}
+			if len(others) > 0 {
+				return &exitCodeError{2, fmt.Errorf("knowledge entries were embedded by %q, not by this shell's embedder %q: "+
+					"set PUMASI_EMBEDDINGS_URL and PUMASI_EMBEDDINGS_MODEL as the server has them, or pass --reembed to embed them again with %q",
+					others[0].Model, embedder.Model(), embedder.Model())}
+			}
+		}
+	}
 	api := &functions.API{Store: store, Knowledge: know, Log: log, Embedder: embedder, MergeThreshold: tuning.MergeThreshold}
 	rep, err := api.Sweep(ctx, *grace)
 	if err != nil {

@@ -131,3 +131,60 @@ func TestSweepMergesWhatTheScheduledOneWould(t *testing.T) {
 		t.Fatalf("bad threshold: %v, want exit 2 naming PUMASI_MERGE_THRESHOLD", err)
 	}
 }
+
+// TestSweepByHandKeepsTheServersModel: a home whose entries the server
+// embedded with a remote model, swept by hand from a shell without that
+// model's env, is refused (exit 2, naming both models) instead of having
+// every vector rewritten into the offline model, which the server would
+// not search; --reembed does it on purpose.
+func TestSweepByHandKeepsTheServersModel(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	st, err := local.Open(ctx, home, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := local.NewKnowledge(st)
+	const remote = "text-embedding-3-small"
+	title, content := "SQLite WAL needs a sync", "With `synchronous=NORMAL` a commit is not synced until the next checkpoint."
+	res, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "h", Agent: "agent-1", Title: title, Content: content,
+		NormHash: pumasi.KnowledgeHash(title, content), Model: remote, Vector: []float32{1, 0, 0, 0}, Specificity: 0.8, Threshold: 1.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	model := func() string {
+		t.Helper()
+		st, err := local.Open(ctx, home, local.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		d := local.NewKnowledgeDriver(st)
+		defer d.Close()
+		ents, err := d.Entries(ctx, []string{res.Entry.ID})
+		if err != nil || len(ents) != 1 {
+			t.Fatalf("entry %s after the sweep: %v, %v", res.Entry.ID, ents, err)
+		}
+		return ents[res.Entry.ID].Model
+	}
+	sweep := func(args ...string) error {
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		return run(ctx, env, append([]string{"sweep", "--home", home}, args...))
+	}
+	err = sweep()
+	var code *exitCodeError
+	if !errors.As(err, &code) || code.code != 2 || !strings.Contains(err.Error(), remote) || !strings.Contains(err.Error(), "--reembed") {
+		t.Fatalf("sweep by hand with another embedder: %v, want exit 2 naming %s and --reembed", err, remote)
+	}
+	if got := model(); got != remote {
+		t.Fatalf("a refused sweep re-embedded the server's entry: model %q -> %q", remote, got)
+	}
+	if err := sweep("--reembed"); err != nil {
+		t.Fatalf("sweep --reembed: %v", err)
+	}
+	if got := model(); got == remote {
+		t.Fatalf("sweep --reembed left the entry under %q", got)
+	}
+}
