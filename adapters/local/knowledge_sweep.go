@@ -20,7 +20,8 @@ func (k *Knowledge) SweepMark(ctx context.Context) (int64, error) {
 
 // SetSweepMark records the sweep's progress; it never moves back.
 func (k *Knowledge) SetSweepMark(ctx context.Context, seq int64) error {
-	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+	// Unsynced, like Absorb: RecordSweep syncs the whole run at its end.
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE knowledge_meta SET value = MAX(value, ?) WHERE key = 'sweep_seq'`, seq)
 		return err
 	})
@@ -33,7 +34,11 @@ func (k *Knowledge) SetSweepMark(ctx context.Context, seq int64) error {
 // Absorb folds gone into keep in one short write transaction and leaves a
 // tombstone so every process's vector index drops gone.
 func (k *Knowledge) Absorb(ctx context.Context, keep, gone string) error {
-	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+	// Unsynced: the sweep answers nobody until RecordSweep, whose sync makes
+	// every merge before it durable; a merge a power loss undoes (whole,
+	// being one transaction) is made again by the next sweep. A sync per
+	// merge competed with uploads for the disk.
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		var seq int64
 		var hive, model string
 		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, gone).Scan(&seq, &hive, &model)
@@ -94,6 +99,8 @@ func (k *Knowledge) CountUnused(ctx context.Context, before time.Time) (int, err
 
 // RecordSweep keeps a sweep's report in knowledge_sweeps.
 func (k *Knowledge) RecordSweep(ctx context.Context, rep pumasi.KnowledgeSweepReport) error {
+	// Synced, and with it every merge of the run (durable covers all the
+	// commits before it): the report it answers is then true after a crash.
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms)
 			VALUES (?, ?, ?, ?, ?, ?)`, formatTime(rep.At), rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds())
