@@ -234,7 +234,23 @@ func matchPattern(pattern string, segs []string) (params, bool) {
 }
 
 func (a *API) health(w http.ResponseWriter, r *http.Request, _ params) {
+	if h, ok := a.Store.(healthReporter); ok {
+		if err := h.Healthy(); err != nil {
+			// Not alive for writes: a supervisor restarting the process
+			// reopens the store, which is what it needs.
+			a.log().Error("store unhealthy", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": errorDetail{Code: pumasi.EInternal,
+				Message: "the store can no longer make writes durable; restart the server"}})
+			return
+		}
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+// healthReporter is what a store may add to tell /healthz that it cannot
+// serve any more (the local store after a failed WAL sync).
+type healthReporter interface {
+	Healthy() error
 }
 
 type errorDetail struct {

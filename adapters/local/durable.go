@@ -31,6 +31,14 @@ type walSync struct {
 	beforeSync func()
 }
 
+// Healthy returns the WAL sync failure that stops this store from
+// acknowledging writes, nil while it can (GET /healthz answers 503 then).
+func (s *Store) Healthy() error {
+	s.wal.mu.Lock()
+	defer s.wal.mu.Unlock()
+	return s.wal.failed
+}
+
 // committed records one commit of this process; durable waits for it.
 func (s *Store) committed() {
 	w := &s.wal
