@@ -234,17 +234,31 @@ func matchPattern(pattern string, segs []string) (params, bool) {
 }
 
 func (a *API) health(w http.ResponseWriter, r *http.Request, _ params) {
-	if h, ok := a.Store.(healthReporter); ok {
-		if err := h.Healthy(); err != nil {
-			// Not alive for writes: a supervisor restarting the process
-			// reopens the store, which is what it needs.
-			a.log().Error("store unhealthy", "err", err)
+	// Not alive for writes: a supervisor restarting the process reopens
+	// the store, which is what it needs. The store logged why, once.
+	for _, s := range a.healthReporters() {
+		if s.Healthy() != nil {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": errorDetail{Code: pumasi.EInternal,
 				Message: "the store can no longer make writes durable; restart the server"}})
 			return
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+// healthReporters are the file store and the knowledge driver, when they
+// report their health.
+func (a *API) healthReporters() []healthReporter {
+	var out []healthReporter
+	if h, ok := a.Store.(healthReporter); ok {
+		out = append(out, h)
+	}
+	if k, ok := a.Knowledge.(interface{ Driver() pumasi.KnowledgeDriver }); ok {
+		if h, ok := k.Driver().(healthReporter); ok {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // healthReporter is what a store may add to tell /healthz that it cannot

@@ -189,9 +189,10 @@ func (s *Store) dropBlobIfOrphan(ctx context.Context, room, sum string) {
 		if err != nil || ref {
 			return err
 		}
-		// The blob may be one an earlier, not yet synced commit stopped
-		// referencing; that commit must be durable before the blob goes.
-		if err := s.durable(); err != nil {
+		// The blob may be one an earlier, not yet synced commit (of this
+		// process or another on the home) stopped referencing; that commit
+		// must be durable before the blob goes.
+		if err := s.syncAll(); err != nil {
 			return err
 		}
 		err = os.Remove(s.blobPath(room, sum))
@@ -320,9 +321,10 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 		if len(orphans) == 0 {
 			return nil
 		}
-		// The commits that dropped these blobs must survive a power loss
-		// before the blobs go, or a rolled-back row would point at nothing.
-		if err := s.durable(); err != nil {
+		// The commits that dropped these blobs, whichever process made
+		// them, must survive a power loss before the blobs go, or a
+		// rolled-back row would point at nothing.
+		if err := s.syncAll(); err != nil {
 			return fmt.Errorf("sweep %s: %w", room, err)
 		}
 		for _, sum := range orphans {

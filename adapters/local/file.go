@@ -173,10 +173,11 @@ func (s *Store) unchanged(ctx context.Context, room, name, sum, ifMatch string) 
 	if _, err := os.Stat(s.blobPath(room, sum)); err != nil {
 		return pumasi.PutFileResult{}, false, nil // Let the slow path heal it.
 	}
-	// The row may be a commit of this process not synced yet (its own
-	// upload failed at the sync, say): answer only once it is durable.
-	// Nothing pending costs nothing.
-	if err := s.durable(); err != nil {
+	// The row may be an upload group's commit not synced yet (a racing
+	// identical upload, or one whose sync failed): answer only once it is
+	// durable. Nothing pending costs nothing. (A row another process on
+	// the same home committed and has not synced yet is not waited for.)
+	if err := s.durableFiles(); err != nil {
 		return pumasi.PutFileResult{}, false, fmt.Errorf("put file: %w", err)
 	}
 	return pumasi.PutFileResult{File: cur, Changed: false, Rev: rev}, true, nil

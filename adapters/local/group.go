@@ -149,7 +149,7 @@ func (s *Store) commitGroup(batch []*putOp) (applied []bool, err error) {
 	ctx := context.WithoutCancel(batch[0].ctx)
 	applied = make([]bool, len(batch))
 	g := &groupTx{dirs: map[string]bool{}, usage: map[string]*usage{}}
-	err = s.writeTxNoSync(ctx, func(sqltx *sql.Tx) error {
+	err = s.writeTxMarked(ctx, func(sqltx *sql.Tx) error {
 		tx := s.reads.inTx(sqltx)
 		for i, op := range batch {
 			if err := op.ctx.Err(); err != nil {
@@ -179,6 +179,6 @@ func (s *Store) commitGroup(batch []*putOp) (applied []bool, err error) {
 			}
 		}
 		return nil
-	})
+	}, true)
 	return applied, err
 }

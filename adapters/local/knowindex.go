@@ -75,6 +75,13 @@ func newKnowIndex(s *Store) *knowIndex {
 		inlineBuild: defaultInlineBuild, ctx: ctx, cancel: cancel}
 }
 
+// isClosed reports whether close was called.
+func (x *knowIndex) isClosed() bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.closed
+}
+
 // isBuilding reports whether a background build runs.
 func (x *knowIndex) isBuilding() bool {
 	x.mu.RLock()

@@ -52,6 +52,9 @@ func (k *Knowledge) WaitIndex(ctx context.Context) error {
 		if !errors.Is(err, errIndexBuilding) {
 			return err
 		}
+		if k.idx.isClosed() {
+			return errors.New("knowledge index closed")
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -59,6 +62,10 @@ func (k *Knowledge) WaitIndex(ctx context.Context) error {
 		}
 	}
 }
+
+// Healthy reports the store's health (see Store.Healthy), so that /healthz
+// sees a knowledge store kept apart from the file storage.
+func (k *Knowledge) Healthy() error { return k.s.Healthy() }
 
 // IndexStats reports how many vectors the in-memory index holds and its
 // resident bytes, as of the last refresh.

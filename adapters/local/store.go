@@ -66,8 +66,10 @@ type Store struct {
 	// group queues uploads for a shared commit (group.go).
 	group grouper
 	// wal shares the WAL syncs that make acknowledged writes durable
-	// (durable.go).
-	wal walSync
+	// (durable.go); ckpt checkpoints the WAL off the write path
+	// (checkpoint.go).
+	wal  walSync
+	ckpt checkpointer
 
 	// rmu guards the blobs retired by this process's commits, oldest
 	// first, and when they were last reaped (blob.go).
@@ -122,7 +124,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	}
 
 	dsn := filepath.Join(home, "pumasi.db") +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err)
@@ -161,6 +163,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if rep.TempFiles > 0 || rep.Blobs > 0 {
 		s.log.Info("boot cleanup", "home", home, "alone", alone, "temp_files", rep.TempFiles, "blobs", rep.Blobs)
 	}
+	s.startCheckpointer()
 	return s, nil
 }
 
@@ -188,6 +191,7 @@ func (s *Store) takeLock() (alone bool, err error) {
 
 // Close releases the database and the home lock.
 func (s *Store) Close() error {
+	s.stopCheckpointer()
 	s.reads.close()
 	err := s.db.Close()
 	if s.lock != nil {
@@ -257,6 +261,14 @@ func (s *Store) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // after passing its lead. The commit survives a process crash; only a power
 // loss may roll it back.
 func (s *Store) writeTxNoSync(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.writeTxMarked(ctx, fn, false)
+}
+
+// writeTxMarked is writeTxNoSync; files marks the commit as one of file
+// rows answered only after a later sync (an upload group), before it can
+// be seen, so that an "unchanged" answer read from its rows waits for that
+// sync (durableFiles).
+func (s *Store) writeTxMarked(ctx context.Context, fn func(tx *sql.Tx) error, files bool) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -266,6 +278,9 @@ func (s *Store) writeTxNoSync(ctx context.Context, fn func(tx *sql.Tx) error) er
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err
+	}
+	if files {
+		s.markFileCommit()
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)

@@ -74,7 +74,8 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 			}
 			if len(others) > 0 {
 				return &exitCodeError{2, fmt.Errorf("knowledge entries were embedded by %q, not by this shell's embedder %q: "+
-					"set PUMASI_EMBEDDINGS_URL and PUMASI_EMBEDDINGS_MODEL as the server has them, or pass --reembed to embed them again with %q",
+					"if the server embeds with another model, set PUMASI_EMBEDDINGS_URL and PUMASI_EMBEDDINGS_MODEL as it has them; "+
+					"if %q is the server's embedder too (entries from before a change), pass --reembed to embed them again",
 					others[0].Model, embedder.Model(), embedder.Model())}
 			}
 		}
