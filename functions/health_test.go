@@ -1,13 +1,16 @@
 package functions
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"pumasi"
+	"pumasi/adapters/local"
 )
 
 // TestHealthAfterFailedSync: once the local store's WAL sync has failed
@@ -22,19 +25,9 @@ func TestHealthAfterFailedSync(t *testing.T) {
 	if r := e.do("GET", "/healthz", "", nil, nil); r.status != http.StatusOK {
 		t.Fatalf("healthz before = %d", r.status)
 	}
-	wal := filepath.Join(e.home, "pumasi.db-wal")
-	hidden := wal + ".hidden"
-	if err := os.Rename(wal, hidden); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Base(wal), wal); err != nil {
-		t.Fatal(err)
-	}
+	restore := breakWAL(t, e.home)
 	r := e.do("POST", "/rooms/r/files?name=x.md", e.admin, strings.NewReader("x\n"), nil)
-	os.Remove(wal)
-	if err := os.Rename(hidden, wal); err != nil {
-		t.Fatal(err)
-	}
+	restore()
 	if r.status != http.StatusInternalServerError || r.code() != pumasi.EInternal {
 		t.Fatalf("upload whose sync failed = %d %s, want 500 internal", r.status, r.body)
 	}
@@ -44,5 +37,67 @@ func TestHealthAfterFailedSync(t *testing.T) {
 	}
 	if r := e.do("DELETE", "/rooms/r/files/warm.md", e.admin, nil, nil); r.status != http.StatusInternalServerError {
 		t.Fatalf("delete after a failed sync = %d %s, want 500 until the store is reopened", r.status, r.body)
+	}
+}
+
+// breakWAL hides home's <db>-wal behind a symlink loop, so the store's next
+// WAL sync fails (SQLite keeps writing through its open descriptors), and
+// returns what puts it back.
+func breakWAL(t *testing.T, home string) (restore func()) {
+	t.Helper()
+	wal := filepath.Join(home, "pumasi.db-wal")
+	hidden := wal + ".hidden"
+	if err := os.Rename(wal, hidden); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Base(wal), wal); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		os.Remove(wal)
+		if err := os.Rename(hidden, wal); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestHealthSeesTheKnowledgeStore: with knowledge kept in a store of its
+// own (as beside S3 file storage), a failed WAL sync there also makes
+// /healthz answer 503, though the file store is fine.
+func TestHealthSeesTheKnowledgeStore(t *testing.T) {
+	ctx := context.Background()
+	files, err := local.Open(ctx, t.TempDir(), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	home := t.TempDir()
+	know, err := local.Open(ctx, home, local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer know.Close()
+	srv := httptest.NewServer((&API{Store: files, Secret: testSecret, Knowledge: local.NewKnowledge(know)}).Handler())
+	defer srv.Close()
+	health := func() int {
+		t.Helper()
+		res, err := http.Get(srv.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if got := health(); got != http.StatusOK {
+		t.Fatalf("healthz = %d, want 200", got)
+	}
+	restore := breakWAL(t, home)
+	_, _, err = know.PlaceAgent(ctx, "r", "a1", "m1") // any write through the knowledge store's database
+	restore()
+	if err == nil {
+		t.Fatal("a write whose WAL sync failed was acknowledged")
+	}
+	if got := health(); got != http.StatusServiceUnavailable {
+		t.Fatalf("healthz after the knowledge store's sync failed = %d, want 503", got)
 	}
 }

@@ -249,7 +249,9 @@ func (s *Store) sweep(ctx context.Context, cutoff time.Time, all bool) (pumasi.S
 func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, all bool) (pumasi.SweepReport, error) {
 	var rep pumasi.SweepReport
 	old := func(info fs.FileInfo) bool { return all || info.ModTime().Before(cutoff) }
-	err := s.writeTx(ctx, func(tx *sql.Tx) error {
+	// It writes no row (the lock orders it against uploads); it syncs the
+	// WAL itself before unlinking.
+	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		rep = pumasi.SweepReport{}
 		refs := map[string]bool{}
 		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sha256 FROM files WHERE room_id = ?`, room)

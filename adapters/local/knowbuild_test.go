@@ -19,25 +19,10 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 	ctx := context.Background()
 	s := openT(t, t.TempDir(), Options{})
 	r := rand.New(rand.NewSource(7))
-	vec := func() []float32 {
-		v := make([]float32, 16)
-		for i := range v {
-			v[i] = float32(r.NormFloat64())
-		}
-		return v
-	}
-	entry := func(i int, v []float32) pumasi.NewEntry {
-		title := fmt.Sprintf("entry %d", i)
-		return pumasi.NewEntry{ID: fmt.Sprintf("e%03d", i), Hive: "academy", Title: title, Content: title + " content",
-			NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
-			At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
-	}
+	seed := randomEntries(r, 0, 300)
 	vecs := map[string][]float32{}
-	var seed []pumasi.NewEntry
-	for i := 0; i < 300; i++ {
-		e := entry(i, vec())
+	for _, e := range seed {
 		vecs[e.ID] = e.Vector
-		seed = append(seed, e)
 	}
 	if n, err := NewKnowledgeDriver(s).Import(ctx, seed, "seed"); err != nil || n != 300 {
 		t.Fatalf("Import = %d, %v", n, err)
@@ -61,13 +46,13 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 			t.Fatalf("Nearest(vector of %s) = %v, %v", want, ids, err)
 		}
 	}
-	nearestIs(vecs["e042"], "e042") // starts the build, answered exactly
+	nearestIs(vecs["e0042"], "e0042") // starts the build, answered exactly
 	<-started
-	late := entry(300, vec())
+	late := randomEntries(r, 300, 1)[0]
 	if _, err := d.Import(ctx, []pumasi.NewEntry{late}, "late"); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"e000", "e150", "e299"} {
+	for _, id := range []string{"e0000", "e0150", "e0299"} {
 		nearestIs(vecs[id], id)
 	}
 	nearestIs(late.Vector, late.ID) // written during the build
@@ -91,7 +76,7 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 	d2.idx.inlineBuild = 100
 	held := make(chan struct{})
 	d2.idx.buildHook = func(ctx context.Context) { close(held); <-ctx.Done() }
-	if _, err := d2.Nearest(ctx, "academy", "m", vecs["e001"], 1); err != nil {
+	if _, err := d2.Nearest(ctx, "academy", "m", vecs["e0001"], 1); err != nil {
 		t.Fatal(err)
 	}
 	<-held
@@ -105,6 +90,9 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close waited for a held build")
 	}
+	if err := d2.WaitIndex(ctx); err == nil {
+		t.Fatal("WaitIndex after Close returned nil, want an error rather than a wait for a build that cannot start")
+	}
 }
 
 // TestSavedIndexFarBehindIsRebuiltInTheBackground: a saved index that a
@@ -115,20 +103,7 @@ func TestSavedIndexFarBehindIsRebuiltInTheBackground(t *testing.T) {
 	ctx := context.Background()
 	s := openT(t, t.TempDir(), Options{})
 	r := rand.New(rand.NewSource(9))
-	batch := func(from, n int) []pumasi.NewEntry {
-		var out []pumasi.NewEntry
-		for i := from; i < from+n; i++ {
-			v := make([]float32, 16)
-			for j := range v {
-				v[j] = float32(r.NormFloat64())
-			}
-			title := fmt.Sprintf("entry %d", i)
-			out = append(out, pumasi.NewEntry{ID: fmt.Sprintf("e%04d", i), Hive: "academy", Title: title, Content: title + " content",
-				NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
-				At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
-		}
-		return out
-	}
+	batch := func(from, n int) []pumasi.NewEntry { return randomEntries(r, from, n) }
 	load := func(es []pumasi.NewEntry) {
 		t.Helper()
 		if n, err := NewKnowledgeDriver(s).Import(ctx, es, "seed"); err != nil || n != len(es) {
@@ -191,4 +166,21 @@ func TestSavedIndexFarBehindIsRebuiltInTheBackground(t *testing.T) {
 	if got, _ := d.IndexStats(); got != 750 {
 		t.Fatalf("rebuilt index holds %d, want 750", got)
 	}
+}
+
+// randomEntries makes entries from..from+n-1 (ids e0000...) of hive
+// academy and model m, each with a random 16-dimension vector from r.
+func randomEntries(r *rand.Rand, from, n int) []pumasi.NewEntry {
+	out := make([]pumasi.NewEntry, 0, n)
+	for i := from; i < from+n; i++ {
+		v := make([]float32, 16)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		title := fmt.Sprintf("entry %d", i)
+		out = append(out, pumasi.NewEntry{ID: fmt.Sprintf("e%04d", i), Hive: "academy", Title: title, Content: title + " content",
+			NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
+			At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
+	}
+	return out
 }

@@ -62,34 +62,7 @@ func TestSinceWalksEverySeqWhileInsertsRace(t *testing.T) {
 	go func() { wg.Wait(); close(inserted) }()
 
 	seen := map[int64]int{}
-	var mark int64
-	reads := 0
-	walk := func() {
-		for {
-			batch, err := k.Since(ctx, mark, 16)
-			if err != nil {
-				t.Fatalf("since %d: %v", mark, err)
-			}
-			reads++
-			if len(batch) == 0 {
-				return
-			}
-			for _, e := range batch {
-				seen[e.Seq]++
-			}
-			mark = batch[len(batch)-1].Seq
-		}
-	}
-	for done := false; !done; {
-		select {
-		case <-inserted:
-			done = true
-		case err := <-errs:
-			t.Fatal(err)
-		default:
-		}
-		walk()
-	}
+	reads := walkSinceUntil(t, ctx, k, inserted, errs, func(e pumasi.StoredEntry) { seen[e.Seq]++ })
 	took := time.Since(start)
 	close(errs)
 	for err := range errs {
@@ -116,4 +89,41 @@ func TestSinceWalksEverySeqWhileInsertsRace(t *testing.T) {
 		t.Logf("%d inserts by %d writers beside %d back-to-back Since calls on a 2-connection pool: all in %v, every seq met once",
 			n, writers, reads, took.Round(time.Millisecond))
 	}
+}
+
+// walkSinceUntil walks k's entries by Since from seq 0 the way the sweep
+// walks its mark, again and again until done closes (then once more), and
+// hands each entry met to visit. A writer's error on errs fails the test.
+// It returns how many Since calls it made.
+func walkSinceUntil(t *testing.T, ctx context.Context, k *Knowledge, done <-chan struct{}, errs <-chan error, visit func(pumasi.StoredEntry)) int {
+	t.Helper()
+	var mark int64
+	reads := 0
+	walk := func() {
+		for {
+			batch, err := k.Since(ctx, mark, 16)
+			if err != nil {
+				t.Fatalf("since %d: %v", mark, err)
+			}
+			reads++
+			if len(batch) == 0 {
+				return
+			}
+			for _, e := range batch {
+				visit(e)
+			}
+			mark = batch[len(batch)-1].Seq
+		}
+	}
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+		case err := <-errs:
+			t.Fatal(err)
+		default:
+		}
+		walk()
+	}
+	return reads
 }

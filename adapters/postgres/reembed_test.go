@@ -102,34 +102,7 @@ func TestSinceWalksEverySeqWhileReembedding(t *testing.T) {
 	go func() { wg.Wait(); close(written) }()
 
 	seen := map[int64]string{}
-	var mark int64
-	reads := 0
-	walk := func() {
-		for {
-			batch, err := k.Since(ctx, mark, 16)
-			if err != nil {
-				t.Fatalf("since %d: %v", mark, err)
-			}
-			reads++
-			if len(batch) == 0 {
-				return
-			}
-			for _, e := range batch {
-				seen[e.Seq] = e.ID
-			}
-			mark = batch[len(batch)-1].Seq
-		}
-	}
-	for done := false; !done; {
-		select {
-		case <-written:
-			done = true
-		case err := <-errs:
-			t.Fatal(err)
-		default:
-		}
-		walk()
-	}
+	reads := walkSinceUntil(t, ctx, k, written, errs, func(e pumasi.StoredEntry) { seen[e.Seq] = e.ID })
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
