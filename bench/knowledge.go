@@ -17,6 +17,7 @@ import (
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/functions"
+	"pumasi/knowledge"
 )
 
 func init() {
@@ -72,21 +73,21 @@ func benchKnowledgeAt(ctx context.Context, cfg config, n, queries, contribs int)
 	}
 	defer st.Close()
 	drv := local.NewKnowledgeDriver(st)
-	know := pumasi.NewKnowledge(drv, pumasi.KnowledgeOptions{})
+	know := knowledge.New(drv, knowledge.Options{})
 	emb := embed.NewHashed(0)
 
 	// Seed n entries in bulk (Import: one transaction per 5,000); keep the
 	// same vectors for the brute-force baseline.
 	vecs := make([][]float32, 0, n)
 	ids := make([]string, 0, n)
-	seed := make([]pumasi.NewEntry, 0, n)
+	seed := make([]knowledge.NewEntry, 0, n)
 	at := time.Now().Add(-time.Hour)
 	for i := 0; i < n; i++ {
 		title, content := benchFinding(i)
-		v := emb.Vector(pumasi.EmbeddingText(title, content))
+		v := emb.Vector(knowledge.EmbeddingText(title, content))
 		id := fmt.Sprintf("bench-%08d", i)
-		seed = append(seed, pumasi.NewEntry{ID: id, Hive: "academy", Title: title, Content: content, Tags: []string{},
-			NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(), Vector: v,
+		seed = append(seed, knowledge.NewEntry{ID: id, Hive: "academy", Title: title, Content: content, Tags: []string{},
+			NormHash: knowledge.Hash(title, content), Model: emb.Model(), Vector: v,
 			Specificity: 0.5 + float64(i%50)/100, At: at})
 		vecs = append(vecs, v)
 		ids = append(ids, id)
@@ -198,7 +199,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // of them rewordings of seeded ones, forced in with merging off, as racing
 // writers would) and times the sweep, beside the exact way: scanning every
 // vector for each new entry.
-func benchSweep(ctx context.Context, drv *local.Knowledge, know *pumasi.Knowledge, emb *embed.Hashed, vecs [][]float32, n int) ([]row, error) {
+func benchSweep(ctx context.Context, drv *local.Knowledge, know *knowledge.Engine, emb *embed.Hashed, vecs [][]float32, n int) ([]row, error) {
 	const fresh = 1000
 	if err := markAllSwept(ctx, drv); err != nil {
 		return nil, err
@@ -239,7 +240,7 @@ func markAllSwept(ctx context.Context, drv *local.Knowledge) error {
 
 // addForSweep adds count entries: even ones reword seeded entry i (a word
 // changed, details kept), odd ones are new findings.
-func addForSweep(ctx context.Context, know *pumasi.Knowledge, emb *embed.Hashed, n, count, seed int) ([][]float32, error) {
+func addForSweep(ctx context.Context, know *knowledge.Engine, emb *embed.Hashed, n, count, seed int) ([][]float32, error) {
 	var out [][]float32
 	for i := 0; i < count; i++ {
 		var title, content string
@@ -249,9 +250,9 @@ func addForSweep(ctx context.Context, know *pumasi.Knowledge, emb *embed.Hashed,
 		} else {
 			title, content = benchFinding(seed + i)
 		}
-		v := emb.Vector(pumasi.EmbeddingText(title, content))
-		_, err := know.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: fmt.Sprintf("racer-%d", i%7), Title: title,
-			Content: content, Tags: []string{}, NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(),
+		v := emb.Vector(knowledge.EmbeddingText(title, content))
+		_, err := know.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: fmt.Sprintf("racer-%d", i%7), Title: title,
+			Content: content, Tags: []string{}, NormHash: knowledge.Hash(title, content), Model: emb.Model(),
 			Vector: v, Specificity: 0.7, Threshold: 1.01})
 		if err != nil {
 			return nil, err
@@ -263,7 +264,7 @@ func addForSweep(ctx context.Context, know *pumasi.Knowledge, emb *embed.Hashed,
 
 // benchUploadsDuringSweep compares upload latency while a sweep of 1,000
 // new entries runs with the same uploads on an idle server.
-func benchUploadsDuringSweep(ctx context.Context, client *http.Client, base string, drv *local.Knowledge, know *pumasi.Knowledge, emb *embed.Hashed, n int) ([]row, error) {
+func benchUploadsDuringSweep(ctx context.Context, client *http.Client, base string, drv *local.Knowledge, know *knowledge.Engine, emb *embed.Hashed, n int) ([]row, error) {
 	tok, _ := pumasi.SignToken(benchSecret, "bench", []string{pumasi.ScopeAdmin}, time.Hour, time.Now())
 	body := bytes.Repeat([]byte("x"), 4096)
 	upload := func(i int) (time.Duration, error) {
@@ -376,7 +377,7 @@ func benchContribute(ctx context.Context, client *http.Client, base string, emb 
 	start = time.Now()
 	for i := 0; i < contribs; i++ {
 		title, content := benchFinding(2_000_000 + i)
-		bruteTopK(vecs, emb.Vector(pumasi.EmbeddingText(title, content)), 1)
+		bruteTopK(vecs, emb.Vector(knowledge.EmbeddingText(title, content)), 1)
 	}
 	return rate, float64(contribs) / time.Since(start).Seconds(), nil
 }

@@ -13,12 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
-	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 func init() {
@@ -73,7 +73,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		return nil, err
 	}
 	driver := postgres.NewKnowledgeDriver(pool)
-	know := pumasi.NewKnowledge(driver, pumasi.KnowledgeOptions{})
+	know := knowledge.New(driver, knowledge.Options{})
 	emb := embed.NewHashed(0)
 
 	vecs := make([][]float32, 0, n)
@@ -82,9 +82,9 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	entries := make([][]any, 0, n)
 	for i := 0; i < n; i++ {
 		title, content := benchFinding(i)
-		v := emb.Vector(pumasi.EmbeddingText(title, content))
+		v := emb.Vector(knowledge.EmbeddingText(title, content))
 		id := uuid.NewString()
-		entries = append(entries, []any{id, "academy", title, content, []string{}, pumasi.KnowledgeHash(title, content),
+		entries = append(entries, []any{id, "academy", title, content, []string{}, knowledge.Hash(title, content),
 			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at})
 		vecs, ids = append(vecs, v), append(ids, id)
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // MaxJSONBody is the largest JSON request body accepted.
@@ -44,10 +45,10 @@ type API struct {
 
 	// Knowledge keeps collective knowledge; Embedder embeds contributions
 	// and queries for it (functions/knowledge.go).
-	Knowledge pumasi.KnowledgeStore
+	Knowledge knowledge.Store
 	Embedder  Embedder
 	// MergeThreshold is the cosine above which a contribution merges into
-	// its nearest entry (pumasi.DefaultMergeThreshold when zero).
+	// its nearest entry (knowledge.DefaultMergeThreshold when zero).
 	MergeThreshold float64
 	// RateLimits bound keyless knowledge writes; the zero value means the
 	// defaults.
@@ -253,7 +254,7 @@ func (a *API) healthReporters() []healthReporter {
 	if h, ok := a.Store.(healthReporter); ok {
 		out = append(out, h)
 	}
-	if k, ok := a.Knowledge.(interface{ Driver() pumasi.KnowledgeDriver }); ok {
+	if k, ok := a.Knowledge.(interface{ Driver() knowledge.Driver }); ok {
 		if h, ok := k.Driver().(healthReporter); ok {
 			out = append(out, h)
 		}

@@ -21,6 +21,7 @@ import (
 	"pumasi/adapters/local"
 	"pumasi/adapters/push"
 	"pumasi/functions"
+	"pumasi/knowledge"
 	"pumasi/localdev"
 )
 
@@ -149,7 +150,7 @@ var authzRows = []authzRow{
 type authzEnv struct {
 	t      *testing.T
 	store  *local.Store
-	know   *pumasi.Knowledge
+	know   *knowledge.Engine
 	srv    *httptest.Server
 	hub    *push.Hub
 	tokens map[string]string
@@ -202,7 +203,7 @@ func newAuthzEnv(t *testing.T, withConn bool) *authzEnv {
 	seed("PUT", "/rooms/r2/agents/a2", `{"machine_id":"m2"}`, nil, 200)
 	var res struct {
 		Data struct {
-			Entry pumasi.Entry `json:"entry"`
+			Entry knowledge.Entry `json:"entry"`
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(seed("POST", "/knowledge/contribute", findingB, map[string]string{functions.HeaderAgent: "seeder"}, 201), &res); err != nil || res.Data.Entry.ID == "" {
@@ -314,7 +315,7 @@ func (e *authzEnv) fingerprint() string {
 		e.t.Fatal(err)
 	}
 	fmt.Fprintf(&b, "entry %d/%d/%d\n", ent.ContributionCount, ent.CitationCount, ent.EndorsementCount)
-	hits, err := e.know.Query(ctx, pumasi.QueryInput{Hive: pumasi.DefaultHive, Model: embed.NewHashed(0).Model(), Vector: mustEmbed(e.t, "Redis SET NX PX lock"), Limit: pumasi.MaxQueryLimit})
+	hits, err := e.know.Query(ctx, knowledge.QueryInput{Hive: knowledge.DefaultHive, Model: embed.NewHashed(0).Model(), Vector: mustEmbed(e.t, "Redis SET NX PX lock"), Limit: knowledge.MaxQueryLimit})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"pumasi"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // The Hive's documented fields, served beside pumasi's own (DESIGN.md §6):
@@ -41,15 +43,15 @@ func writeHive(w http.ResponseWriter, status int, data any) {
 // hiveFields fills The Hive's names for what pumasi's fields already say.
 func (d ContributeData) hiveFields() ContributeData {
 	switch d.Verdict {
-	case pumasi.VerdictAccepted:
+	case knowledge.VerdictAccepted:
 		if d.Entry != nil {
 			d.EntryID = d.Entry.ID
 		}
-	case pumasi.VerdictMerged:
+	case knowledge.VerdictMerged:
 		if d.Entry != nil {
 			d.MergedInto = d.Entry.ID
 		}
-	case pumasi.VerdictRejected:
+	case knowledge.VerdictRejected:
 		if d.Reason != "" {
 			d.Reasons = []string{d.Reason}
 		}
@@ -62,16 +64,16 @@ func (d ContributeData) hiveFields() ContributeData {
 // refused it, in The Hive's `hints[]`.
 func rejectionHints(stage string) []string {
 	switch stage {
-	case pumasi.StagePII:
+	case gate.StagePII:
 		return []string{
 			"Remove personal data and secrets; write placeholders such as user@example.com, 555-0100 or <TOKEN>.",
 		}
-	case pumasi.StageNarrative:
+	case gate.StageNarrative:
 		return []string{
 			"State the finding as a fact someone can act on: what to do, with which tool and version, and why.",
 			"Leave out the story of how you found it (today, I spent, finally).",
 		}
-	case pumasi.StageSpecificity:
+	case gate.StageSpecificity:
 		return []string{
 			"Name the concrete tool and version, the exact error message, flag, path or code involved.",
 			"Say what to do and when it applies; general advice such as \"write tests\" is not kept.",
@@ -81,8 +83,8 @@ func rejectionHints(stage string) []string {
 }
 
 // withSummary re-encodes each hit with The Hive's `summary` added. It
-// works on the JSON form, so whatever fields pumasi.Hit gains are kept.
-func withSummary(hits []pumasi.Hit) ([]json.RawMessage, error) {
+// works on the JSON form, so whatever fields knowledge.Hit gains are kept.
+func withSummary(hits []knowledge.Hit) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, len(hits))
 	for i, h := range hits {
 		b, err := json.Marshal(h)
@@ -164,7 +166,7 @@ func sentenceEnd(text string) int {
 func (a *API) writerHandle(r *http.Request) (string, error) {
 	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
 	if agent != "" || r.Header.Get(HeaderAgent) != "" {
-		if err := pumasi.CheckHandle(agent); err != nil {
+		if err := knowledge.CheckHandle(agent); err != nil {
 			return "", err
 		}
 		return agent, nil
@@ -172,11 +174,11 @@ func (a *API) writerHandle(r *http.Request) (string, error) {
 	key, ok := bearerToken(r.Header.Get("Authorization"))
 	key = strings.TrimSpace(key)
 	if !ok || key == "" {
-		return "", pumasi.CheckHandle("")
+		return "", knowledge.CheckHandle("")
 	}
 	if len(a.Secret) > 0 {
 		if p, err := pumasi.ParseToken(a.Secret, key, a.now()); err == nil {
-			if pumasi.ValidHandle(p.Subject) && !strings.HasPrefix(p.Subject, keyHandlePrefix) {
+			if knowledge.ValidHandle(p.Subject) && !strings.HasPrefix(p.Subject, keyHandlePrefix) {
 				return p.Subject, nil
 			}
 			return a.keyHandle("subject\x00" + p.Subject), nil

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"pumasi"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // doHeader is knowEnv.do with arbitrary request headers.
@@ -70,9 +72,9 @@ func TestHiveFields(t *testing.T) {
 	}
 
 	for _, c := range []struct{ name, title, content, stage string }{
-		{"pii", "Ops contact", "Ping ops.lead@acme-corp.com when `kubectl drain` hangs on node pool v1.29.", pumasi.StagePII},
-		{"narrative", "My day", "Today I spent three hours on the build and finally it worked, which made me happy.", pumasi.StageNarrative},
-		{"platitude", "Good practice", "Always write good tests and keep your code clean.", pumasi.StageSpecificity},
+		{"pii", "Ops contact", "Ping ops.lead@acme-corp.com when `kubectl drain` hangs on node pool v1.29.", gate.StagePII},
+		{"narrative", "My day", "Today I spent three hours on the build and finally it worked, which made me happy.", gate.StageNarrative},
+		{"platitude", "Good practice", "Always write good tests and keep your code clean.", gate.StageSpecificity},
 	} {
 		r = e.do("POST", "/knowledge/contribute", "claude-code-7", contributeBody(c.title, c.content, ""))
 		d := r.data()
@@ -142,7 +144,7 @@ func TestKeyedBearerWrites(t *testing.T) {
 	contribs := entry.data()["contributions"].([]any)
 	handle := contribs[0].(map[string]any)["agent"].(string)
 	a := &API{Secret: testSecret}
-	if want := a.keyHandle(key); handle != want || !pumasi.ValidHandle(handle) || !strings.HasPrefix(handle, "key-") || len(handle) != 20 {
+	if want := a.keyHandle(key); handle != want || !knowledge.ValidHandle(handle) || !strings.HasPrefix(handle, "key-") || len(handle) != 20 {
 		t.Fatalf("contribution attributed to %q, want %q (key- and 16 hex)", handle, want)
 	}
 	if strings.Contains(string(entry.raw), key) || strings.Contains(string(entry.raw), "SECRET") {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"pumasi"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // Embedder turns texts into vectors, one per text, in order. Model names the
@@ -42,7 +44,7 @@ func (a *API) mergeThreshold() float64 {
 	if e, ok := a.Embedder.(interface{ MergeThreshold() float64 }); ok && e.MergeThreshold() > 0 {
 		return e.MergeThreshold()
 	}
-	return pumasi.DefaultMergeThreshold
+	return knowledge.DefaultMergeThreshold
 }
 
 // knowledgeReady reports a deployment without a knowledge store or embedder
@@ -60,12 +62,12 @@ func (a *API) knowledgeReady(needEmbedder bool) error {
 // ContributeData is the Hive-shaped `data` of a contribution answer; the
 // CLI and MCP tools decode the same type.
 type ContributeData struct {
-	Verdict    string        `json:"verdict"`
-	Entry      *pumasi.Entry `json:"entry,omitempty"`
-	Similarity *float64      `json:"similarity,omitempty"`
-	Stage      string        `json:"stage,omitempty"`
-	Reason     string        `json:"reason,omitempty"`
-	Details    []string      `json:"details,omitempty"`
+	Verdict    string           `json:"verdict"`
+	Entry      *knowledge.Entry `json:"entry,omitempty"`
+	Similarity *float64         `json:"similarity,omitempty"`
+	Stage      string           `json:"stage,omitempty"`
+	Reason     string           `json:"reason,omitempty"`
+	Details    []string         `json:"details,omitempty"`
 	// The Hive's names (functions/hive.go): entry_id when accepted,
 	// merged_into when merged, reasons and hints when rejected.
 	EntryID    string   `json:"entry_id,omitempty"`
@@ -97,7 +99,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		a.fail(w, r, err)
 		return
 	}
-	var req pumasi.ContributionRequest
+	var req knowledge.ContributionRequest
 	if err := decodeJSON(r, &req); err != nil {
 		a.fail(w, r, err)
 		return
@@ -107,17 +109,17 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		a.fail(w, r, err)
 		return
 	}
-	gate := pumasi.CheckContribution(req.Title, req.Content)
+	gate := gate.Check(req.Title, req.Content)
 	if !gate.Pass {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 			"success": false,
-			"data":    ContributeData{Verdict: pumasi.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details}.hiveFields(),
+			"data":    ContributeData{Verdict: knowledge.VerdictRejected, Stage: gate.Stage, Reason: gate.Reason, Details: gate.Details}.hiveFields(),
 			// The contract's error body too, for clients that branch on it.
 			"error": errorDetail{pumasi.ERejected, gate.Reason},
 		})
 		return
 	}
-	vecs, err := a.Embedder.Embed(r.Context(), []string{pumasi.EmbeddingText(req.Title, req.Content)})
+	vecs, err := a.Embedder.Embed(r.Context(), []string{knowledge.EmbeddingText(req.Title, req.Content)})
 	if err != nil {
 		a.fail(w, r, fmt.Errorf("embed contribution: %w", err))
 		return
@@ -126,9 +128,9 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		a.fail(w, r, fmt.Errorf("embed contribution: got %d vectors for 1 text", len(vecs)))
 		return
 	}
-	res, err := a.Knowledge.Contribute(r.Context(), pumasi.ContributeInput{
+	res, err := a.Knowledge.Contribute(r.Context(), knowledge.ContributeInput{
 		Hive: req.Hive, Agent: agent, Title: req.Title, Content: req.Content, Tags: req.Tags,
-		NormHash: pumasi.KnowledgeHash(req.Title, req.Content), Model: a.Embedder.Model(), Vector: vecs[0],
+		NormHash: knowledge.Hash(req.Title, req.Content), Model: a.Embedder.Model(), Vector: vecs[0],
 		Specificity: gate.Specificity, Threshold: a.mergeThreshold(), At: a.now(),
 	})
 	if err != nil {
@@ -137,7 +139,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 	}
 	data := ContributeData{Verdict: res.Verdict, Entry: &res.Entry}
 	status := http.StatusCreated
-	if res.Verdict == pumasi.VerdictMerged {
+	if res.Verdict == knowledge.VerdictMerged {
 		status = http.StatusOK
 		sim := res.Similarity
 		data.Similarity = &sim
@@ -162,14 +164,14 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "q is longer than %d bytes", MaxQueryBytes))
 		return
 	}
-	limit := pumasi.DefaultQueryLimit
+	limit := knowledge.DefaultQueryLimit
 	if s := strings.TrimSpace(qs.Get("limit")); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
 			a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer"))
 			return
 		}
-		limit = min(n, pumasi.MaxQueryLimit)
+		limit = min(n, knowledge.MaxQueryLimit)
 	}
 	hive := strings.TrimSpace(qs.Get("hive"))
 	if hive != "" {
@@ -187,13 +189,13 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
 		return
 	}
-	hits, err := a.Knowledge.Query(r.Context(), pumasi.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
+	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	if hits == nil {
-		hits = []pumasi.Hit{}
+		hits = []knowledge.Hit{}
 	}
 	withSummaries, err := withSummary(hits)
 	if err != nil {
@@ -249,12 +251,12 @@ func (a *API) bumpKnowledge(w http.ResponseWriter, r *http.Request, p params, en
 // SweepKnowledge collapses racing near-duplicates with the API's merge
 // threshold; the scheduled sweep (localdev's scheduler, the sweep Lambda)
 // calls it.
-func (a *API) SweepKnowledge(ctx context.Context) (pumasi.KnowledgeSweepReport, error) {
+func (a *API) SweepKnowledge(ctx context.Context) (knowledge.SweepReport, error) {
 	if err := a.knowledgeReady(false); err != nil {
-		return pumasi.KnowledgeSweepReport{}, err
+		return knowledge.SweepReport{}, err
 	}
 	if err := a.Reembed(ctx); err != nil {
-		return pumasi.KnowledgeSweepReport{}, err
+		return knowledge.SweepReport{}, err
 	}
 	return a.Knowledge.SweepKnowledge(ctx, a.mergeThreshold())
 }

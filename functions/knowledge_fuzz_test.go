@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"pumasi"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // piiCanary is personal data appended to every fuzzed contribution: the
@@ -35,7 +37,7 @@ func FuzzContributionRequest(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r := httptest.NewRequest("POST", "/knowledge/contribute", bytes.NewReader(body))
-		var req pumasi.ContributionRequest
+		var req knowledge.ContributionRequest
 		if err := decodeJSON(r, &req); err != nil {
 			if c := pumasi.ErrorCode(err); c != pumasi.EInvalidRequest && c != pumasi.ETooLarge {
 				t.Fatalf("decode error code %q: %v", c, err)
@@ -51,14 +53,14 @@ func FuzzContributionRequest(f *testing.F) {
 		}
 		checkNormalized(t, n)
 
-		g := pumasi.CheckContribution(n.Title, n.Content)
+		g := gate.Check(n.Title, n.Content)
 		if g.Specificity < 0 || g.Specificity > 1 {
 			t.Fatalf("specificity %v outside [0,1]", g.Specificity)
 		}
 		if !g.Pass && (g.Stage == "" || g.Reason == "") {
 			t.Fatalf("rejected without a stage or reason: %+v", g)
 		}
-		if g2 := pumasi.CheckContribution(n.Title, n.Content); g2.Pass != g.Pass || g2.Stage != g.Stage || g2.Reason != g.Reason {
+		if g2 := gate.Check(n.Title, n.Content); g2.Pass != g.Pass || g2.Stage != g.Stage || g2.Reason != g.Reason {
 			t.Fatalf("gate is not deterministic: %+v then %+v", g, g2)
 		}
 
@@ -67,7 +69,7 @@ func FuzzContributionRequest(f *testing.F) {
 		if withPII, err = withPII.Normalize(); err != nil {
 			return // Past the content limit.
 		}
-		p := pumasi.CheckContribution(withPII.Title, withPII.Content)
+		p := gate.Check(withPII.Title, withPII.Content)
 		if p.Pass {
 			t.Fatalf("content with an e-mail address and a phone number passed the gate: %q", withPII.Content)
 		}
@@ -82,23 +84,23 @@ func FuzzContributionRequest(f *testing.F) {
 }
 
 // checkNormalized asserts the field rules of a normalised contribution.
-func checkNormalized(t *testing.T, n pumasi.ContributionRequest) {
+func checkNormalized(t *testing.T, n knowledge.ContributionRequest) {
 	t.Helper()
 	switch {
 	case n.Title == "" || n.Content == "":
 		t.Fatalf("empty title or content passed: %+v", n)
-	case utf8.RuneCountInString(n.Title) > pumasi.MaxTitleRunes || utf8.RuneCountInString(n.Content) > pumasi.MaxContentRunes:
+	case utf8.RuneCountInString(n.Title) > knowledge.MaxTitleRunes || utf8.RuneCountInString(n.Content) > knowledge.MaxContentRunes:
 		t.Fatalf("oversized title or content passed: %d/%d runes", utf8.RuneCountInString(n.Title), utf8.RuneCountInString(n.Content))
 	case !pumasi.ValidID(n.Hive):
 		t.Fatalf("invalid hive %q passed", n.Hive)
-	case len(n.Tags) > pumasi.MaxTags:
+	case len(n.Tags) > knowledge.MaxTags:
 		t.Fatalf("%d tags passed", len(n.Tags))
 	case !utf8.ValidString(n.Title) || !utf8.ValidString(n.Content):
 		t.Fatalf("invalid UTF-8 passed: %q %q", n.Title, n.Content)
 	}
 	seen := map[string]bool{}
 	for _, tag := range n.Tags {
-		if tag == "" || seen[tag] || utf8.RuneCountInString(tag) > pumasi.MaxTagRunes {
+		if tag == "" || seen[tag] || utf8.RuneCountInString(tag) > knowledge.MaxTagRunes {
 			t.Fatalf("tag %q passed (tags %q)", tag, n.Tags)
 		}
 		for _, c := range tag {

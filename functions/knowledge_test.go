@@ -14,9 +14,10 @@ import (
 	"sync"
 	"testing"
 
-	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // knowEnv is the API with a real local knowledge store and the offline
@@ -24,7 +25,7 @@ import (
 type knowEnv struct {
 	t    *testing.T
 	srv  *httptest.Server
-	know *pumasi.Knowledge
+	know *knowledge.Engine
 }
 
 func newKnowEnv(t *testing.T) *knowEnv {
@@ -200,9 +201,9 @@ func TestContributeGateStages(t *testing.T) {
 	tests := []struct {
 		name, title, content, stage string
 	}{
-		{"narrative", "My day", "Today I spent three hours and finally got the build green. I was so relieved.", pumasi.StageNarrative},
-		{"platitude", "Advice", "Always write tests and keep it simple.", pumasi.StageSpecificity},
-		{"korean pii", "결제 오류", "카드번호 4526 0181 5908 3012 로 결제하면 `REJECT_CARD_COMPANY` 가 난다.", pumasi.StagePII},
+		{"narrative", "My day", "Today I spent three hours and finally got the build green. I was so relieved.", gate.StageNarrative},
+		{"platitude", "Advice", "Always write tests and keep it simple.", gate.StageSpecificity},
+		{"korean pii", "결제 오류", "카드번호 4526 0181 5908 3012 로 결제하면 `REJECT_CARD_COMPANY` 가 난다.", gate.StagePII},
 	}
 	for _, tt := range tests {
 		r := e.do("POST", "/knowledge/contribute", "agent-x", contributeBody(tt.title, tt.content, ""))
@@ -273,8 +274,8 @@ func TestKnowledgeQueryParams(t *testing.T) {
 		}
 	}
 	q := "/knowledge/query?q=" + url.QueryEscape("max_connections default too low")
-	if n := len(e.do("GET", q, "", "").list()); n != pumasi.DefaultQueryLimit {
-		t.Fatalf("default limit gave %d hits, want %d", n, pumasi.DefaultQueryLimit)
+	if n := len(e.do("GET", q, "", "").list()); n != knowledge.DefaultQueryLimit {
+		t.Fatalf("default limit gave %d hits, want %d", n, knowledge.DefaultQueryLimit)
 	}
 	if n := len(e.do("GET", q+"&limit=3", "", "").list()); n != 3 {
 		t.Fatalf("limit=3 gave %d", n)
@@ -323,7 +324,7 @@ func TestKnowledgeEntryAndCounters(t *testing.T) {
 	if r.status != 200 || r.data()["verdict"] != "merged" {
 		t.Fatalf("near duplicate = %d %s, want merged", r.status, r.raw)
 	}
-	if sim := r.data()["similarity"].(float64); sim <= pumasi.DefaultMergeThreshold || sim >= 1 {
+	if sim := r.data()["similarity"].(float64); sim <= knowledge.DefaultMergeThreshold || sim >= 1 {
 		t.Fatalf("near duplicate similarity %v", sim)
 	}
 	r = e.do("GET", "/knowledge/"+id, "", "")

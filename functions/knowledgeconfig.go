@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Env vars that tune the knowledge engine. localdev (also as flags) and
@@ -40,8 +41,8 @@ type KnowledgeTuning struct {
 
 // Options returns the engine options t sets (the clock and candidate pool
 // stay the engine's defaults).
-func (t KnowledgeTuning) Options() pumasi.KnowledgeOptions {
-	return pumasi.KnowledgeOptions{HalfLife: t.HalfLife, VectorWeight: t.VectorWeight}
+func (t KnowledgeTuning) Options() knowledge.Options {
+	return knowledge.Options{HalfLife: t.HalfLife, VectorWeight: t.VectorWeight}
 }
 
 // ReadKnowledgeTuning reads PUMASI_MERGE_THRESHOLD (a number in [0, 1.01]),

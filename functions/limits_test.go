@@ -16,6 +16,8 @@ import (
 	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // jsonOfSize returns {"<key>":"aaa..."} of exactly n bytes.
@@ -233,18 +235,18 @@ func TestQueryLimitCap(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	know := local.NewKnowledge(st)
 	emb := embed.NewHashed(0)
-	const entries = pumasi.MaxQueryLimit + 20
+	const entries = knowledge.MaxQueryLimit + 20
 	for i := 0; i < entries; i++ {
 		title := fmt.Sprintf("tool-%d setting", i)
 		content := fmt.Sprintf("tool-%d v%d.%d: set `limit_%d=%d` in /etc/tool-%d.conf", i, i, i*7, i, i*13, i)
-		vecs, err := emb.Embed(ctx, []string{pumasi.EmbeddingText(title, content)})
+		vecs, err := emb.Embed(ctx, []string{knowledge.EmbeddingText(title, content)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := know.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "seeder", Title: title, Content: content,
-			NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(), Vector: vecs[0], Specificity: 0.9,
+		res, err := know.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "seeder", Title: title, Content: content,
+			NormHash: knowledge.Hash(title, content), Model: emb.Model(), Vector: vecs[0], Specificity: 0.9,
 			Threshold: 2, At: time.Now()})
-		if err != nil || res.Verdict != pumasi.VerdictAccepted {
+		if err != nil || res.Verdict != knowledge.VerdictAccepted {
 			t.Fatalf("seed %d: %+v %v", i, res.Verdict, err)
 		}
 	}
@@ -256,7 +258,7 @@ func TestQueryLimitCap(t *testing.T) {
 	for _, tt := range []struct {
 		limit string
 		want  int
-	}{{"", pumasi.DefaultQueryLimit}, {"1", 1}, {"50", 50}, {"51", 50}, {"1000", 50}, {"2147483647", 50}} {
+	}{{"", knowledge.DefaultQueryLimit}, {"1", 1}, {"50", 50}, {"51", 50}, {"1000", 50}, {"2147483647", 50}} {
 		path := q
 		if tt.limit != "" {
 			path += "&limit=" + tt.limit
@@ -278,13 +280,13 @@ func TestQueryLimitCap(t *testing.T) {
 func TestContributionFieldLimits(t *testing.T) {
 	e := newKnowEnv(t)
 	content := "pgx v5: set `pool_max_conns=10` in the DSN; the default is max(4, GOMAXPROCS)."
-	tags := make([]string, pumasi.MaxTags+1)
+	tags := make([]string, knowledge.MaxTags+1)
 	for i := range tags {
 		tags[i] = fmt.Sprintf("t%d", i)
 	}
 	for name, body := range map[string]string{
 		"many tags": contributeBody("pgx pool", content, "", tags...),
-		"long tag":  contributeBody("pgx pool", content, "", strings.Repeat("g", pumasi.MaxTagRunes+1)),
+		"long tag":  contributeBody("pgx pool", content, "", strings.Repeat("g", knowledge.MaxTagRunes+1)),
 	} {
 		if r := e.do("POST", "/knowledge/contribute", "limit-agent", body); r.status != 400 || r.errCode() != pumasi.EInvalidRequest {
 			t.Errorf("%s = %d %s, want 400 invalid_request", name, r.status, r.raw)
@@ -292,24 +294,24 @@ func TestContributionFieldLimits(t *testing.T) {
 	}
 	// The Hive's limits (title 3-200, content up to 12,000 characters) are a
 	// gate stage: a 422 verdict with a reason. Only the body cap answers 413.
-	long := strings.Repeat(content+" ", pumasi.HiveMaxContentRunes/len(content)+1)
+	long := strings.Repeat(content+" ", gate.HiveMaxContentRunes/len(content)+1)
 	for name, c := range map[string]struct {
 		title, content string
 		status         int
 	}{
 		"short title":  {"pg", content, 422},
-		"long title":   {strings.Repeat("t", pumasi.HiveMaxTitleRunes+1), content, 422},
-		"long content": {"pgx pool", long[:pumasi.HiveMaxContentRunes+1], 422},
-		"at limits":    {strings.Repeat("p", pumasi.HiveMaxTitleRunes), strings.TrimSpace(long[:pumasi.HiveMaxContentRunes]), 201},
-		"past body":    {"pgx pool", strings.Repeat("c", pumasi.MaxContentRunes+1), 413},
+		"long title":   {strings.Repeat("t", gate.HiveMaxTitleRunes+1), content, 422},
+		"long content": {"pgx pool", long[:gate.HiveMaxContentRunes+1], 422},
+		"at limits":    {strings.Repeat("p", gate.HiveMaxTitleRunes), strings.TrimSpace(long[:gate.HiveMaxContentRunes]), 201},
+		"past body":    {"pgx pool", strings.Repeat("c", knowledge.MaxContentRunes+1), 413},
 	} {
 		r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody(c.title, c.content, ""))
-		if r.status != c.status || c.status == 422 && (r.data()["stage"] != pumasi.StageLimits || r.data()["reason"] == "") {
+		if r.status != c.status || c.status == 422 && (r.data()["stage"] != gate.StageLimits || r.data()["reason"] == "") {
 			t.Errorf("%s = %d %.300s, want %d", name, r.status, r.raw, c.status)
 		}
 	}
 	// In a hive of its own: in academy it would merge into the entry at limits.
-	if r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody("pgx pool", content, "tags", tags[:pumasi.MaxTags]...)); r.status != 201 {
-		t.Fatalf("%d tags = %d %s, want 201", pumasi.MaxTags, r.status, r.raw)
+	if r := e.do("POST", "/knowledge/contribute", "limit-agent", contributeBody("pgx pool", content, "tags", tags[:knowledge.MaxTags]...)); r.status != 201 {
+		t.Fatalf("%d tags = %d %s, want 201", knowledge.MaxTags, r.status, r.raw)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Metrics are the API's Prometheus metrics. A nil *Metrics records nothing,
@@ -278,7 +279,7 @@ func (m *Metrics) countAnswer(route string, rec *metricsRecorder) {
 			return
 		}
 		m.verdicts.WithLabelValues(b.Data.Verdict, b.Data.Stage).Inc()
-		if b.Data.Verdict == pumasi.VerdictAccepted && b.Data.Entry != nil {
+		if b.Data.Verdict == knowledge.VerdictAccepted && b.Data.Entry != nil {
 			m.entries.WithLabelValues(b.Data.Entry.Hive).Inc()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 // maxReferences bounds the explicit references of one resolve request.
@@ -40,5 +41,5 @@ func (a *API) resolve(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, pumasi.Resolve(req.Text, req.References, l.Files))
+	writeJSON(w, http.StatusOK, prompt.Resolve(req.Text, req.References, l.Files))
 }

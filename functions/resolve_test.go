@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 func TestResolveEndpoint(t *testing.T) {
@@ -23,7 +24,7 @@ func TestResolveEndpoint(t *testing.T) {
 	if r.status != 200 {
 		t.Fatalf("resolve = %d %s", r.status, r.body)
 	}
-	var got pumasi.Resolution
+	var got prompt.Resolution
 	if err := json.Unmarshal(r.body, &got); err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // SweepReport is what one sweep did: the files part and, when the API has a
 // knowledge store, the knowledge part.
 type SweepReport struct {
-	Files     pumasi.SweepReport           `json:"files"`
-	Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge,omitempty"`
+	Files     pumasi.SweepReport     `json:"files"`
+	Knowledge *knowledge.SweepReport `json:"knowledge,omitempty"`
 }
 
 // sweep removes temp leftovers and unreferenced blobs older than grace, then

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 // TestKnowledgeTwoLocaldevsOneHome: two real localdev processes on one
@@ -63,7 +63,7 @@ func corpusFinding(t *testing.T, id string) (string, string) {
 			t.Fatal(err)
 		}
 		if c.ID == id {
-			if c.Want != pumasi.VerdictAccepted {
+			if c.Want != knowledge.VerdictAccepted {
 				t.Fatalf("corpus case %s is labelled %q, want an accepted finding", id, c.Want)
 			}
 			return c.Title, c.Content
@@ -160,9 +160,9 @@ func fiftySameFindings(t *testing.T, a, b *proc) {
 			t.Fatalf("contribution %d: %v", i, errs[i])
 		}
 		switch {
-		case statuses[i] == 201 && verdicts[i] == pumasi.VerdictAccepted:
+		case statuses[i] == 201 && verdicts[i] == knowledge.VerdictAccepted:
 			created++
-		case statuses[i] == 200 && verdicts[i] == pumasi.VerdictMerged:
+		case statuses[i] == 200 && verdicts[i] == knowledge.VerdictMerged:
 			merged++
 		default:
 			t.Fatalf("contribution %d: status %d verdict %q, want 201 accepted or 200 merged", i, statuses[i], verdicts[i])

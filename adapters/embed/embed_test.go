@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 func norm2(v []float32) float64 {
@@ -64,7 +64,7 @@ func TestHashedDeterministicAndNormalised(t *testing.T) {
 func TestHashedSimilarity(t *testing.T) {
 	h := NewHashed(0)
 	base := "Postgres 16 fails with ERROR: CREATE INDEX CONCURRENTLY cannot run inside a transaction block when the migration tool wraps files in BEGIN; in goose add -- +goose NO TRANSACTION at the top of the file."
-	sim := func(a, b string) float64 { return pumasi.Cosine(h.Vector(a), h.Vector(b)) }
+	sim := func(a, b string) float64 { return knowledge.Cosine(h.Vector(a), h.Vector(b)) }
 	tests := []struct {
 		name  string
 		other string
@@ -185,7 +185,7 @@ func TestOpenAIBatchesInOrder(t *testing.T) {
 		if math.Abs(norm2(vecs[i])-1) > 1e-5 {
 			t.Fatalf("vector %d norm %v, want 1", i, norm2(vecs[i]))
 		}
-		if s := pumasi.Cosine(vecs[i], h.Vector(text)); s < 0.9999 {
+		if s := knowledge.Cosine(vecs[i], h.Vector(text)); s < 0.9999 {
 			t.Fatalf("vector %d is not the embedding of %q (cosine %v): order lost", i, text, s)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // DefaultDim is the hashed embedder's default dimension.
@@ -52,7 +52,7 @@ func NewHashed(dim int) *Hashed {
 // Model names the embedder and its dimension; vectors are comparable only
 // within one model name.
 func (h *Hashed) Model() string {
-	return fmt.Sprintf("%sngram-v2-%d", pumasi.LexicalModelPrefix, h.dim)
+	return fmt.Sprintf("%sngram-v2-%d", knowledge.LexicalModelPrefix, h.dim)
 }
 
 // Dim is the vector length.
@@ -78,10 +78,10 @@ func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error)
 func (h *Hashed) Vector(text string) []float32 {
 	acc := make([]float64, h.dim)
 	prev := ""
-	for _, w := range pumasi.SearchWords(text) {
-		s := pumasi.Stem(w)
+	for _, w := range knowledge.SearchWords(text) {
+		s := knowledge.Stem(w)
 		h.add(acc, "s\x00"+s, stemWeight)
-		if c := pumasi.Concept(s); c != "" {
+		if c := knowledge.Concept(s); c != "" {
 			h.add(acc, "k\x00"+c, conceptWeight)
 		}
 		if prev != "" {

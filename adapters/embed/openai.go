@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Defaults of the OpenAI-compatible client.
@@ -323,4 +323,4 @@ func normalize(v []float64) []float32 {
 // MergeThreshold is the cosine above which two contributions embedded by a
 // semantic model are taken for the same finding: pumasi's default, 0.94,
 // right for normalised semantic embeddings (PUMASI_MERGE_THRESHOLD overrides).
-func (o *OpenAI) MergeThreshold() float64 { return pumasi.DefaultMergeThreshold }
+func (o *OpenAI) MergeThreshold() float64 { return knowledge.DefaultMergeThreshold }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // syncsT returns how many WAL syncs s has run.
@@ -40,8 +41,8 @@ func TestAcknowledgedWritesAreSynced(t *testing.T) {
 		{"unplace", func() error { _, err := s.UnplaceAgent(ctx, "r2", "ag1"); return err }},
 		{"contribute", func() error {
 			title, content := "SQLite WAL needs a sync", "With `synchronous=NORMAL` a commit is not synced until the next checkpoint."
-			_, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "h", Agent: "agent-1", Title: title, Content: content,
-				NormHash: pumasi.KnowledgeHash(title, content), Model: "m", Vector: []float32{1, 0}, Specificity: 0.8, Threshold: 1.01})
+			_, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "h", Agent: "agent-1", Title: title, Content: content,
+				NormHash: knowledge.Hash(title, content), Model: "m", Vector: []float32{1, 0}, Specificity: 0.8, Threshold: 1.01})
 			return err
 		}},
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // TestFirstBuildAnswersExactlyMeanwhile: a process whose first query finds
@@ -49,7 +49,7 @@ func TestFirstBuildAnswersExactlyMeanwhile(t *testing.T) {
 	nearestIs(vecs["e0042"], "e0042") // starts the build, answered exactly
 	<-started
 	late := randomEntries(r, 300, 1)[0]
-	if _, err := d.Import(ctx, []pumasi.NewEntry{late}, "late"); err != nil {
+	if _, err := d.Import(ctx, []knowledge.NewEntry{late}, "late"); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"e0000", "e0150", "e0299"} {
@@ -103,8 +103,8 @@ func TestSavedIndexFarBehindIsRebuiltInTheBackground(t *testing.T) {
 	ctx := context.Background()
 	s := openT(t, t.TempDir(), Options{})
 	r := rand.New(rand.NewSource(9))
-	batch := func(from, n int) []pumasi.NewEntry { return randomEntries(r, from, n) }
-	load := func(es []pumasi.NewEntry) {
+	batch := func(from, n int) []knowledge.NewEntry { return randomEntries(r, from, n) }
+	load := func(es []knowledge.NewEntry) {
 		t.Helper()
 		if n, err := NewKnowledgeDriver(s).Import(ctx, es, "seed"); err != nil || n != len(es) {
 			t.Fatalf("Import = %d, %v", n, err)
@@ -170,16 +170,16 @@ func TestSavedIndexFarBehindIsRebuiltInTheBackground(t *testing.T) {
 
 // randomEntries makes entries from..from+n-1 (ids e0000...) of hive
 // academy and model m, each with a random 16-dimension vector from r.
-func randomEntries(r *rand.Rand, from, n int) []pumasi.NewEntry {
-	out := make([]pumasi.NewEntry, 0, n)
+func randomEntries(r *rand.Rand, from, n int) []knowledge.NewEntry {
+	out := make([]knowledge.NewEntry, 0, n)
 	for i := from; i < from+n; i++ {
 		v := make([]float32, 16)
 		for j := range v {
 			v[j] = float32(r.NormFloat64())
 		}
 		title := fmt.Sprintf("entry %d", i)
-		out = append(out, pumasi.NewEntry{ID: fmt.Sprintf("e%04d", i), Hive: "academy", Title: title, Content: title + " content",
-			NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
+		out = append(out, knowledge.NewEntry{ID: fmt.Sprintf("e%04d", i), Hive: "academy", Title: title, Content: title + " content",
+			NormHash: knowledge.Hash(title, title+" content"), Model: "m", Vector: v, Specificity: 0.8,
 			At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	}
 	return out

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"pumasi"
 	"pumasi/internal/ann"
+	"pumasi/knowledge"
 )
 
 // vecGraph is one (hive, model) vector index: keys are entry seqs.
@@ -260,7 +260,7 @@ func (x *knowIndex) addSince(ctx context.Context, seq int64) error {
 			return fmt.Errorf("load vector %d: %w", s, err)
 		}
 		x.maxSeq = max(x.maxSeq, s)
-		if pumasi.Norm(v) == 0 {
+		if knowledge.Norm(v) == 0 {
 			continue // similar to nothing
 		}
 		g := x.graphs[k]
@@ -300,7 +300,7 @@ func (x *knowIndex) dropSince(ctx context.Context, from, to int64) error {
 // search returns the seqs of up to n entries of hive (every hive when
 // empty) and model nearest v, best first.
 func (x *knowIndex) search(hive, model string, v []float32, n int) []int64 {
-	if pumasi.Norm(v) == 0 || n <= 0 {
+	if knowledge.Norm(v) == 0 || n <= 0 {
 		return nil
 	}
 	x.mu.RLock()
@@ -332,7 +332,7 @@ func (x *knowIndex) search(hive, model string, v []float32, n int) []int64 {
 // time a first index build runs: slower per query than the index, but exact
 // and available at once.
 func (k *Knowledge) exactNearest(ctx context.Context, hive, model string, v []float32, n int) ([]string, error) {
-	if pumasi.Norm(v) == 0 || n <= 0 {
+	if knowledge.Norm(v) == 0 || n <= 0 {
 		return nil, nil
 	}
 	rows, err := k.s.db.QueryContext(ctx, `SELECT seq, id, vector FROM knowledge_entries
@@ -354,10 +354,10 @@ func (k *Knowledge) exactNearest(ctx context.Context, hive, model string, v []fl
 			return nil, wrapInternal("scan vectors", err)
 		}
 		u, err := knowDecodeVector(blob)
-		if err != nil || len(u) != len(v) || pumasi.Norm(u) == 0 {
+		if err != nil || len(u) != len(v) || knowledge.Norm(u) == 0 {
 			continue // another dimension, or similar to nothing
 		}
-		h.sim = pumasi.Cosine(v, u)
+		h.sim = knowledge.Cosine(v, u)
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {

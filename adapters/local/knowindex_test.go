@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // TestKnowIndexSavedAndAdopted: an index saved at Close is adopted by the
@@ -26,10 +26,10 @@ func TestKnowIndexSavedAndAdopted(t *testing.T) {
 		}
 		return v
 	}
-	contribute := func(k *pumasi.Knowledge, i int, v []float32) string {
+	contribute := func(k *knowledge.Engine, i int, v []float32) string {
 		title, content := fmt.Sprintf("entry %d", i), fmt.Sprintf("content %d", i)
-		res, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "idx-test", Title: title, Content: content,
-			NormHash: pumasi.KnowledgeHash(title, content), Model: "m", Vector: v, Specificity: 0.8, Threshold: 1.01})
+		res, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "idx-test", Title: title, Content: content,
+			NormHash: knowledge.Hash(title, content), Model: "m", Vector: v, Specificity: 0.8, Threshold: 1.01})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestKnowIndexSavedAndAdopted(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := NewKnowledgeDriver(s)
-	k := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
+	k := knowledge.New(d, knowledge.Options{})
 	vecs := map[string][]float32{}
 	for i := 0; i < 200; i++ {
 		v := vec()
@@ -64,7 +64,7 @@ func TestKnowIndexSavedAndAdopted(t *testing.T) {
 	}
 	defer s.Close()
 	d = NewKnowledgeDriver(s)
-	k = pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
+	k = knowledge.New(d, knowledge.Options{})
 	// One more entry after the save: the adopted index must catch up.
 	late := vec()
 	lateID := contribute(k, 999, late)
@@ -110,14 +110,14 @@ func TestImport(t *testing.T) {
 	}
 	defer s.Close()
 	d := NewKnowledgeDriver(s)
-	k := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
-	mk := func(id, title string, axis int) pumasi.NewEntry {
+	k := knowledge.New(d, knowledge.Options{})
+	mk := func(id, title string, axis int) knowledge.NewEntry {
 		v := make([]float32, 4)
 		v[axis] = 1
-		return pumasi.NewEntry{ID: id, Hive: "academy", Title: title, Content: title + " content", NormHash: pumasi.KnowledgeHash(title, title+" content"),
+		return knowledge.NewEntry{ID: id, Hive: "academy", Title: title, Content: title + " content", NormHash: knowledge.Hash(title, title+" content"),
 			Model: "m", Vector: v, Specificity: 0.8, At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	n, err := d.Import(ctx, []pumasi.NewEntry{mk("a", "first", 0), mk("b", "second", 1), mk("c", "first", 2)}, "importer")
+	n, err := d.Import(ctx, []knowledge.NewEntry{mk("a", "first", 0), mk("b", "second", 1), mk("c", "first", 2)}, "importer")
 	if err != nil || n != 2 {
 		t.Fatalf("Import = %d, %v; want 2 (the third repeats the first)", n, err)
 	}
@@ -125,7 +125,7 @@ func TestImport(t *testing.T) {
 	if err != nil || e.ContributionCount != 1 || len(e.Contributions) != 1 || e.Contributions[0].Agent != "importer" {
 		t.Fatalf("imported entry = %+v, %v", e, err)
 	}
-	hits, err := k.Query(ctx, pumasi.QueryInput{Hive: "academy", Text: "second", Model: "m", Vector: []float32{0, 1, 0, 0}, Limit: 1})
+	hits, err := k.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: "second", Model: "m", Vector: []float32{0, 1, 0, 0}, Limit: 1})
 	if err != nil || len(hits) != 1 || hits[0].ID != "b" {
 		t.Fatalf("query = %v, %v", hits, err)
 	}
@@ -144,9 +144,9 @@ func TestLexicalSeesNewWord(t *testing.T) {
 	if ids, err := d.Lexical(ctx, "academy", []string{"zyxwvutsr"}, 10); err != nil || len(ids) != 0 {
 		t.Fatalf("before = %v, %v", ids, err)
 	}
-	k := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{})
-	r, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "new-word", Title: "zyxwvutsr flag", Content: "Pass --zyxwvutsr to the tool.",
-		NormHash: pumasi.KnowledgeHash("zyxwvutsr flag", "Pass --zyxwvutsr to the tool."), Model: "m", Vector: []float32{1, 0}, Specificity: 0.8, Threshold: 1.01})
+	k := knowledge.New(d, knowledge.Options{})
+	r, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "new-word", Title: "zyxwvutsr flag", Content: "Pass --zyxwvutsr to the tool.",
+		NormHash: knowledge.Hash("zyxwvutsr flag", "Pass --zyxwvutsr to the tool."), Model: "m", Vector: []float32{1, 0}, Specificity: 0.8, Threshold: 1.01})
 	if err != nil {
 		t.Fatal(err)
 	}

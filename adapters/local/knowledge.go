@@ -14,20 +14,21 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Knowledge is the local backend's knowledge driver: entries, attribution
 // and counters in the home's SQLite database, full-text search by FTS5, and
 // an in-memory vector index per process (knowIndex) kept in step with the
 // database, so several processes on one home see each other's entries.
-// Ranking and dedup are the engine's (pumasi.Knowledge).
+// Ranking and dedup are the engine's (knowledge.Engine).
 type Knowledge struct {
 	s   *Store
 	idx *knowIndex
 	df  dfCache
 }
 
-var _ pumasi.KnowledgeDriver = (*Knowledge)(nil)
+var _ knowledge.Driver = (*Knowledge)(nil)
 
 // NewKnowledgeDriver returns the knowledge driver of s. Build one per Store
 // and share it: each holds its own vector index.
@@ -82,8 +83,8 @@ func (k *Knowledge) IndexStats() (entries int, bytes int64) {
 }
 
 // NewKnowledge returns the knowledge engine over s with default options.
-func NewKnowledge(s *Store) *pumasi.Knowledge {
-	return pumasi.NewKnowledge(NewKnowledgeDriver(s), pumasi.KnowledgeOptions{Now: s.now})
+func NewKnowledge(s *Store) *knowledge.Engine {
+	return knowledge.New(NewKnowledgeDriver(s), knowledge.Options{Now: s.now})
 }
 
 // FindExact finds hive's entry with the normalised hash.
@@ -102,7 +103,7 @@ func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (strin
 
 // Insert writes e with its first contribution unless (hive, norm_hash) is
 // taken; the unique key decides across processes.
-func (k *Knowledge) Insert(ctx context.Context, e pumasi.NewEntry, first pumasi.Contribution) (string, bool, error) {
+func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first knowledge.Contribution) (string, bool, error) {
 	tags, err := json.Marshal(nonNilTags(e.Tags))
 	if err != nil {
 		return "", false, fmt.Errorf("insert entry: %w", err)
@@ -138,7 +139,7 @@ func (k *Knowledge) Insert(ctx context.Context, e pumasi.NewEntry, first pumasi.
 }
 
 // AddContribution records c; the count moves only for a new contributor.
-func (k *Knowledge) AddContribution(ctx context.Context, id string, c pumasi.Contribution) (bool, error) {
+func (k *Knowledge) AddContribution(ctx context.Context, id string, c knowledge.Contribution) (bool, error) {
 	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
 		counted = false
@@ -180,7 +181,7 @@ func touchEntry(ctx context.Context, tx *sql.Tx, id string, at time.Time) error 
 	return nil
 }
 
-func insertContribution(ctx context.Context, tx *sql.Tx, id string, c pumasi.Contribution) error {
+func insertContribution(ctx context.Context, tx *sql.Tx, id string, c knowledge.Contribution) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
 		VALUES (?, ?, ?, ?, ?, ?)`, id, c.Agent, c.Title, c.Content, c.Similarity, formatTime(c.At))
 	if err != nil {
@@ -239,8 +240,8 @@ func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time)
 }
 
 // Contributions lists an entry's attribution rows, oldest first.
-func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Contribution, error) {
-	var out []pumasi.Contribution
+func (k *Knowledge) Contributions(ctx context.Context, id string) ([]knowledge.Contribution, error) {
+	var out []knowledge.Contribution
 	err := k.s.readTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, id).Scan(&n); err != nil {
@@ -255,9 +256,9 @@ func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Cont
 			return fmt.Errorf("list contributions: %w", err)
 		}
 		defer rows.Close()
-		out = []pumasi.Contribution{}
+		out = []knowledge.Contribution{}
 		for rows.Next() {
-			var c pumasi.Contribution
+			var c knowledge.Contribution
 			var at string
 			if err := rows.Scan(&c.Agent, &c.Title, &c.Content, &c.Similarity, &at); err != nil {
 				return fmt.Errorf("scan contribution: %w", err)
@@ -276,8 +277,8 @@ func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Cont
 }
 
 // Entries reads the entries among ids, with their vectors.
-func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]pumasi.StoredEntry, error) {
-	out := make(map[string]pumasi.StoredEntry, len(ids))
+func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]knowledge.StoredEntry, error) {
+	out := make(map[string]knowledge.StoredEntry, len(ids))
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 500)]
 		ids = ids[len(chunk):]
@@ -295,12 +296,12 @@ func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]pumas
 }
 
 // Since returns up to limit entries above seq, in seq order.
-func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.StoredEntry, error) {
-	got := map[string]pumasi.StoredEntry{}
+func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]knowledge.StoredEntry, error) {
+	got := map[string]knowledge.StoredEntry{}
 	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries WHERE seq > ? ORDER BY seq LIMIT ?`, seq, limit); err != nil {
 		return nil, wrapInternal("read entries since", err)
 	}
-	out := make([]pumasi.StoredEntry, 0, len(got))
+	out := make([]knowledge.StoredEntry, 0, len(got))
 	for _, e := range got {
 		out = append(out, e)
 	}
@@ -308,21 +309,21 @@ func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.S
 	return out, nil
 }
 
-func sortBySeq(es []pumasi.StoredEntry) {
-	slices.SortFunc(es, func(a, b pumasi.StoredEntry) int { return cmp.Compare(a.Seq, b.Seq) })
+func sortBySeq(es []knowledge.StoredEntry) {
+	slices.SortFunc(es, func(a, b knowledge.StoredEntry) int { return cmp.Compare(a.Seq, b.Seq) })
 }
 
 const storedCols = `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,
 	endorsement_count, created_at, last_used_at, model, vector`
 
-func (k *Knowledge) scanEntries(ctx context.Context, out map[string]pumasi.StoredEntry, q string, args ...any) error {
+func (k *Knowledge) scanEntries(ctx context.Context, out map[string]knowledge.StoredEntry, q string, args ...any) error {
 	rows, err := k.s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e pumasi.StoredEntry
+		var e knowledge.StoredEntry
 		var tags, created, used string
 		var blob []byte
 		if err := rows.Scan(&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &tags, &e.Specificity,
@@ -417,7 +418,7 @@ func knowDecodeVector(b []byte) ([]float32, error) {
 // transactions of up to 5,000: a corpus moved from elsewhere, or a
 // benchmark's seed. An entry whose (hive, norm_hash) is taken is skipped.
 // It returns how many entries it wrote.
-func (k *Knowledge) Import(ctx context.Context, entries []pumasi.NewEntry, agent string) (int, error) {
+func (k *Knowledge) Import(ctx context.Context, entries []knowledge.NewEntry, agent string) (int, error) {
 	written := 0
 	for len(entries) > 0 {
 		chunk := entries[:min(len(entries), 5000)]
@@ -439,7 +440,7 @@ func (k *Knowledge) Import(ctx context.Context, entries []pumasi.NewEntry, agent
 				if n, _ := r.RowsAffected(); n == 0 {
 					continue
 				}
-				c := pumasi.Contribution{Agent: agent, Title: e.Title, Content: e.Content, At: e.At, Similarity: 1}
+				c := knowledge.Contribution{Agent: agent, Title: e.Title, Content: e.Content, At: e.At, Similarity: 1}
 				if err := insertContribution(ctx, tx, e.ID, c); err != nil {
 					return err
 				}

@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Lexical finds entries by FTS5: the porter table (English stems; a Hangul
@@ -53,7 +53,7 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 			return nil, wrapInternal("trigram search", err)
 		}
 	}
-	return pumasi.Interleave(n, a, b), nil
+	return knowledge.Interleave(n, a, b), nil
 }
 
 // Bounds of a full-text candidate search (see Lexical).

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // init lets the test binary double as a knowledge contributor on a shared
@@ -24,14 +24,14 @@ func init() {
 }
 
 // knowSameFinding is the one finding every racer contributes.
-func knowSameFinding(agent string) pumasi.ContributeInput {
+func knowSameFinding(agent string) knowledge.ContributeInput {
 	title := "SQLite WAL and NFS do not mix"
 	content := "`journal_mode=WAL` needs shared memory; on NFS you get 'database is locked'. Keep pumasi.db on a local disk."
 	v := make([]float32, 8)
 	v[3] = 1
-	return pumasi.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
-		NormHash: pumasi.KnowledgeHash(title, content), Model: "test-model", Vector: v, Specificity: 0.9,
-		Threshold: pumasi.DefaultMergeThreshold}
+	return knowledge.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
+		NormHash: knowledge.Hash(title, content), Model: "test-model", Vector: v, Specificity: 0.9,
+		Threshold: knowledge.DefaultMergeThreshold}
 }
 
 // knowHelper opens the home, waits for the start file so that both helper
@@ -108,7 +108,7 @@ func TestKnowledgeTwoProcessesOneHome(t *testing.T) {
 		}
 	}
 	k := NewKnowledge(s)
-	hits, err := k.Query(context.Background(), pumasi.QueryInput{Hive: "academy", Model: "test-model", Vector: knowSameFinding("x").Vector, Limit: 50})
+	hits, err := k.Query(context.Background(), knowledge.QueryInput{Hive: "academy", Model: "test-model", Vector: knowSameFinding("x").Vector, Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // SweepMark returns the highest entry seq a finished sweep batch covered.
@@ -98,7 +99,7 @@ func (k *Knowledge) CountUnused(ctx context.Context, before time.Time) (int, err
 }
 
 // RecordSweep keeps a sweep's report in knowledge_sweeps.
-func (k *Knowledge) RecordSweep(ctx context.Context, rep pumasi.KnowledgeSweepReport) error {
+func (k *Knowledge) RecordSweep(ctx context.Context, rep knowledge.SweepReport) error {
 	// Synced, and with it every merge of the run (durable covers all the
 	// commits before it): the report it answers is then true after a crash.
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
@@ -112,15 +113,15 @@ func (k *Knowledge) RecordSweep(ctx context.Context, rep pumasi.KnowledgeSweepRe
 	return nil
 }
 
-var _ pumasi.KnowledgeReembedder = (*Knowledge)(nil)
+var _ knowledge.Reembedder = (*Knowledge)(nil)
 
 // OtherModel lists entries embedded by another model, oldest first.
-func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]pumasi.StoredEntry, error) {
-	got := map[string]pumasi.StoredEntry{}
+func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]knowledge.StoredEntry, error) {
+	got := map[string]knowledge.StoredEntry{}
 	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries WHERE model != ? ORDER BY seq LIMIT ?`, model, limit); err != nil {
 		return nil, wrapInternal("list entries of other models", err)
 	}
-	out := make([]pumasi.StoredEntry, 0, len(got))
+	out := make([]knowledge.StoredEntry, 0, len(got))
 	for _, e := range got {
 		out = append(out, e)
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"pumasi"
-	"pumasi/adapters/storagetest"
+	"pumasi/knowledge"
+	"pumasi/knowledge/knowledgetest"
 )
 
 func TestKnowledgeConformance(t *testing.T) {
-	storagetest.RunKnowledge(t, func(t *testing.T) pumasi.KnowledgeDriver {
+	knowledgetest.Run(t, func(t *testing.T) knowledge.Driver {
 		s, err := Open(context.Background(), t.TempDir(), Options{})
 		if err != nil {
 			t.Fatal(err)

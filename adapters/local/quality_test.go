@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/adapters/embed"
+	"pumasi/knowledge"
 )
 
 // The retrieval-quality corpus (testdata/knowledge/retrieval): findings as
@@ -66,7 +66,7 @@ type retrievalFigures struct {
 
 // measureRetrieval loads the findings into a fresh home and runs every query
 // through the engine as configured.
-func measureRetrieval(t *testing.T, emb *embed.Hashed, opts pumasi.KnowledgeOptions, threshold float64) retrievalFigures {
+func measureRetrieval(t *testing.T, emb *embed.Hashed, opts knowledge.Options, threshold float64) retrievalFigures {
 	t.Helper()
 	ctx := context.Background()
 	findings := readJSONL[qFinding](t, "findings.jsonl")
@@ -80,12 +80,12 @@ func measureRetrieval(t *testing.T, emb *embed.Hashed, opts pumasi.KnowledgeOpti
 	defer s.Close()
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	opts.Now = func() time.Time { return now }
-	k := pumasi.NewKnowledge(NewKnowledgeDriver(s), opts)
+	k := knowledge.New(NewKnowledgeDriver(s), opts)
 	byID := map[string]string{} // finding id -> entry id
 	for _, f := range findings {
-		v := emb.Vector(pumasi.EmbeddingText(f.Title, f.Content))
-		res, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "corpus-loader", Title: f.Title,
-			Content: f.Content, Tags: f.Tags, NormHash: pumasi.KnowledgeHash(f.Title, f.Content), Model: emb.Model(),
+		v := emb.Vector(knowledge.EmbeddingText(f.Title, f.Content))
+		res, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "corpus-loader", Title: f.Title,
+			Content: f.Content, Tags: f.Tags, NormHash: knowledge.Hash(f.Title, f.Content), Model: emb.Model(),
 			Vector: v, Specificity: 0.8, Threshold: 1.01, At: now.Add(-time.Hour)})
 		if err != nil {
 			t.Fatalf("load %s: %v", f.ID, err)
@@ -98,7 +98,7 @@ func measureRetrieval(t *testing.T, emb *embed.Hashed, opts pumasi.KnowledgeOpti
 		if !ok {
 			t.Fatalf("query %s targets unknown finding %s", q.ID, q.Target)
 		}
-		hits, err := k.Query(ctx, pumasi.QueryInput{Hive: "academy", Text: q.Q, Model: emb.Model(), Vector: emb.Vector(q.Q), Limit: 5})
+		hits, err := k.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: q.Q, Model: emb.Model(), Vector: emb.Vector(q.Q), Limit: 5})
 		if err != nil {
 			t.Fatalf("query %s: %v", q.ID, err)
 		}
@@ -161,10 +161,10 @@ func TestRetrievalQuality(t *testing.T) {
 	}
 	emb := embed.NewHashed(0)
 	if os.Getenv("PUMASI_QUALITY_COMPARE") != "" {
-		before := measureRetrieval(t, emb, pumasi.KnowledgeOptions{VectorWeight: 1}, pumasi.DefaultMergeThreshold)
-		t.Logf("vector only, threshold %.2f: %v", pumasi.DefaultMergeThreshold, before)
+		before := measureRetrieval(t, emb, knowledge.Options{VectorWeight: 1}, knowledge.DefaultMergeThreshold)
+		t.Logf("vector only, threshold %.2f: %v", knowledge.DefaultMergeThreshold, before)
 	}
-	got := measureRetrieval(t, emb, pumasi.KnowledgeOptions{}, emb.MergeThreshold())
+	got := measureRetrieval(t, emb, knowledge.Options{}, emb.MergeThreshold())
 	t.Logf("hybrid (default), threshold %.2f: %v", emb.MergeThreshold(), got)
 	floors := []struct {
 		name       string
@@ -191,15 +191,15 @@ func TestRetrievalQuality(t *testing.T) {
 // through k, and counts the verdicts against the labels: rewordings merged
 // (tp), different findings merged (fp), rewordings missed (fn), different
 // findings kept apart (tn).
-func mergePairs(t *testing.T, k *pumasi.Knowledge, pairs []qPair, model string, vec func(string) []float32, threshold float64, at time.Time) (tp, fp, fn, tn int) {
+func mergePairs(t *testing.T, k *knowledge.Engine, pairs []qPair, model string, vec func(string) []float32, threshold float64, at time.Time) (tp, fp, fn, tn int) {
 	t.Helper()
 	ctx := context.Background()
 	for i, p := range pairs {
 		hive := fmt.Sprintf("pair-%03d", i)
-		in := func(agent, title, content string) pumasi.ContributeInput {
-			return pumasi.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
-				NormHash: pumasi.KnowledgeHash(title, content), Model: model,
-				Vector: vec(pumasi.EmbeddingText(title, content)), Specificity: 0.8, Threshold: threshold, At: at}
+		in := func(agent, title, content string) knowledge.ContributeInput {
+			return knowledge.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
+				NormHash: knowledge.Hash(title, content), Model: model,
+				Vector: vec(knowledge.EmbeddingText(title, content)), Specificity: 0.8, Threshold: threshold, At: at}
 		}
 		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
 			t.Fatal(err)
@@ -208,7 +208,7 @@ func mergePairs(t *testing.T, k *pumasi.Knowledge, pairs []qPair, model string, 
 		if err != nil {
 			t.Fatal(err)
 		}
-		merged := res.Verdict == pumasi.VerdictMerged
+		merged := res.Verdict == knowledge.VerdictMerged
 		switch {
 		case merged && p.Label == "reworded":
 			tp++

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // TestReembedDoesNotSyncPerEntry: re-embedding (localdev at start, every
@@ -18,11 +18,11 @@ func TestReembedDoesNotSyncPerEntry(t *testing.T) {
 	d := NewKnowledgeDriver(s)
 	defer d.Close()
 	const n = 200
-	var seed []pumasi.NewEntry
+	var seed []knowledge.NewEntry
 	for i := 0; i < n; i++ {
 		title := fmt.Sprintf("entry %d", i)
-		seed = append(seed, pumasi.NewEntry{ID: fmt.Sprintf("e%03d", i), Hive: "h", Title: title, Content: title + " content",
-			NormHash: pumasi.KnowledgeHash(title, title+" content"), Model: "old", Vector: []float32{1, float32(i)}, Specificity: 0.8,
+		seed = append(seed, knowledge.NewEntry{ID: fmt.Sprintf("e%03d", i), Hive: "h", Title: title, Content: title + " content",
+			NormHash: knowledge.Hash(title, title+" content"), Model: "old", Vector: []float32{1, float32(i)}, Specificity: 0.8,
 			At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
 	}
 	if got, err := d.Import(ctx, seed, "seed"); err != nil || got != n {
@@ -30,7 +30,7 @@ func TestReembedDoesNotSyncPerEntry(t *testing.T) {
 	}
 	before := syncsT(s)
 	start := time.Now()
-	done, err := pumasi.NewKnowledge(d, pumasi.KnowledgeOptions{}).Reembed(ctx, "new", func(_ context.Context, texts []string) ([][]float32, error) {
+	done, err := knowledge.New(d, knowledge.Options{}).Reembed(ctx, "new", func(_ context.Context, texts []string) ([][]float32, error) {
 		out := make([][]float32, len(texts))
 		for i := range out {
 			out[i] = []float32{0, 1}

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"testing"
 
-	"pumasi"
 	"pumasi/adapters/embed"
-	"pumasi/adapters/storagetest"
+	"pumasi/knowledge"
+	"pumasi/knowledge/knowledgetest"
 )
 
 // TestReembedderConformance: each open is another Store on one home, as another process's would be.
 func TestReembedderConformance(t *testing.T) {
-	storagetest.RunReembedder(t, func(t *testing.T) func(t *testing.T) pumasi.KnowledgeDriver {
+	knowledgetest.RunReembedder(t, func(t *testing.T) func(t *testing.T) knowledge.Driver {
 		home := t.TempDir()
-		return func(t *testing.T) pumasi.KnowledgeDriver {
+		return func(t *testing.T) knowledge.Driver {
 			s, err := Open(context.Background(), home, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -44,8 +44,8 @@ func TestReembedAfterModelChange(t *testing.T) {
 		content := fmt.Sprintf("Case %d: set `prepare_threshold=%d` behind pgbouncer transaction pooling.", i, i)
 		old := make([]float32, 8)
 		old[i%8] = 1
-		r, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "old-agent", Title: title, Content: content,
-			NormHash: pumasi.KnowledgeHash(title, content), Model: "hashed-ngram-v1-512", Vector: old, Specificity: 0.8, Threshold: 1.01})
+		r, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "old-agent", Title: title, Content: content,
+			NormHash: knowledge.Hash(title, content), Model: "hashed-ngram-v1-512", Vector: old, Specificity: 0.8, Threshold: 1.01})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,12 +59,12 @@ func TestReembedAfterModelChange(t *testing.T) {
 		t.Fatalf("second Reembed = %d, %v; want nothing left", n, err)
 	}
 	q := "Finding 7 about pgbouncer prepared statements"
-	hits, err := k.Query(ctx, pumasi.QueryInput{Hive: "academy", Text: q, Model: emb.Model(), Vector: emb.Vector(q), Limit: 3})
+	hits, err := k.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: q, Model: emb.Model(), Vector: emb.Vector(q), Limit: 3})
 	if err != nil || len(hits) == 0 || hits[0].ID != ids[7] || hits[0].Similarity <= 0.5 {
 		t.Fatalf("query after re-embedding = %+v, %v; want entry 7 by its new vector", first3(hits), err)
 	}
 	d := NewKnowledgeDriver(s) // a fresh process's index
-	got, err := d.Nearest(ctx, "academy", emb.Model(), emb.Vector(pumasi.EmbeddingText("Finding 7 about pgbouncer prepared statements",
+	got, err := d.Nearest(ctx, "academy", emb.Model(), emb.Vector(knowledge.EmbeddingText("Finding 7 about pgbouncer prepared statements",
 		"Case 7: set `prepare_threshold=7` behind pgbouncer transaction pooling.")), 1)
 	if err != nil || len(got) != 1 || got[0] != ids[7] {
 		t.Fatalf("fresh index Nearest = %v, %v", got, err)
@@ -77,15 +77,15 @@ func TestReembedAfterModelChange(t *testing.T) {
 		t.Fatalf("full-text after re-embedding = %d ids, %v; want all 70 (the rows moved seq)", len(lex), err)
 	}
 	title, content := "Finding 7 about pgbouncer prepared statement", "Case 7: set `prepare_threshold=7` behind pgbouncer transaction pooling."
-	r, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "new-agent", Title: title, Content: content,
-		NormHash: pumasi.KnowledgeHash(title, content), Model: emb.Model(), Vector: emb.Vector(pumasi.EmbeddingText(title, content)),
+	r, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "new-agent", Title: title, Content: content,
+		NormHash: knowledge.Hash(title, content), Model: emb.Model(), Vector: emb.Vector(knowledge.EmbeddingText(title, content)),
 		Specificity: 0.8, Threshold: emb.MergeThreshold()})
-	if err != nil || r.Verdict != pumasi.VerdictMerged || r.Entry.ID != ids[7] {
+	if err != nil || r.Verdict != knowledge.VerdictMerged || r.Entry.ID != ids[7] {
 		t.Fatalf("near-duplicate under the new model = %s into %s, %v; want merged into %s", r.Verdict, r.Entry.ID, err, ids[7])
 	}
 }
 
-func first3(h []pumasi.Hit) []string {
+func first3(h []knowledge.Hit) []string {
 	var out []string
 	for _, x := range h[:min(3, len(h))] {
 		out = append(out, fmt.Sprintf("%s %.2f", x.Title, x.Score))

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/adapters/embed"
+	"pumasi/knowledge"
 )
 
 // semanticAPI serves /v1/embeddings the way a semantic model would for the
@@ -64,8 +64,8 @@ func newSemanticAPI(pairs []qPair) *semanticAPI {
 		if p.Label == "distinct" {
 			fb = scale(unit(), 1)
 		}
-		a := pumasi.EmbeddingText(p.A.Title, p.A.Content)
-		b := pumasi.EmbeddingText(p.B.Title, p.B.Content)
+		a := knowledge.EmbeddingText(p.A.Title, p.A.Content)
+		b := knowledge.EmbeddingText(p.B.Title, p.B.Content)
 		api.vecs[a] = mix(scale(topic, 0.8), scale(fa, 2), scale(unit(), 0.35))
 		api.vecs[b] = mix(scale(topic, 0.8), scale(fb, 2), scale(unit(), 0.35))
 	}

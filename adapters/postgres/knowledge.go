@@ -13,12 +13,13 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Knowledge is the PostgreSQL knowledge driver: entries, attribution and
 // counters in tables, candidates from a per-dimension HNSW index (pgvector)
 // and from full-text and trigram indexes. Ranking and dedup are the engine's
-// (pumasi.Knowledge). It keeps no state that another process could make
+// (knowledge.Engine). It keeps no state that another process could make
 // stale: every answer comes from the database, so any number of processes
 // and Lambda functions may share one.
 type Knowledge struct {
@@ -29,15 +30,15 @@ type Knowledge struct {
 	indexed sync.Map
 }
 
-var _ pumasi.KnowledgeDriver = (*Knowledge)(nil)
+var _ knowledge.Driver = (*Knowledge)(nil)
 
 // NewKnowledgeDriver returns the driver over pool, which Migrate has
 // brought up to date.
 func NewKnowledgeDriver(pool *pgxpool.Pool) *Knowledge { return &Knowledge{pool: pool} }
 
 // NewKnowledge returns the knowledge engine over pool.
-func NewKnowledge(pool *pgxpool.Pool, opt pumasi.KnowledgeOptions) *pumasi.Knowledge {
-	return pumasi.NewKnowledge(NewKnowledgeDriver(pool), opt)
+func NewKnowledge(pool *pgxpool.Pool, opt knowledge.Options) *knowledge.Engine {
+	return knowledge.New(NewKnowledgeDriver(pool), opt)
 }
 
 // seqLockKey is the advisory lock that makes entry seqs visible in order:
@@ -73,7 +74,7 @@ func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (strin
 // Insert writes e with its first contribution unless (hive, norm_hash) is
 // taken: INSERT ... ON CONFLICT DO NOTHING RETURNING lets the unique key
 // decide, across processes.
-func (k *Knowledge) Insert(ctx context.Context, e pumasi.NewEntry, first pumasi.Contribution) (string, bool, error) {
+func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first knowledge.Contribution) (string, bool, error) {
 	if err := k.ensureIndex(ctx, len(e.Vector)); err != nil {
 		return "", false, err
 	}
@@ -133,7 +134,7 @@ func (k *Knowledge) ensureIndex(ctx context.Context, dims int) error {
 }
 
 // AddContribution records c; the count moves only for a new contributor.
-func (k *Knowledge) AddContribution(ctx context.Context, id string, c pumasi.Contribution) (bool, error) {
+func (k *Knowledge) AddContribution(ctx context.Context, id string, c knowledge.Contribution) (bool, error) {
 	counted := false
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
 		counted = false
@@ -176,7 +177,7 @@ func touchEntry(ctx context.Context, tx pgx.Tx, id string, at time.Time) error {
 	return nil
 }
 
-func insertContribution(ctx context.Context, tx pgx.Tx, id string, c pumasi.Contribution) error {
+func insertContribution(ctx context.Context, tx pgx.Tx, id string, c knowledge.Contribution) error {
 	_, err := tx.Exec(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
 		VALUES ($1, $2, $3, $4, $5, $6)`, id, c.Agent, c.Title, c.Content, c.Similarity, c.At)
 	if err != nil {
@@ -235,7 +236,7 @@ func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time)
 // Contributions lists an entry's attribution rows, oldest first. One
 // statement reads the entry and its rows, so a concurrent Absorb is seen
 // wholly or not at all.
-func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Contribution, error) {
+func (k *Knowledge) Contributions(ctx context.Context, id string) ([]knowledge.Contribution, error) {
 	rows, err := k.pool.Query(ctx, `SELECT c.agent, c.title, c.content, c.similarity, c.at
 		FROM knowledge_entries e LEFT JOIN knowledge_contributions c ON c.entry_id = e.id
 		WHERE e.id = $1 ORDER BY c.seq`, id)
@@ -244,7 +245,7 @@ func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Cont
 	}
 	defer rows.Close()
 	found := false
-	out := []pumasi.Contribution{}
+	out := []knowledge.Contribution{}
 	for rows.Next() {
 		found = true
 		var agent, title, content *string
@@ -256,7 +257,7 @@ func (k *Knowledge) Contributions(ctx context.Context, id string) ([]pumasi.Cont
 		if agent == nil { // the entry, without contributions
 			continue
 		}
-		out = append(out, pumasi.Contribution{Agent: *agent, Title: *title, Content: *content, Similarity: *sim, At: at.UTC()})
+		out = append(out, knowledge.Contribution{Agent: *agent, Title: *title, Content: *content, Similarity: *sim, At: at.UTC()})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, wrap("list contributions", err)
@@ -271,8 +272,8 @@ const storedCols = `seq, id, hive, title, content, tags, specificity, contributi
 	endorsement_count, created_at, last_used_at, model, embedding`
 
 // Entries reads the entries among ids, with their vectors.
-func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]pumasi.StoredEntry, error) {
-	out := make(map[string]pumasi.StoredEntry, len(ids))
+func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]knowledge.StoredEntry, error) {
+	out := make(map[string]knowledge.StoredEntry, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -292,8 +293,8 @@ func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]pumas
 // it by. Every Insert holds seqLockKey shared until it commits; taking it
 // exclusively here waits out those in flight, and an Insert that starts
 // later draws a larger seq than any this read can see.
-func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.StoredEntry, error) {
-	var out []pumasi.StoredEntry
+func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]knowledge.StoredEntry, error) {
+	var out []knowledge.StoredEntry
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, seqLockKey); err != nil {
 			return fmt.Errorf("take seq lock: %w", err)
@@ -308,19 +309,19 @@ func (k *Knowledge) Since(ctx context.Context, seq int64, limit int) ([]pumasi.S
 	return out, nil
 }
 
-func (k *Knowledge) scanEntries(ctx context.Context, q string, args ...any) ([]pumasi.StoredEntry, error) {
+func (k *Knowledge) scanEntries(ctx context.Context, q string, args ...any) ([]knowledge.StoredEntry, error) {
 	return scanEntries(ctx, k.pool, q, args...)
 }
 
-func scanEntries(ctx context.Context, db querier, q string, args ...any) ([]pumasi.StoredEntry, error) {
+func scanEntries(ctx context.Context, db querier, q string, args ...any) ([]knowledge.StoredEntry, error) {
 	rows, err := db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []pumasi.StoredEntry
+	var out []knowledge.StoredEntry
 	for rows.Next() {
-		var e pumasi.StoredEntry
+		var e knowledge.StoredEntry
 		var v pgvector.Vector
 		if err := rows.Scan(&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &e.Tags, &e.Specificity,
 			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &v); err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // Lexical finds entries two ways and interleaves the lists, best first, so
@@ -84,7 +84,7 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 			return nil, wrap("trigram search", err)
 		}
 	}
-	return pumasi.Interleave(n, a, b), nil
+	return knowledge.Interleave(n, a, b), nil
 }
 
 // Bounds of a lexical candidate search (see Lexical), the local driver's.

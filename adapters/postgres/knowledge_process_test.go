@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 // init lets the test binary double as a second process on one database:
@@ -51,7 +51,7 @@ func (h helper) run(role string) error {
 		return err
 	}
 	defer pool.Close()
-	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	k := NewKnowledge(pool, knowledge.Options{})
 	if err := waitFile(ctx, filepath.Join(h.dir, "go")); err != nil {
 		return err
 	}
@@ -74,16 +74,16 @@ func (h helper) run(role string) error {
 		absorbed := 0 // answered merged because a sweep took the entry as it landed
 		for c := range sweepClusters {
 			a, b := clusterVecs(c)
-			for _, in := range []pumasi.ContributeInput{
+			for _, in := range []knowledge.ContributeInput{
 				twin(fmt.Sprintf("a-%03d", c), c, "first", a, 2),
 				twin(fmt.Sprintf("b-%03d", c), c, "second", b, 2),
-				twin(fmt.Sprintf("c-%03d", c), c, "second", b, pumasi.DefaultMergeThreshold),
+				twin(fmt.Sprintf("c-%03d", c), c, "second", b, knowledge.DefaultMergeThreshold),
 			} {
 				res, err := k.Contribute(ctx, in)
 				if err != nil {
 					return err
 				}
-				if in.Threshold > 1 && res.Verdict == pumasi.VerdictMerged {
+				if in.Threshold > 1 && res.Verdict == knowledge.VerdictMerged {
 					absorbed++
 				}
 			}
@@ -139,14 +139,14 @@ func parallel(n int, f func(i int) error) error {
 }
 
 // sameFinding is the one finding every racer contributes.
-func sameFinding(agent string) pumasi.ContributeInput {
+func sameFinding(agent string) knowledge.ContributeInput {
 	title := "Postgres advisory locks are per database"
 	content := "`pg_advisory_lock(k)` in one database does not block the same key in another database on the server."
 	v := make([]float32, 8)
 	v[3] = 1
-	return pumasi.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
-		NormHash: pumasi.KnowledgeHash(title, content), Model: "test-model", Vector: v, Specificity: 0.9,
-		Threshold: pumasi.DefaultMergeThreshold}
+	return knowledge.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
+		NormHash: knowledge.Hash(title, content), Model: "test-model", Vector: v, Specificity: 0.9,
+		Threshold: knowledge.DefaultMergeThreshold}
 }
 
 const sweepClusters = 60
@@ -178,11 +178,11 @@ func unit(v []float32) []float32 {
 
 // twin is a contribution to cluster c; threshold 2 forces a new entry
 // however near, as two racing writers would.
-func twin(agent string, c int, which string, v []float32, threshold float64) pumasi.ContributeInput {
+func twin(agent string, c int, which string, v []float32, threshold float64) knowledge.ContributeInput {
 	title := fmt.Sprintf("cluster %03d finding, %s wording", c, which)
 	content := fmt.Sprintf("What cluster %03d found, said the %s way.", c, which)
-	return pumasi.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
-		NormHash: pumasi.KnowledgeHash(title, content), Model: "test-model", Vector: v, Specificity: 0.8,
+	return knowledge.ContributeInput{Hive: "academy", Agent: agent, Title: title, Content: content,
+		NormHash: knowledge.Hash(title, content), Model: "test-model", Vector: v, Specificity: 0.8,
 		Threshold: threshold}
 }
 
@@ -312,7 +312,7 @@ func TestKnowledgeTwoProcessesOneDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := runHelpers(t, url, "", "contribute", "contribute")
-	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	k := NewKnowledge(pool, knowledge.Options{})
 	var n int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM knowledge_entries`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d entries (%v), want 1", n, err)
@@ -360,7 +360,7 @@ func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := runHelpers(t, url, "", "write", "sweep")
-	k := NewKnowledge(pool, pumasi.KnowledgeOptions{})
+	k := NewKnowledge(pool, knowledge.Options{})
 	rep, err := k.SweepKnowledge(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +399,7 @@ func TestKnowledgeSweepWhileAnotherProcessWrites(t *testing.T) {
 		t.Fatalf("%d entries, want one per cluster (%d)", entries, sweepClusters)
 	}
 	// A contribution whose entry is absorbed between the write and the
-	// engine's read-back is retried by the engine (pumasi.Knowledge.
+	// engine's read-back is retried by the engine (knowledge.Engine
 	// Contribute) and recorded twice; counts are unaffected, since one
 	// contributor counts once. Reported, not failed: the engine decides.
 	if extra := attributions - 3*sweepClusters; extra > 0 {

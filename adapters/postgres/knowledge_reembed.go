@@ -8,14 +8,15 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
-var _ pumasi.KnowledgeReembedder = (*Knowledge)(nil)
+var _ knowledge.Reembedder = (*Knowledge)(nil)
 
 // OtherModel lists entries embedded by another model, oldest seq first.
 // Entries embedded again take a new seq (see SetVector), so walking seq
 // from the bottom meets the ones still to do first.
-func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]pumasi.StoredEntry, error) {
+func (k *Knowledge) OtherModel(ctx context.Context, model string, limit int) ([]knowledge.StoredEntry, error) {
 	es, err := k.scanEntries(ctx, `SELECT `+storedCols+` FROM knowledge_entries WHERE model <> $1 ORDER BY seq LIMIT $2`, model, limit)
 	if err != nil {
 		return nil, wrap("list entries of other models", err)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"pumasi"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 // TestSinceWalksEverySeqWhileInsertsRace pins the seq lock (Insert holds
@@ -48,9 +48,9 @@ func TestSinceWalksEverySeqWhileInsertsRace(t *testing.T) {
 				v[(w+i)%8] = 1
 				title := fmt.Sprintf("writer %d finding %d", w, i)
 				at := time.Now().UTC()
-				e := pumasi.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title,
-					NormHash: pumasi.KnowledgeHash(title, title), Model: "test-model", Vector: v, Specificity: 0.5, At: at}
-				if _, _, err := k.Insert(ctx, e, pumasi.Contribution{Agent: fmt.Sprintf("w%d", w), Title: title,
+				e := knowledge.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title,
+					NormHash: knowledge.Hash(title, title), Model: "test-model", Vector: v, Specificity: 0.5, At: at}
+				if _, _, err := k.Insert(ctx, e, knowledge.Contribution{Agent: fmt.Sprintf("w%d", w), Title: title,
 					Content: title, Similarity: 1, At: at}); err != nil {
 					errs <- fmt.Errorf("writer %d insert %d: %w", w, i, err)
 					return
@@ -62,7 +62,7 @@ func TestSinceWalksEverySeqWhileInsertsRace(t *testing.T) {
 	go func() { wg.Wait(); close(inserted) }()
 
 	seen := map[int64]int{}
-	reads := walkSinceUntil(t, ctx, k, inserted, errs, func(e pumasi.StoredEntry) { seen[e.Seq]++ })
+	reads := walkSinceUntil(t, ctx, k, inserted, errs, func(e knowledge.StoredEntry) { seen[e.Seq]++ })
 	took := time.Since(start)
 	close(errs)
 	for err := range errs {
@@ -95,7 +95,7 @@ func TestSinceWalksEverySeqWhileInsertsRace(t *testing.T) {
 // walks its mark, again and again until done closes (then once more), and
 // hands each entry met to visit. A writer's error on errs fails the test.
 // It returns how many Since calls it made.
-func walkSinceUntil(t *testing.T, ctx context.Context, k *Knowledge, done <-chan struct{}, errs <-chan error, visit func(pumasi.StoredEntry)) int {
+func walkSinceUntil(t *testing.T, ctx context.Context, k *Knowledge, done <-chan struct{}, errs <-chan error, visit func(knowledge.StoredEntry)) int {
 	t.Helper()
 	var mark int64
 	reads := 0

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"pumasi"
+	"pumasi/knowledge"
 )
 
 // SweepMark returns the highest entry seq a finished sweep batch covered.
@@ -97,7 +98,7 @@ func (k *Knowledge) CountUnused(ctx context.Context, before time.Time) (int, err
 }
 
 // RecordSweep keeps a sweep's report in knowledge_sweeps.
-func (k *Knowledge) RecordSweep(ctx context.Context, rep pumasi.KnowledgeSweepReport) error {
+func (k *Knowledge) RecordSweep(ctx context.Context, rep knowledge.SweepReport) error {
 	_, err := k.pool.Exec(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms)
 		VALUES ($1, $2, $3, $4, $5, $6)`, rep.At, rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds())
 	if err != nil {

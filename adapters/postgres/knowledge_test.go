@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"pumasi"
-	"pumasi/adapters/storagetest"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
+	"pumasi/knowledge/knowledgetest"
 )
 
 // newKnowledgeDriver returns the driver over a fresh, migrated database.
@@ -21,5 +21,5 @@ func newKnowledgeDriver(t *testing.T) *Knowledge {
 
 // TestKnowledgeConformance runs the suite every knowledge driver passes.
 func TestKnowledgeConformance(t *testing.T) {
-	storagetest.RunKnowledge(t, func(t *testing.T) pumasi.KnowledgeDriver { return newKnowledgeDriver(t) })
+	knowledgetest.Run(t, func(t *testing.T) knowledge.Driver { return newKnowledgeDriver(t) })
 }

@@ -9,18 +9,18 @@ import (
 
 	"github.com/google/uuid"
 
-	"pumasi"
-	"pumasi/adapters/storagetest"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
+	"pumasi/knowledge/knowledgetest"
 )
 
 // TestReembedderConformance runs the re-embedding suite; each open is a
 // pool of its own over one database, as another process's would be.
 func TestReembedderConformance(t *testing.T) {
-	storagetest.RunReembedder(t, func(t *testing.T) func(t *testing.T) pumasi.KnowledgeDriver {
+	knowledgetest.RunReembedder(t, func(t *testing.T) func(t *testing.T) knowledge.Driver {
 		url := testpeer.Postgres(t)
 		migrated := false
-		return func(t *testing.T) pumasi.KnowledgeDriver {
+		return func(t *testing.T) knowledge.Driver {
 			pool := openTest(t, url)
 			if !migrated {
 				if err := Migrate(t.Context(), pool); err != nil {
@@ -58,9 +58,9 @@ func TestSinceWalksEverySeqWhileReembedding(t *testing.T) {
 		v[i%dims] = 1
 		title := fmt.Sprintf("%s finding %d", tag, i)
 		at := time.Now().UTC()
-		id, _, err := k.Insert(ctx, pumasi.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title,
-			NormHash: pumasi.KnowledgeHash(title, title), Model: map[int]string{8: "old", 24: "new"}[dims], Vector: v,
-			Specificity: 0.5, At: at}, pumasi.Contribution{Agent: "writer", Title: title, Content: title, Similarity: 1, At: at})
+		id, _, err := k.Insert(ctx, knowledge.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title,
+			NormHash: knowledge.Hash(title, title), Model: map[int]string{8: "old", 24: "new"}[dims], Vector: v,
+			Specificity: 0.5, At: at}, knowledge.Contribution{Agent: "writer", Title: title, Content: title, Similarity: 1, At: at})
 		return id, err
 	}
 	var ids []string
@@ -102,7 +102,7 @@ func TestSinceWalksEverySeqWhileReembedding(t *testing.T) {
 	go func() { wg.Wait(); close(written) }()
 
 	seen := map[int64]string{}
-	reads := walkSinceUntil(t, ctx, k, written, errs, func(e pumasi.StoredEntry) { seen[e.Seq] = e.ID })
+	reads := walkSinceUntil(t, ctx, k, written, errs, func(e knowledge.StoredEntry) { seen[e.Seq] = e.ID })
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)

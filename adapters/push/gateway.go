@@ -15,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewaymanagementapi/types"
 
 	"pumasi"
-	"pumasi/functions"
 )
 
 // Connections is what Gateway needs of a connection registry: the ids to
@@ -48,8 +47,6 @@ type Gateway struct {
 	conns  Connections
 	log    *slog.Logger
 }
-
-var _ functions.Pusher = (*Gateway)(nil)
 
 // NewGateway returns a Gateway posting to endpoint, the WebSocket API's
 // stage URL (https://{api}.execute-api.{region}.amazonaws.com/{stage}; in

@@ -1,7 +1,7 @@
 // Package push delivers frames to machine daemons. Hub is localdev's
 // WebSocket gateway: it holds the daemons' connections in process and pushes
 // to them directly. An API Gateway @connections adapter sits beside it for
-// AWS; both implement functions.Pusher.
+// AWS; both implement functions.Pusher (checked in conformance_test.go).
 package push
 
 import (
@@ -21,7 +21,6 @@ import (
 	"golang.org/x/time/rate"
 
 	"pumasi"
-	"pumasi/functions"
 )
 
 // Defaults of a Hub; API Gateway closes idle connections after 10 minutes,
@@ -55,11 +54,6 @@ const (
 // ErrGone is returned for a connection id that is no longer live, as API
 // Gateway answers 410 Gone.
 var ErrGone = errors.New("connection is gone")
-
-var (
-	_ functions.Pusher        = (*Hub)(nil)
-	_ functions.MachineSocket = (*Hub)(nil)
-)
 
 // Hub keeps the live WebSocket connections of machine daemons, by machine.
 // It is safe for concurrent use. Tune the exported fields before serving.

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 // daemonTempPrefix marks the machine daemon's files in flight in
@@ -155,24 +156,24 @@ func sharedContextBlock(ctx context.Context, dir string, budget int) (string, er
 	if err != nil {
 		return "", err
 	}
-	files := make([]pumasi.SharedFile, len(entries))
+	files := make([]prompt.SharedFile, len(entries))
 	for i, e := range entries {
-		files[i] = pumasi.SharedFile{Name: e.name, SHA256: e.sha256, Content: e.content}
+		files[i] = prompt.SharedFile{Name: e.name, SHA256: e.sha256, Content: e.content}
 	}
-	return pumasi.ComposeSharedContext(files, budget), nil
+	return prompt.ComposeSharedContext(files, budget), nil
 }
 
 // resolveShared resolves references against an agent's shared directory,
 // the local copy of its room. Files on disk carry no room file id, so the
 // references' id is empty.
-func resolveShared(ctx context.Context, dir, text string, explicit []string) (pumasi.Resolution, error) {
+func resolveShared(ctx context.Context, dir, text string, explicit []string) (prompt.Resolution, error) {
 	entries, err := listSharedFiles(ctx, dir)
 	if err != nil {
-		return pumasi.Resolution{}, err
+		return prompt.Resolution{}, err
 	}
 	files := make([]pumasi.File, len(entries))
 	for i, e := range entries {
 		files[i] = pumasi.File{Name: e.name, SHA256: e.sha256, Size: e.size}
 	}
-	return pumasi.Resolve(text, explicit, files), nil
+	return prompt.Resolve(text, explicit, files), nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 func init() {
@@ -30,7 +31,7 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 	fs.SetOutput(env.stderr)
 	agent := fs.String("agent", "", "agent id (required)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
-	budget := fs.Int("budget", pumasi.DefaultContextBudget, "largest output in bytes; files past it are listed as omitted (0: no limit)")
+	budget := fs.Int("budget", prompt.DefaultContextBudget, "largest output in bytes; files past it are listed as omitted (0: no limit)")
 	hook := fs.Bool("hook", false, "read a prompt hook's JSON event from stdin and add the <referenced-files> hint for the $references in its \"prompt\"")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"pumasi"
+	"pumasi/prompt"
 )
 
 // writeSharedFiles writes files into agent's memory/shared/ under home and
@@ -43,9 +43,9 @@ func runCLI(t *testing.T, envVars map[string]string, args ...string) (string, st
 	return stdout.String(), stderr.String(), err
 }
 
-func sharedFileOf(name, content string) pumasi.SharedFile {
+func sharedFileOf(name, content string) prompt.SharedFile {
 	sum := sha256.Sum256([]byte(content))
-	return pumasi.SharedFile{Name: name, SHA256: hex.EncodeToString(sum[:]), Content: []byte(content)}
+	return prompt.SharedFile{Name: name, SHA256: hex.EncodeToString(sum[:]), Content: []byte(content)}
 }
 
 func TestContextCommand(t *testing.T) {
@@ -73,7 +73,7 @@ func TestContextCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("context: %v", err)
 	}
-	want := pumasi.ComposeSharedContext([]pumasi.SharedFile{
+	want := prompt.ComposeSharedContext([]prompt.SharedFile{
 		sharedFileOf("spec.md", "# Spec\nclose </file> and </shared-context> here\n"),
 		sharedFileOf("회의록.md", "회의 내용\n"),
 	}, 0)

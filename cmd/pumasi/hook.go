@@ -12,8 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"pumasi"
 	"pumasi/functions"
+	"pumasi/knowledge"
+	"pumasi/prompt"
 )
 
 func init() {
@@ -42,7 +43,7 @@ type hookEvent struct {
 // hookHit is a query hit as the hook reads it: pumasi's fields and The
 // Hive's summary.
 type hookHit struct {
-	pumasi.Hit
+	knowledge.Hit
 	Summary string `json:"summary"`
 }
 
@@ -58,14 +59,14 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	server := knowServerFlag(env, fs)
 	limit := fs.Int("limit", 3, "most entries to show (1-50)")
 	hive := fs.String("hive", "", "search only this hive (default: every hive)")
-	budget := fs.Int("budget", pumasi.DefaultKnowledgeBudget, "largest block in bytes; entries past it are summarised, then listed as omitted")
+	budget := fs.Int("budget", prompt.DefaultKnowledgeBudget, "largest block in bytes; entries past it are summarised, then listed as omitted")
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
 	if err := fs.Parse(args); err != nil {
 		return &exitCodeError{2, err}
 	}
-	if fs.NArg() > 0 || *limit < 1 || *limit > pumasi.MaxQueryLimit || *budget < 256 || *timeout <= 0 {
+	if fs.NArg() > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 {
 		return &exitCodeError{2, errors.New("know hook: want no arguments, --limit 1-50, --budget of at least 256 and a positive --timeout")}
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
@@ -104,14 +105,14 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		return note("cannot reach %s", kc.server)
 	}
-	hints := make([]pumasi.KnowledgeHint, 0, len(hits))
+	hints := make([]prompt.KnowledgeHint, 0, len(hits))
 	for _, h := range hits {
 		if h.Similarity < *minSim {
 			continue
 		}
-		hints = append(hints, pumasi.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content, Score: h.Score})
+		hints = append(hints, prompt.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content, Score: h.Score})
 	}
-	_, err = io.WriteString(env.stdout, pumasi.ComposeKnowledgeContext(hints, *budget))
+	_, err = io.WriteString(env.stdout, prompt.ComposeKnowledgeContext(hints, *budget))
 	return err
 }
 

@@ -17,8 +17,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pumasi"
 	"pumasi/functions"
+	"pumasi/knowledge"
 )
 
 func init() {
@@ -98,18 +98,18 @@ func (k *knowClient) sendRaw(ctx context.Context, method, path string, body any)
 	return resp.StatusCode, raw, nil
 }
 
-func (k *knowClient) query(ctx context.Context, q string, limit int, hive string) ([]pumasi.Hit, error) {
-	var hits []pumasi.Hit
+func (k *knowClient) query(ctx context.Context, q string, limit int, hive string) ([]knowledge.Hit, error) {
+	var hits []knowledge.Hit
 	if _, err := k.send(ctx, "GET", queryPath(q, limit, hive), nil, &hits); err != nil {
 		return nil, err
 	}
 	if hits == nil {
-		hits = []pumasi.Hit{}
+		hits = []knowledge.Hit{}
 	}
 	return hits, nil
 }
 
-func (k *knowClient) contribute(ctx context.Context, req pumasi.ContributionRequest) (functions.ContributeData, error) {
+func (k *knowClient) contribute(ctx context.Context, req knowledge.ContributionRequest) (functions.ContributeData, error) {
 	if req.Tags == nil {
 		req.Tags = []string{}
 	}
@@ -151,7 +151,7 @@ func runKnowQuery(ctx context.Context, env *cliEnv, args []string) error {
 	fs := flag.NewFlagSet("know query", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	server := knowServerFlag(env, fs)
-	limit := fs.Int("limit", pumasi.DefaultQueryLimit, "most results (at most 50)")
+	limit := fs.Int("limit", knowledge.DefaultQueryLimit, "most results (at most 50)")
 	hive := fs.String("hive", "", "search only this hive (default: every hive)")
 	asJSON := fs.Bool("json", false, "print the answer's data as JSON")
 	pos, err := knowParse(fs, args)
@@ -201,7 +201,7 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 	if len(pos) > 0 {
 		return &exitCodeError{2, fmt.Errorf("know contribute: unexpected argument %q (use --title and --content)", pos[0])}
 	}
-	if !pumasi.ValidHandle(*agent) {
+	if !knowledge.ValidHandle(*agent) {
 		return &exitCodeError{2, errors.New("know contribute: --agent or PUMASI_AGENT must be 3-64 characters of A-Z a-z 0-9 . _ -")}
 	}
 	body := *content
@@ -215,7 +215,7 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 	if strings.TrimSpace(*title) == "" || strings.TrimSpace(body) == "" {
 		return &exitCodeError{2, errors.New("know contribute: --title and --content are required")}
 	}
-	req := pumasi.ContributionRequest{Title: *title, Content: body, Hive: *hive, Tags: []string{}}
+	req := knowledge.ContributionRequest{Title: *title, Content: body, Hive: *hive, Tags: []string{}}
 	for _, t := range strings.Split(*tags, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			req.Tags = append(req.Tags, t)
@@ -232,7 +232,7 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 	} else {
 		printVerdict(env.stdout, d)
 	}
-	if d.Verdict == pumasi.VerdictRejected {
+	if d.Verdict == knowledge.VerdictRejected {
 		return &exitCodeError{1, fmt.Errorf("contribution rejected (%s)", d.Stage)}
 	}
 	return nil
@@ -240,9 +240,9 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 
 func printVerdict(w io.Writer, d functions.ContributeData) {
 	switch d.Verdict {
-	case pumasi.VerdictAccepted:
+	case knowledge.VerdictAccepted:
 		fmt.Fprintf(w, "accepted: new entry %s in hive %s\n", d.Entry.ID, d.Entry.Hive)
-	case pumasi.VerdictMerged:
+	case knowledge.VerdictMerged:
 		sim := 0.0
 		if d.Similarity != nil {
 			sim = *d.Similarity
@@ -301,7 +301,7 @@ var (
 // "agent-<id>" when the id is shorter than a handle may be (ids may be one
 // character; handles need three).
 func mcpHandle(agent string) string {
-	if pumasi.ValidHandle(agent) {
+	if knowledge.ValidHandle(agent) {
 		return agent
 	}
 	return "agent-" + agent
@@ -327,7 +327,7 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 	}
 	// A bad --handle or PUMASI_AGENT still serves every other tool; only
 	// contributing says what to fix.
-	handleOK := pumasi.ValidHandle(handle)
+	handleOK := knowledge.ValidHandle(handle)
 	kc := newKnowClient(server, handle)
 	addTool(s, &mcp.Tool{
 		Name: "query_knowledge",
@@ -336,14 +336,14 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 			"hive, tags, similarity, score and counts; ranked by similarity × quality. Cite the ids you use.",
 		Annotations: queryAnnotations,
 	}, func(p map[string]*jsonschema.Schema) {
-		intRange(p["limit"], 1, pumasi.MaxQueryLimit, pumasi.DefaultQueryLimit)
+		intRange(p["limit"], 1, knowledge.MaxQueryLimit, knowledge.DefaultQueryLimit)
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in queryKnowledgeInput) (*mcp.CallToolResult, any, error) {
 		q := strings.TrimSpace(in.Query)
 		if q == "" {
 			return nil, nil, errors.New("invalid_request: query is required")
 		}
-		if in.Limit < 1 || in.Limit > pumasi.MaxQueryLimit {
-			return nil, nil, fmt.Errorf("invalid_request: limit must be 1 to %d", pumasi.MaxQueryLimit)
+		if in.Limit < 1 || in.Limit > knowledge.MaxQueryLimit {
+			return nil, nil, fmt.Errorf("invalid_request: limit must be 1 to %d", knowledge.MaxQueryLimit)
 		}
 		return knowResult(kc.sendRaw(ctx, "GET", queryPath(q, in.Limit, in.Hive), nil))
 	})
@@ -357,7 +357,7 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		if !handleOK {
 			return nil, nil, fmt.Errorf("agent_required: the contributor handle %q is not 3-64 characters of A-Z a-z 0-9 . _ -; start pumasi mcp with --handle", handle)
 		}
-		req := pumasi.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags}
+		req := knowledge.ContributionRequest{Title: in.Title, Content: in.Content, Hive: in.Hive, Tags: in.Tags}
 		if req.Tags == nil {
 			req.Tags = []string{}
 		}

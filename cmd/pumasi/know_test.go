@@ -13,10 +13,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/functions"
+	"pumasi/gate"
+	"pumasi/knowledge"
 )
 
 // knowServer serves the real knowledge API over a real local store.
@@ -143,7 +144,7 @@ func TestKnowMCPTools(t *testing.T) {
 	res := callTool(t, ctx, cs, "contribute_knowledge", map[string]any{
 		"title": "Postgres now() is frozen", "content": knowTestContent, "hive": "academy", "tags": []string{"postgres", "time"}})
 	decodeStructured(t, res, &ans)
-	if err := json.Unmarshal(ans.Data, &d); err != nil || res.IsError || !ans.Success || d.Verdict != pumasi.VerdictAccepted || d.EntryID == "" || d.Entry == nil {
+	if err := json.Unmarshal(ans.Data, &d); err != nil || res.IsError || !ans.Success || d.Verdict != knowledge.VerdictAccepted || d.EntryID == "" || d.Entry == nil {
 		t.Fatalf("contribute_knowledge = %s (isError %v)", resultText(t, res), res.IsError)
 	}
 	entryID := d.EntryID
@@ -165,7 +166,7 @@ func TestKnowMCPTools(t *testing.T) {
 	decodeStructured(t, res, &ans)
 	d = functions.ContributeData{}
 	_ = json.Unmarshal(ans.Data, &d)
-	if !res.IsError || ans.Success || d.Verdict != pumasi.VerdictRejected || d.Stage != pumasi.StagePII || len(d.Reasons) != 1 || len(d.Hints) == 0 || strings.Contains(resultText(t, res), "acme") {
+	if !res.IsError || ans.Success || d.Verdict != knowledge.VerdictRejected || d.Stage != gate.StagePII || len(d.Reasons) != 1 || len(d.Hints) == 0 || strings.Contains(resultText(t, res), "acme") {
 		t.Fatalf("PII via MCP = %s (isError %v), want a tool error holding the 422 body", resultText(t, res), res.IsError)
 	}
 
@@ -242,7 +243,7 @@ func TestMCPBadHandleStillServes(t *testing.T) {
 func TestMCPHandle(t *testing.T) {
 	for _, id := range []string{"a", "a1", "a.b", "abc", strings.Repeat("x", 63)} {
 		h := mcpHandle(id)
-		if !pumasi.ValidHandle(h) || (len(id) >= 3 && h != id) {
+		if !knowledge.ValidHandle(h) || (len(id) >= 3 && h != id) {
 			t.Errorf("mcpHandle(%q) = %q", id, h)
 		}
 	}

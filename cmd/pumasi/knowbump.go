@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // init registers `know cite` and `know endorse`. Citing and endorsing are
@@ -25,8 +25,8 @@ func init() {
 
 // bump cites or endorses entry id (op "cite" or "endorse") and returns the
 // entry with its counters after the bump.
-func (k *knowClient) bump(ctx context.Context, op, id string) (pumasi.Entry, error) {
-	var e pumasi.Entry
+func (k *knowClient) bump(ctx context.Context, op, id string) (knowledge.Entry, error) {
+	var e knowledge.Entry
 	_, err := k.send(ctx, "POST", bumpPath(op, id), nil, &e)
 	return e, err
 }
@@ -78,7 +78,7 @@ func runKnowBump(ctx context.Context, env *cliEnv, op string, args []string) err
 	if err != nil {
 		return &exitCodeError{2, fmt.Errorf("%s: %w", name, err)}
 	}
-	if !pumasi.ValidHandle(*agent) {
+	if !knowledge.ValidHandle(*agent) {
 		return &exitCodeError{2, fmt.Errorf("%s: --agent or PUMASI_AGENT must be 3-64 characters of A-Z a-z 0-9 . _ -", name)}
 	}
 	e, err := newKnowClient(*server, *agent).bump(ctx, op, id)

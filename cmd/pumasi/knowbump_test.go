@@ -13,23 +13,23 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pumasi"
+	"pumasi/knowledge"
 )
 
 // seedEntry contributes one finding through the real API and returns the
 // new entry's id.
 func seedEntry(t *testing.T, server string) string {
 	t.Helper()
-	d, err := newKnowClient(server, "seed-agent").contribute(context.Background(), pumasi.ContributionRequest{
+	d, err := newKnowClient(server, "seed-agent").contribute(context.Background(), knowledge.ContributionRequest{
 		Title: "Postgres now() is frozen in a transaction", Content: knowTestContent})
-	if err != nil || d.Verdict != pumasi.VerdictAccepted || d.Entry == nil {
+	if err != nil || d.Verdict != knowledge.VerdictAccepted || d.Entry == nil {
 		t.Fatalf("seed = %+v, %v", d, err)
 	}
 	return d.Entry.ID
 }
 
 // getEntry is GET /knowledge/{id}'s entry, as the server keeps it.
-func getEntry(t *testing.T, server, id string) pumasi.Entry {
+func getEntry(t *testing.T, server, id string) knowledge.Entry {
 	t.Helper()
 	resp, err := http.Get(server + "/knowledge/" + id)
 	if err != nil {
@@ -37,7 +37,7 @@ func getEntry(t *testing.T, server, id string) pumasi.Entry {
 	}
 	defer resp.Body.Close()
 	var body struct {
-		Data pumasi.Entry `json:"data"`
+		Data knowledge.Entry `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("GET /knowledge/%s = %d, %v", id, resp.StatusCode, err)
@@ -47,11 +47,11 @@ func getEntry(t *testing.T, server, id string) pumasi.Entry {
 
 // entryAnswer decodes a cite/endorse tool result: The Hive's body holding
 // the entry after the bump.
-func entryAnswer(t *testing.T, res *mcp.CallToolResult) (bool, pumasi.Entry) {
+func entryAnswer(t *testing.T, res *mcp.CallToolResult) (bool, knowledge.Entry) {
 	t.Helper()
 	var ans struct {
-		Success bool         `json:"success"`
-		Data    pumasi.Entry `json:"data"`
+		Success bool            `json:"success"`
+		Data    knowledge.Entry `json:"data"`
 	}
 	decodeStructured(t, res, &ans)
 	if text := resultText(t, res); !strings.Contains(text, `"success":true`) {
@@ -80,7 +80,7 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 	defer cs.Close()
 
 	time.Sleep(20 * time.Millisecond) // so a moved last_used_at is visibly later
-	var got pumasi.Entry
+	var got knowledge.Entry
 	for i := 1; i <= 2; i++ {
 		res := callTool(t, ctx, cs, "cite_knowledge", map[string]any{"id": id})
 		ok, e := entryAnswer(t, res)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 func init() {
@@ -275,7 +276,7 @@ type sharedContextOutput struct {
 }
 
 func infoOf(e sharedEntry) sharedFileInfo {
-	return sharedFileInfo{Name: e.name, SHA256: e.sha256, Size: e.size, Path: pumasi.SharedPathPrefix + e.name}
+	return sharedFileInfo{Name: e.name, SHA256: e.sha256, Size: e.size, Path: prompt.SharedPathPrefix + e.name}
 }
 
 // toolError turns err into what the model may see: the client-safe message
@@ -321,10 +322,10 @@ func addSharedFileTools(s *mcp.Server, cfg *mcpConfig) error {
 		Description: "Resolve $name references in a message (and explicit names) against your shared files. " +
 			"Returns the files referenced, the names that match no file (unknown), and a <referenced-files> hint.",
 		Annotations: localRead,
-	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in resolveReferencesInput) (*mcp.CallToolResult, pumasi.Resolution, error) {
+	}, nil, func(ctx context.Context, _ *mcp.CallToolRequest, in resolveReferencesInput) (*mcp.CallToolResult, prompt.Resolution, error) {
 		res, err := resolveShared(ctx, cfg.sharedDir, in.Text, in.References)
 		if err != nil {
-			return nil, pumasi.Resolution{}, toolError(err)
+			return nil, prompt.Resolution{}, toolError(err)
 		}
 		return nil, res, nil
 	})
@@ -333,14 +334,14 @@ func addSharedFileTools(s *mcp.Server, cfg *mcpConfig) error {
 		Description: "The <shared-context> block of all your shared files, as a prompt hook would inject it.",
 		Annotations: localRead,
 	}, func(p map[string]*jsonschema.Schema) {
-		intRange(p["budget"], 0, maxContextBudget, pumasi.DefaultContextBudget)
+		intRange(p["budget"], 0, maxContextBudget, prompt.DefaultContextBudget)
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in sharedContextInput) (*mcp.CallToolResult, sharedContextOutput, error) {
 		budget := in.Budget
 		if budget < 0 || budget > maxContextBudget {
 			return nil, sharedContextOutput{}, fmt.Errorf("invalid_request: budget must be 0 to %d", maxContextBudget)
 		}
 		if budget == 0 {
-			budget = pumasi.DefaultContextBudget
+			budget = prompt.DefaultContextBudget
 		}
 		block, err := sharedContextBlock(ctx, cfg.sharedDir, budget)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pumasi"
+	"pumasi/prompt"
 )
 
 // buildPumasiBinary compiles the real CLI into a temp folder.
@@ -152,7 +152,7 @@ func TestMCPServerOverStdio(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("resolve failed: %s", resultText(t, res))
 	}
-	var resolved pumasi.Resolution
+	var resolved prompt.Resolution
 	decodeStructured(t, res, &resolved)
 	var refs []string
 	for _, r := range resolved.References {

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
+	"pumasi/prompt"
 )
 
 // Shared files as MCP resources, so hosts can @-mention them (Claude Code,
@@ -124,7 +125,7 @@ func (w *sharedWatcher) sync(ctx context.Context, read mcp.ResourceHandler) erro
 		}
 		w.srv.AddResource(&mcp.Resource{
 			URI: sharedURI(name), Name: name, Title: name, MIMEType: st.mime, Size: st.size,
-			Description: "Shared with you through your pumasi room; on disk at " + pumasi.SharedPathPrefix + name,
+			Description: "Shared with you through your pumasi room; on disk at " + prompt.SharedPathPrefix + name,
 		}, read)
 		if had {
 			_ = w.srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: sharedURI(name)})
@@ -216,10 +217,10 @@ func addSharedContextPrompt(s *mcp.Server, cfg *mcpConfig) {
 		Description: "Insert the <shared-context> block: every file shared with you through your pumasi room, in name order.",
 		Arguments: []*mcp.PromptArgument{{
 			Name:        "budget",
-			Description: fmt.Sprintf("largest block in bytes (default %d, at most %d); files past it are listed as omitted", pumasi.DefaultContextBudget, maxContextBudget),
+			Description: fmt.Sprintf("largest block in bytes (default %d, at most %d); files past it are listed as omitted", prompt.DefaultContextBudget, maxContextBudget),
 		}},
 	}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		budget := pumasi.DefaultContextBudget
+		budget := prompt.DefaultContextBudget
 		if v := strings.TrimSpace(req.Params.Arguments["budget"]); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > maxContextBudget {

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"time"
 
-	"pumasi"
 	"pumasi/functions"
 	"pumasi/internal/wire"
+	"pumasi/knowledge"
 )
 
 func init() {
@@ -66,8 +66,8 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 	// A shell without the server's PUMASI_EMBEDDINGS_* would move every
 	// entry to another model (the sweep re-embeds first), and the server,
 	// searching by its own, would find none: refuse unless asked.
-	if k, ok := know.(*pumasi.Knowledge); ok && !*reembed {
-		if r, ok := k.Driver().(pumasi.KnowledgeReembedder); ok {
+	if k, ok := know.(*knowledge.Engine); ok && !*reembed {
+		if r, ok := k.Driver().(knowledge.Reembedder); ok {
 			others, err := r.OtherModel(ctx, embedder.Model(), 1)
 			if err != nil {
 				return err

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/internal/testpeer"
 	"pumasi/internal/wire"
+	"pumasi/knowledge"
 )
 
 // TestSweepByHandPostgres: with PUMASI_KNOWLEDGE=postgres://, an
@@ -41,8 +41,8 @@ func TestSweepByHandPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeKnow()
-	res, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: "agent-a", Title: "server entry", Content: "embedded by the server's model",
-		NormHash: pumasi.KnowledgeHash("server entry", "embedded by the server's model"), Model: "server-model", Vector: []float32{1, 0, 0}, Specificity: 0.8, Threshold: 0.94})
+	res, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "agent-a", Title: "server entry", Content: "embedded by the server's model",
+		NormHash: knowledge.Hash("server entry", "embedded by the server's model"), Model: "server-model", Vector: []float32{1, 0, 0}, Specificity: 0.8, Threshold: 0.94})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,15 +51,15 @@ func TestSweepByHandPostgres(t *testing.T) {
 	if !errors.As(err, &code) || code.code != 2 || !strings.Contains(err.Error(), "server-model") {
 		t.Fatalf("sweep with entries of another model = %v (%s), want exit 2 naming server-model", err, out)
 	}
-	kn := k.(*pumasi.Knowledge)
-	others, err := kn.Driver().(pumasi.KnowledgeReembedder).OtherModel(ctx, "none", 10)
+	kn := k.(*knowledge.Engine)
+	others, err := kn.Driver().(knowledge.Reembedder).OtherModel(ctx, "none", 10)
 	if err != nil || len(others) != 1 || others[0].Model != "server-model" {
 		t.Fatalf("after the refused sweep: %+v, %v; want the entry still on server-model", others, err)
 	}
 	if out, err := sweep("--reembed"); err != nil {
 		t.Fatalf("sweep --reembed: %v (%s)", err, out)
 	}
-	others, err = kn.Driver().(pumasi.KnowledgeReembedder).OtherModel(ctx, "server-model", 10)
+	others, err = kn.Driver().(knowledge.Reembedder).OtherModel(ctx, "server-model", 10)
 	if err != nil || len(others) != 1 || others[0].ID != res.Entry.ID {
 		t.Fatalf("after --reembed: %+v, %v; want the entry moved off server-model", others, err)
 	}

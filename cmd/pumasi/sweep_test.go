@@ -15,6 +15,7 @@ import (
 	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
+	"pumasi/knowledge"
 )
 
 // TestSweepOnDemand runs `pumasi sweep` beside another open store (as beside
@@ -50,8 +51,8 @@ func TestSweepOnDemand(t *testing.T) {
 		t.Fatalf("sweep: %v (%s)", err, stderr.String())
 	}
 	var rep struct {
-		Files     pumasi.SweepReport           `json:"files"`
-		Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge"`
+		Files     pumasi.SweepReport     `json:"files"`
+		Knowledge *knowledge.SweepReport `json:"knowledge"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("output %q: %v", stdout.String(), err)
@@ -81,11 +82,11 @@ func TestSweepMergesWhatTheScheduledOneWould(t *testing.T) {
 	emb := embed.NewHashed(0)
 	title1, content1 := "Go vet flags a sync.Mutex copied by value", "`go vet` (copylocks) reports a `sync.Mutex` passed by value; pass a pointer."
 	title2, content2 := "copylocks: go vet and a sync.Mutex passed by value", "When a `sync.Mutex` is passed by value, `go vet` reports it under copylocks; use a pointer."
-	cos := pumasi.Cosine(emb.Vector(pumasi.EmbeddingText(title1, content1)), emb.Vector(pumasi.EmbeddingText(title2, content2)))
+	cos := knowledge.Cosine(emb.Vector(knowledge.EmbeddingText(title1, content1)), emb.Vector(knowledge.EmbeddingText(title2, content2)))
 	if cos <= emb.MergeThreshold() || cos > 0.94 {
 		t.Fatalf("twins at cosine %.3f; the test needs one between %.2f and 0.94", cos, emb.MergeThreshold())
 	}
-	sweep := func(threshold string) (*pumasi.KnowledgeSweepReport, error) {
+	sweep := func(threshold string) (*knowledge.SweepReport, error) {
 		home := t.TempDir()
 		st, err := local.Open(ctx, home, local.Options{})
 		if err != nil {
@@ -93,10 +94,10 @@ func TestSweepMergesWhatTheScheduledOneWould(t *testing.T) {
 		}
 		k := local.NewKnowledge(st)
 		for i, f := range [][2]string{{title1, content1}, {title2, content2}} {
-			v := emb.Vector(pumasi.EmbeddingText(f[0], f[1]))
+			v := emb.Vector(knowledge.EmbeddingText(f[0], f[1]))
 			// Merging off for the writes: the twins race past each other.
-			if _, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "academy", Agent: fmt.Sprintf("agent-%d", i), Title: f[0], Content: f[1],
-				NormHash: pumasi.KnowledgeHash(f[0], f[1]), Model: emb.Model(), Vector: v, Specificity: 0.8, Threshold: 1.01}); err != nil {
+			if _, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: fmt.Sprintf("agent-%d", i), Title: f[0], Content: f[1],
+				NormHash: knowledge.Hash(f[0], f[1]), Model: emb.Model(), Vector: v, Specificity: 0.8, Threshold: 1.01}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -112,7 +113,7 @@ func TestSweepMergesWhatTheScheduledOneWould(t *testing.T) {
 			return nil, err
 		}
 		var rep struct {
-			Knowledge *pumasi.KnowledgeSweepReport `json:"knowledge"`
+			Knowledge *knowledge.SweepReport `json:"knowledge"`
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || rep.Knowledge == nil {
 			t.Fatalf("output %q: %v", stdout.String(), err)
@@ -147,8 +148,8 @@ func TestSweepByHandKeepsTheServersModel(t *testing.T) {
 	k := local.NewKnowledge(st)
 	const remote = "text-embedding-3-small"
 	title, content := "SQLite WAL needs a sync", "With `synchronous=NORMAL` a commit is not synced until the next checkpoint."
-	res, err := k.Contribute(ctx, pumasi.ContributeInput{Hive: "h", Agent: "agent-1", Title: title, Content: content,
-		NormHash: pumasi.KnowledgeHash(title, content), Model: remote, Vector: []float32{1, 0, 0, 0}, Specificity: 0.8, Threshold: 1.01})
+	res, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "h", Agent: "agent-1", Title: title, Content: content,
+		NormHash: knowledge.Hash(title, content), Model: remote, Vector: []float32{1, 0, 0, 0}, Specificity: 0.8, Threshold: 1.01})
 	if err != nil {
 		t.Fatal(err)
 	}

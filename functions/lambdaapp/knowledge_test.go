@@ -11,10 +11,10 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"pumasi"
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 // TestKnowledgeConfig: the knowledge functions and the sweep read
@@ -67,7 +67,7 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { api.Store.Close() })
-		k, ok := api.Knowledge.(*pumasi.Knowledge)
+		k, ok := api.Knowledge.(*knowledge.Engine)
 		if !ok {
 			t.Fatalf("%s knowledge = %T, want the engine", fn, api.Knowledge)
 		}

@@ -24,6 +24,7 @@ import (
 	"pumasi/adapters/push"
 	s3store "pumasi/adapters/s3"
 	"pumasi/functions"
+	"pumasi/knowledge"
 )
 
 // Env vars a function may read (DESIGN.md §9).
@@ -66,8 +67,8 @@ var (
 	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors)
 	// The knowledge functions build the engine with the same tuning
 	// localdev reads (functions.ReadKnowledgeTuning).
-	knowledge = with([]string{EnvStorage, EnvKnowledge}, functions.KnowledgeTuningEnv)
-	embedding = with(knowledge, []string{EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey})
+	knowledgeEnv = with([]string{EnvStorage, EnvKnowledge}, functions.KnowledgeTuningEnv)
+	embedding    = with(knowledgeEnv, []string{EnvEmbeddingsURL, EnvEmbeddingsModel, EnvEmbeddingsKey})
 )
 
 // with returns a new list of the variables of lists, in order.
@@ -92,7 +93,7 @@ var table = []Function{
 	{Name: "status", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
 	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
-	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledge, cors), Required: []string{EnvStorage}},
+	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors), Required: []string{EnvStorage}},
 	{Name: "health", Kind: KindHTTP, Env: cors},
 	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
 	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
@@ -272,7 +273,7 @@ const KnowledgePoolSize = 2
 // openKnowledge opens the Postgres knowledge engine: a small pool per warm
 // container, kept for its life, and the schema migrated (once per database,
 // under an advisory lock, however many cold starts race).
-func openKnowledge(ctx context.Context, url string, opt pumasi.KnowledgeOptions, log *slog.Logger) (*pumasi.Knowledge, error) {
+func openKnowledge(ctx context.Context, url string, opt knowledge.Options, log *slog.Logger) (*knowledge.Engine, error) {
 	pool, err := postgres.OpenWith(ctx, url, postgres.Options{MaxConns: KnowledgePoolSize})
 	if err != nil {
 		return nil, err

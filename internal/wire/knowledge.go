@@ -13,6 +13,7 @@ import (
 	"pumasi/adapters/local"
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
+	"pumasi/knowledge"
 )
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL
@@ -55,8 +56,8 @@ type KnowledgeConfig struct {
 // OpenKnowledge returns the knowledge engine over the configured driver and
 // a function that releases what it opened. Build one per process and share
 // it: the local driver keeps a vector index in memory.
-func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (pumasi.KnowledgeStore, func() error, error) {
-	opts := pumasi.KnowledgeOptions{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight}
+func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (knowledge.Store, func() error, error) {
+	opts := knowledge.Options{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight}
 	switch {
 	case strings.HasPrefix(cfg.URL, "postgres://") || strings.HasPrefix(cfg.URL, "postgresql://"):
 		return openPostgresKnowledge(ctx, cfg, opts)
@@ -65,7 +66,7 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 	}
 	if s, ok := store.(*local.Store); ok {
 		d := local.NewKnowledgeDriver(s)
-		return pumasi.NewKnowledge(d, opts), d.Close, nil
+		return knowledge.New(d, opts), d.Close, nil
 	}
 	if cfg.Home == "" {
 		return nil, nil, fmt.Errorf("storage backend %T keeps no knowledge: set PUMASI_KNOWLEDGE=postgres://…", store)
@@ -75,14 +76,14 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 		return nil, nil, fmt.Errorf("open knowledge in %s: %w", cfg.Home, err)
 	}
 	d := local.NewKnowledgeDriver(s)
-	return pumasi.NewKnowledge(d, opts), func() error { return errors.Join(d.Close(), s.Close()) }, nil
+	return knowledge.New(d, opts), func() error { return errors.Join(d.Close(), s.Close()) }, nil
 }
 
 // openPostgresKnowledge opens the PostgreSQL driver: a pgx pool on cfg.URL
 // (pgx's default size, or the URL's pool_max_conns), the schema migrated
 // (safe when many processes start at once), and the engine over it. Only
 // the URL with its password masked is ever logged or returned in errors.
-func openPostgresKnowledge(ctx context.Context, cfg KnowledgeConfig, opts pumasi.KnowledgeOptions) (pumasi.KnowledgeStore, func() error, error) {
+func openPostgresKnowledge(ctx context.Context, cfg KnowledgeConfig, opts knowledge.Options) (knowledge.Store, func() error, error) {
 	pool, err := postgres.Open(ctx, cfg.URL)
 	if err != nil {
 		return nil, nil, err

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/internal/testpeer"
+	"pumasi/knowledge"
 )
 
 // TestOpenKnowledgePostgres: PUMASI_KNOWLEDGE=postgres://… opens the
@@ -28,17 +28,17 @@ func TestOpenKnowledgePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeKnow()
-	if _, ok := k.(*pumasi.Knowledge); !ok {
+	if _, ok := k.(*knowledge.Engine); !ok {
 		t.Fatalf("OpenKnowledge = %T, want the engine", k)
 	}
-	in := pumasi.ContributeInput{Hive: "academy", Agent: "wire-test", Title: "Postgres via PUMASI_KNOWLEDGE",
-		Content: "the wired engine stores here", NormHash: pumasi.KnowledgeHash("Postgres via PUMASI_KNOWLEDGE", "the wired engine stores here"),
+	in := knowledge.ContributeInput{Hive: "academy", Agent: "wire-test", Title: "Postgres via PUMASI_KNOWLEDGE",
+		Content: "the wired engine stores here", NormHash: knowledge.Hash("Postgres via PUMASI_KNOWLEDGE", "the wired engine stores here"),
 		Model: "m", Vector: []float32{1, 0}, Threshold: 0.94}
 	res, err := k.Contribute(ctx, in)
-	if err != nil || res.Verdict != pumasi.VerdictAccepted {
+	if err != nil || res.Verdict != knowledge.VerdictAccepted {
 		t.Fatalf("contribute = %+v, %v", res, err)
 	}
-	hits, err := k.Query(ctx, pumasi.QueryInput{Hive: "academy", Text: "wired engine", Model: "m", Vector: []float32{1, 0}})
+	hits, err := k.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: "wired engine", Model: "m", Vector: []float32{1, 0}})
 	if err != nil || len(hits) != 1 || hits[0].ID != res.Entry.ID {
 		t.Fatalf("query = %+v, %v; want the one entry", hits, err)
 	}

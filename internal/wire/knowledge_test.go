@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"pumasi"
 	"pumasi/adapters/embed"
+	"pumasi/knowledge"
 )
 
 func TestOpenEmbedderAndKnowledge(t *testing.T) {
@@ -30,9 +30,9 @@ func TestOpenEmbedderAndKnowledge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeKnow()
-	res, err := k.Contribute(context.Background(), pumasi.ContributeInput{Hive: "academy", Agent: "wire-test", Title: "t", Content: "c",
-		NormHash: pumasi.KnowledgeHash("t", "c"), Model: "m", Vector: []float32{1, 0}, Threshold: 0.94})
-	if err != nil || res.Verdict != pumasi.VerdictAccepted {
+	res, err := k.Contribute(context.Background(), knowledge.ContributeInput{Hive: "academy", Agent: "wire-test", Title: "t", Content: "c",
+		NormHash: knowledge.Hash("t", "c"), Model: "m", Vector: []float32{1, 0}, Threshold: 0.94})
+	if err != nil || res.Verdict != knowledge.VerdictAccepted {
 		t.Fatalf("contribute through wired store = %+v, %v", res, err)
 	}
 }

@@ -1,0 +1,329 @@
+package gate
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Specificity signals, as named in a verdict's details.
+const (
+	signalTech       = "named technology"
+	signalVersion    = "version"
+	signalError      = "error text"
+	signalNumber     = "number with unit"
+	signalIdentifier = "identifier"
+	signalFlag       = "flag"
+	signalPath       = "path or URL"
+	signalCommand    = "command"
+	signalCode       = "code"
+	signalCause      = "cause and effect"
+	signalTerms      = "technical terms"
+	signalPlatitude  = "platitude"
+	signalTooShort   = "too short"
+)
+
+var (
+	reVersion = regexp.MustCompile(`\bv?\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?\b|\bv\d+\b|@v?\d+\b|(?i:\bversion\s+\d+|버전\s*\d+)`)
+	// reNamedNumber finds "React 18", "Postgres 11", "Node 20": a version
+	// without dots when the word before it is a known technology.
+	reNamedNumber = regexp.MustCompile(`([A-Za-z][A-Za-z.+#-]*)\s+v?\d{1,4}\b`)
+
+	reError = []*regexp.Regexp{
+		// A quoted message: double quotes, curly quotes, or single quotes
+		// that open after a space (not an apostrophe in "don't").
+		regexp.MustCompile(`"[^"\n]+[\s:][^"\n]+"|“[^”\n]+”|(?:^|[\s(:=])'[^'\n]+\s[^'\n]+'(?:$|[\s),.;:])`),
+		// Error codes and names: ERR_REQUIRE_ESM, EADDRNOTAVAIL, E0502,
+		// ValueError, ErrPasswordTooLong, OOMKilled, AccessDenied.
+		regexp.MustCompile(`\bE[A-Z]{4,}\b|\bE\d{3,4}\b|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:ERROR|ERR|FAILED|FAILURE|DENIED|INVALID|EXCEEDED|EXHAUSTED|BUSY|LOCKED|FOUND|TIMEOUT|REJECT\w*|LIMIT|MISMATCH|MISSING|REFUSED|CONFLICT|EXISTS|UNAVAILABLE|COMPANY)\b|\b(?:ERR|ERROR|SQLITE|ORA|PG)_[A-Z0-9_]+\b|\b[A-Z]\w*(?:Error|Exception|Warning|Fault|Denied|Killed|BackOff|Failed|NotFound)\b|\bErr[A-Z]\w+|\b[a-z]+_(?:error|denied|invalid|exceeded|not_found|required|mismatch|payload|scope|channel)\b`),
+		// Status codes where they are answers: "returns 403", "502s", "exit code 137".
+		regexp.MustCompile(`(?i)\b(?:http|status|returns?|returned|gets?|got|gives?|answers?|with|throws?|sees?|an?)\s+[1-5]\d\d\b|\b[45]\d\ds\b|\b[45]\d\d\s+(?:error|response|status|errors)\b|\bexit (?:code|status)\s+\d+|종료 코드\s*\d+`),
+		regexp.MustCompile(`\b[45]\d\d\s?(?:이|가|을|를|으로|로|에러|오류|응답|[A-Z][a-z])`),
+		// Message fragments that are error text without the word "error".
+		regexp.MustCompile(`(?i)\bfail(?:s|ed|ing)? (?:with|on)\b|\w failed:|\b(?:panic|fatal|error|warning):|\btraceback\b|\bsegfault\b|segmentation fault|permission denied|connection (?:refused|reset)|\btimed out\b|no such file|\bnot found\b|does not exist|is not defined|is not a function|\bdeadlock\b|out of memory|\btoo many\b|unbound variable|command not found|bad interpreter`),
+	}
+	reNumber = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|months?|kb|kib|mb|mib|gb|gib|tb|tib|k|bytes?|b|bits?|x|rps|qps|rpm|tpm|wcu|rcu|rows?|keys?|connections?|conns|threads?|workers?|cores?|pods?|nodes?|replicas?|requests?|items?|files?|lines?|characters?|chars?|digits?|tokens?|units?|attempts?|times|steps?|commits?|tests?|retries|messages?|records?|entries|partitions?|shards?|gi|mi|ghz|mhz|px|em|rem|vh|vw|dvh|svh|fps)\b`),
+		regexp.MustCompile(`\d(?:[\d,.]*\d)?\s?(?:%|초|분|시간|바이트|자리|자|글자|개|배|건|번|회|행|유닛|명|GB|MB|KB|ms|천|만|억)`),
+		regexp.MustCompile(`(?i)\b(?:at most|up to|max(?:imum)?|min(?:imum)?|limit(?:ed)? (?:of|to|is)|caps? at|above|below|over|under|more than|less than|exceeds?|defaults? to|from)\s+\d|\d\s?<<\s?\d|\b0[0-7]{3}\b|최대\s?\d|\d\s?(?:까지|이상|이하|미만|초과)|\b\d{3,}\b`),
+	}
+	reIdentifier = []*regexp.Regexp{
+		regexp.MustCompile(`\b[A-Za-z_][\w.]*\([^()\n]*\)`),                        // call(), pkg.Func(x)
+		regexp.MustCompile(`\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b`),                       // resp.Body, go.mod
+		regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z]\w*`), // useEffect, HashMap
+		regexp.MustCompile(`\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}\d+\b`),
+		regexp.MustCompile(`\w::\w|\w+\[\]|\[\]\w+|\w<[\w, ]+>|\b[a-z][\w.-]*:\s?\d+\b|\b[A-Za-z_][\w.-]*=[^\s=]+`),
+		// Slice expressions, HTTP header names, Go directives, $1 parameters,
+		// regular expressions.
+		regexp.MustCompile(`"\w+":\s?["\d\[{tfn]|\b[a-z_]+:\s(?:true|false|strict|none|null|auto|always|never)\b|\b\w+=\{[^}\n]*\}|\b[A-Z][A-Z0-9_]*=\S*|\b[a-z]+(?:-[a-z]+)*:\s?\d[\w%./ ]*|\b[A-Za-z_][\w.]*\s=\s'[^'\n]+'|\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
+		regexp.MustCompile(`\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN|VACUUM|EXPLAIN|INDEX|TABLE|NULL|NOT IN|NOT EXISTS|COUNT|RETURNING|ON CONFLICT|BEGIN|COMMIT|ROLLBACK|PRAGMA|TRUNCATE|GRANT|KEYS|SCAN|SET)\b`),
+	}
+	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
+	rePath    = regexp.MustCompile(`\b[\w.-]+/(?:\*|[\w.-]*\*)|(?:^|\s)\.[\w-]+/|(?:~|\.{1,2})?/[\w.@*-]+(?:/[\w.@*-]*)+|(?:^|\s)/[a-z][\w.-]+|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|sql|md|conf|ini|env|lock|sh|rs|java|kt|rb|php|cfg|xml|proto|tf|csv|pem|css|html|txt|log|db|service|plist|gradle)\b|\b[A-Z]:\\|\bhttps?://\S+|\b[a-z][\w-]*(?:\.[a-z][\w-]*)+/[\w./-]+`)
+	reCommand = regexp.MustCompile(`(?i)\b(?:kubectl|docker|npx|pnpm|yarn|pip3?|uv|poetry|cargo|rustup|curl|wget|terraform|helm|aws|gcloud|gh|psql|mysql|sqlite3|redis-cli|brew|apt(?:-get)?|ssh|scp|rsync|sed|awk|grep|xargs|tar|systemctl|journalctl|openssl|dig|tcpdump|iptables|ulimit|chmod|chown|lsof|strace|jq|sudo|lftp|mvn|gradle)\s+-{0,2}[a-z][\w.-]*|\bgit\s+(?:clone|commit|push|pull|fetch|merge|rebase|reset|checkout|switch|restore|stash|log|diff|status|add|rm|mv|tag|branch|bisect|describe|config|cherry-pick|revert|blame|show|submodule|worktree|filter-repo|gc|remote|init|apply|reflog|clean|lfs)\b|\bgo\s+(?:build|test|run|mod|get|install|vet|work|generate|env|tool|list|clean|fmt|doc|version)\b|\bnpm\s+(?:install|ci|run|test|explain|why|ls|publish|audit|update|exec|init|pack|start|view|i)\b|\bfind\s+[.~/]|\b(?:node|python3?)\s+(?:-|[\w/.-]+\.(?:m?js|py)\b)|\bjava\s+-|\becho\s+["'$\w]`)
+	// reTechPattern names technologies by their syntax: CSS pseudo-classes
+	// and at-rules, Go directives, npm scopes.
+	reTechPattern = regexp.MustCompile(`(?:^|[\s(\x60])::?(?:focus|focus-visible|focus-within|hover|active|visited|before|after|has|is|where|not|nth-child|first-child|last-child|root|placeholder|checked|disabled)\b|@(?:media|container|supports|layer|keyframes|import)\b|//go:[a-z]+|(?:^|\s)@[a-z][\w-]*/[a-z][\w.-]*`)
+	reFence       = regexp.MustCompile("(?s)```[^\n]*\n(.*?)```")
+	reCause       = regexp.MustCompile(`(?i)\b(?:because|since|so|otherwise|which means|means that|leads? to|results? in|causes?|caused by|breaks?|unless|until|then|instead|makes|gives|if|when|rejects|returns?|panics|blocks|drops|ignores|truncates|overwrites|skips)\b|→|->|=>|때문|라서|해서|어서|아서|니까|므로|으면|하면|려면|더라도|경우|[가-힣]면\s`)
+)
+
+// Specificity scores how concrete a contribution is, in [0,1], and lists the
+// signals found (or the "platitude" and "too short" penalties). It credits
+// content, not formatting: a named technology, a version ("v1.2.3",
+// "React 18"), error text (a quoted message, an error code, "failed: …"),
+// numbers with units or limits, identifiers, flags, paths, commands, a
+// fenced block that holds code, a cause and its effect, and technical
+// vocabulary. Backticks and bullets earn nothing by themselves.
+func Specificity(title, content string) (float64, []string) {
+	text := title + "\n" + content
+	lower := strings.ToLower(text)
+	score := 0.0
+	var signals []string
+	add := func(name string, w float64) {
+		score += w
+		signals = append(signals, name)
+	}
+	matchAny := func(res []*regexp.Regexp) bool {
+		for _, re := range res {
+			if re.MatchString(text) {
+				return true
+			}
+		}
+		return false
+	}
+	tools := namedTech(text, lower)
+	if reTechPattern.MatchString(text) {
+		tools = append(tools, "pattern")
+	}
+	if n := len(tools); n > 0 {
+		add(signalTech, 0.25+0.05*math.Min(float64(n-1), 2))
+	}
+	if reVersion.MatchString(text) || namedVersion(text) {
+		add(signalVersion, 0.20)
+	}
+	if matchAny(reError) {
+		add(signalError, 0.20)
+	}
+	if n := distinctMatches(reNumber, text); n > 0 {
+		add(signalNumber, 0.15+0.05*math.Min(float64(n-1), 2))
+	}
+	if n := max(distinctMatches(reIdentifier, text), codeTokens(text)); n > 0 {
+		add(signalIdentifier, 0.20+0.05*math.Min(float64(n-1), 3))
+	}
+	if reFlag.MatchString(text) {
+		add(signalFlag, 0.10)
+	}
+	if rePath.MatchString(text) {
+		add(signalPath, 0.10)
+	}
+	if reCommand.MatchString(text) {
+		add(signalCommand, 0.15)
+	}
+	switch {
+	case hasCodeBlock(text):
+		add(signalCode, 0.15)
+	case hasInlineCode(text):
+		add(signalCode, 0.10)
+	}
+	if reCause.MatchString(text) {
+		add(signalCause, 0.10)
+	}
+	terms := 0
+	for _, t := range techTerms {
+		if containsWord(lower, t) || containsWord(lower, t+"s") || containsWord(lower, t+"es") {
+			terms++
+		}
+	}
+	if terms > 0 {
+		add(signalTerms, 0.05*math.Min(float64(terms), 4))
+	}
+	plat := 0
+	for _, p := range platitudes {
+		if strings.Contains(lower, p) {
+			plat++
+		}
+	}
+	if plat > 0 {
+		score -= 0.15 * math.Min(float64(plat), 2)
+		signals = append(signals, signalPlatitude)
+	}
+	if len(strings.Fields(text)) < 5 {
+		score -= 0.10
+		signals = append(signals, signalTooShort)
+	}
+	// The weights are scaled so the weakest precise findings and the most
+	// decorated platitudes of testdata/gate sit about equally far from the
+	// floor.
+	return math.Round(saturate(scoreScale*score)*100) / 100, signals
+}
+
+const scoreScale = 1.15
+
+// saturate maps the summed weights into [0,1) without a ceiling that many
+// findings would share: unchanged up to the floor, then approaching 1, so a
+// finding with twice the signals still ranks above one that just passes
+// (the score is stored as a quality weight).
+func saturate(x float64) float64 {
+	const knee = SpecificityFloor
+	if x <= knee {
+		return clamp01(x)
+	}
+	return knee + (1-knee)*(1-math.Exp(-(x-knee)/(1-knee)))
+}
+
+// namedTech returns the known technologies text names. List entries with a
+// capital letter match as written ("Go", "React": the verbs do not count);
+// lowercase entries match in any case.
+func namedTech(text, lower string) []string {
+	var out []string
+	for _, t := range knownTech {
+		s := lower
+		if t != strings.ToLower(t) {
+			s = text
+		}
+		if containsWord(s, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// namedVersion finds a bare major version after a known technology:
+// "React 18", "Postgres 11", "Node 20".
+func namedVersion(text string) bool {
+	for _, m := range reNamedNumber.FindAllStringSubmatch(text, -1) {
+		w := m[1]
+		if len(namedTech(w, strings.ToLower(w))) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// codeTokens counts distinct words that read as code rather than prose:
+// with an underscore, a dot or "::" between letters, brackets, operators,
+// letters mixed with digits, inner capitals or all capitals.
+func codeTokens(text string) int {
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(text) {
+		w := strings.Trim(f, ",.;:!?\"'`()")
+		if len(w) < 2 || seen[w] || !utf8.ValidString(w) {
+			continue
+		}
+		if reCodeToken.MatchString(w) {
+			seen[w] = true
+		}
+	}
+	return len(seen)
+}
+
+var reCodeToken = regexp.MustCompile(`^[\^~]\d|_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}<>=$~|]|^[A-Za-z]+\d|\d[A-Za-z]|^[a-z]+[A-Z]|^[A-Z][a-z]+[A-Z]|^[A-Z]{2,}$`)
+
+func distinctMatches(res []*regexp.Regexp, text string) int {
+	seen := map[string]bool{}
+	for _, re := range res {
+		for _, m := range re.FindAllString(text, 8) {
+			seen[m] = true
+		}
+	}
+	return len(seen)
+}
+
+// hasCodeBlock reports a fenced block whose body looks like code (brackets,
+// operators, assignments), not prose or a list inside fences.
+func hasCodeBlock(text string) bool {
+	for _, m := range reFence.FindAllStringSubmatch(text, 4) {
+		if strings.Count(m[1], "\n") >= 1 && strings.IndexFunc(m[1], unicode.IsLetter) >= 0 &&
+			countAny(m[1], "(){}[];=<>:$|") >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	reCodeSpan   = regexp.MustCompile("`[^`\n]+`")
+	reCodeSyntax = regexp.MustCompile(`\b(?:def|func|fn|function)\s+\w+\s*\(|\b(?:const|let|var)\s+\w+\s*=|\btype\s+[A-Z]\w*\s+\w+|\bnew [A-Z]\w*\(|:=|<-\w|\w\s*\{[^{}\n]*[;:=][^{}\n]*\}|<<-?'?[A-Z]+'?`)
+)
+
+// hasInlineCode reports a code span that holds code rather than a word in
+// backticks (`base[:2:2]`, `go test ./...`, not `cache`), or a declaration
+// written inline (def add(item, items=[])).
+func hasInlineCode(text string) bool {
+	for _, m := range reCodeSpan.FindAllString(text, 16) {
+		if countAny(strings.Trim(m, "`"), "()[]{}=<>:;~*&|$/") >= 1 {
+			return true
+		}
+	}
+	return reCodeSyntax.MatchString(text)
+}
+
+func countAny(s, chars string) int {
+	n := 0
+	for _, r := range s {
+		if strings.ContainsRune(chars, r) {
+			n++
+		}
+	}
+	return n
+}
+
+// containsWord reports whether word occurs in s not glued to ASCII letters
+// or digits on either side (so "go" does not match "google", "s3" not "s33").
+func containsWord(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		lo, hi := i+j, i+j+len(word)
+		okL := lo == 0 || !isWordRune(lastRune(s[:lo])) || !isWordRune(firstRune(word))
+		okR := hi == len(s) || !isWordRune(firstRune(s[hi:])) || !isWordRune(lastRune(word))
+		if okL && okR {
+			return true
+		}
+		i = lo + 1
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+}
+
+// containsMarker finds a lowercase marker in s. A marker must not continue a
+// word on its left ("제가" is not in "문제가", "pin" not in "spin"); ASCII
+// markers must also end at a word boundary unless they end in "*", a prefix.
+func containsMarker(s, marker string) bool {
+	prefix := strings.HasSuffix(marker, "*")
+	m := strings.TrimSuffix(marker, "*")
+	ascii := m == "" || firstRune(m) < 0x80
+	for i := 0; ; {
+		j := strings.Index(s[i:], m)
+		if j < 0 {
+			return false
+		}
+		lo, hi := i+j, i+j+len(m)
+		okL := lo == 0 || !unicode.IsLetter(lastRune(s[:lo])) && !(ascii && isWordRune(lastRune(s[:lo])))
+		okR := prefix || !ascii || hi == len(s) || !isWordRune(firstRune(s[hi:])) || !isWordRune(lastRune(m))
+		if okL && okR {
+			return true
+		}
+		i = lo + 1
+	}
+}
+
+func lastRune(s string) rune  { r, _ := utf8.DecodeLastRuneInString(s); return r }
+func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
+
+func clamp01(x float64) float64 {
+	switch {
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}

@@ -1,0 +1,225 @@
+package gate
+
+import "regexp"
+
+// The gate's word lists, kept apart from the logic so they can be extended
+// without touching it. Add a technology when a precise finding about it is
+// refused for lack of a "named technology".
+
+// knownTech are technologies whose mention makes a statement concrete.
+// Entries with a capital letter match as written (so "Go" and "React" count
+// but the verbs "go" and "react" do not); lowercase entries match in any
+// case.
+var knownTech = []string{
+	// Languages and runtimes.
+	"Go", "golang", "python", "cpython", "typescript", "javascript", "node.js", "nodejs", "Node", "deno", "Bun",
+	"rust", "java", "jvm", "kotlin", "Swift", "ruby", "php", "c++", "c#", ".net", "scala", "elixir", "erlang",
+	"haskell", "lua", "perl", "bash", "zsh", "posix", "wasm", "webassembly", "sql", "html", "CSS", "css",
+	// Databases and data.
+	"postgres", "postgresql", "pgvector", "pgbouncer", "pgx", "libpq", "mysql", "mariadb", "sqlite", "sqlite3",
+	"redis", "valkey", "memcached", "mongodb", "dynamodb", "cassandra", "elasticsearch", "opensearch", "kafka",
+	"rabbitmq", "NATS", "sqs", "sns", "clickhouse", "bigquery", "snowflake", "supabase", "firebase", "prisma",
+	"drizzle", "sqlalchemy", "golang-migrate", "flyway", "liquibase", "modernc", "duckdb", "parquet",
+	// Frameworks and libraries.
+	"django", "flask", "fastapi", "Rails", "laravel", "Spring", "spring boot", "Express", "express.js",
+	"next.js", "nextjs", "nuxt", "React", "react-dom", "vue", "svelte", "angular", "vite", "webpack", "esbuild",
+	"rollup", "turbopack", "babel", "tsc", "zod", "redux", "jquery", "tailwind", "bootstrap", "htmx", "node-fetch",
+	"axios", "lodash", "ioredis", "pandas", "numpy", "scipy", "scikit-learn", "sklearn", "pydantic",
+	"celery", "asyncio", "tokio", "serde", "clippy", "anyhow", "thiserror", "errgroup", "gorilla", "grpc-go",
+	"golang-jwt", "jwt-go", "Bolt", "stripe.js", "libphonenumber", "jasypt", "delve",
+	// Infrastructure and cloud.
+	"docker", "dockerfile", "docker compose", "podman", "kubernetes", "k8s", "kubectl", "kubelet",
+	"helm", "kustomize", "minikube", "eks", "gke", "aks", "terraform", "opentofu", "ansible", "pulumi",
+	"nginx", "caddy", "envoy", "haproxy", "traefik", "istio", "linkerd", "coredns", "aws", "lambda", "s3",
+	"ec2", "ecs", "ecr", "fargate", "rds", "aurora", "iam", "sts", "imds", "imdsv2", "cloudfront", "cloudwatch",
+	"route 53", "route53", "api gateway", "alb", "elb", "nlb", "vpc", "step functions", "eventbridge", "kms",
+	"gcp", "google cloud", "cloud run", "gcs", "azure", "azurite", "app service", "service bus", "vercel",
+	"netlify", "cloudflare", "fly.io", "heroku", "minio", "localstack", "distroless", "Alpine", "Debian",
+	"ubuntu", "musl", "glibc", "systemd", "cron", "crontab", "linux", "macos", "windows", "wsl", "ios", "android",
+	// Tooling and CI.
+	"git", "github", "github actions", "actions/checkout", "actions/cache", "setup-go", "gitlab", "gitlab ci",
+	"jenkins", "circleci", "buildkite", "npm", "pnpm", "yarn", "pip", "pipx", "uv", "poetry", "venv", "conda",
+	"cargo", "rustup", "go mod", "go.mod", "gradle", "maven", "homebrew", "apt", "Makefile", "bazel", "gofmt",
+	"go vet", "golangci-lint", "eslint", "prettier", "ruff", "mypy", "pytest", "xdist", "jest", "vitest",
+	"mocha", "playwright", "cypress", "selenium", "storybook", "sentry", "datadog", "prometheus", "grafana",
+	"opentelemetry", "otel", "jaeger", "pagerduty", "alertmanager", "vscode", "neovim", "tmux", "jq",
+	"curl", "wget", "openssl", "ssh", "ssh-agent", "gpg", "sed", "awk", "grep", "xargs", "tar", "rsync",
+	"excel", "csv", "jupyter", "gh",
+	// Protocols, formats and standards.
+	"http", "http/1.1", "http/2", "http/3", "https", "tls", "ssl", "sni", "mtls", "tcp", "udp", "IP", "ipv4",
+	"ipv6", "dns", "quic", "websocket", "websockets", "grpc", "graphql", "REST", "oauth", "oauth2", "oidc",
+	"saml", "jwt", "jws", "cors", "csp", "csrf", "ssrf", "xss", "hsts", "utf-8", "utf8", "utf8mb4", "utf8mb3",
+	"unicode", "nfc", "nfd", "json", "yaml", "toml", "protobuf", "sha-256", "sha256", "hmac", "bcrypt",
+	"argon2", "argon2id", "scrypt", "pbkdf2", "aes", "rsa", "ed25519", "x509", "x.509", "pem", "pkcs#1",
+	"pkix", "ACME", "sepa", "pci dss", "ieee 754", "cfs", "cgroup", "cgroups", "ebpf", "mtu", "pmtu", "mss",
+	"icmp", "NAT", "smtp", "imap", "ftp", "sftp", "cidr", "bgp", "ntp",
+	// ML tooling.
+	"pytorch", "torch", "tensorflow", "keras", "jax", "cuda", "cudnn", "onnx", "ollama", "vllm", "llama",
+	"huggingface", "hugging face", "transformers", "tokenizer", "tokenizers", "safetensors", "gguf",
+	"openai", "anthropic", "claude", "gemini", "gpt-4", "gpt-4o", "langchain", "llamaindex", "mlflow",
+	"wandb", "triton", "tensorrt", "bf16", "fp16", "int8", "dataloader", "v100", "a100", "h100", "t4",
+	// Browsers and front end.
+	"chrome", "chromium", "safari", "firefox", "webkit", "devtools", "react devtools", "DOM", "jsx", "tsx",
+	"tsconfig", "tsconfig.json", "package.json", "package-lock.json", "useeffect", "usememo", "usecallback",
+	"strictmode", "z-index", "min-width", "max-width", "overflow: hidden", "position: sticky", "flexbox", "display:flex",
+	"display: flex", "grid-template-columns", "text-overflow", "stacking context", "transform", "opacity",
+	"viewport", "100vh", "dvh", "hydration", "ssr", "service worker", "localstorage", "indexeddb",
+	// Services and products engineers name.
+	"stripe", "braintree", "adyen", "twilio", "slack", "discord", "okta", "auth0", "sendgrid", "mailpit",
+	"firebase auth", "youtube data api", "google maps", "Kakao", "naver", "Toss", "tosspayments",
+	"Wise", "gusto", "kubecon", "ghcr", "docker hub", "npmjs", "pypi", "crates.io",
+	// Language features that are concrete by themselves.
+	"goroutine", "goroutines", "readonly", "keyof", "typeof", "satisfies", "const enum", "isolatedmodules",
+	"strictnullchecks", "generics", "go:embed", "omitempty", "omitzero", "defer", "recover()",
+	"async/await", "promise.all", "promise.allsettled", "mutexguard", "gil", "borrow checker", "for_each",
+	"count.index", "timestamptz", "timestamp without time zone", "uuid", "uuidv4", "uuidv7", "hashCode",
+	"HashMap", "BatchNorm", "batchnorm", "StandardScaler", "Array.prototype", "Object.keys", "JSON.parse",
+	"JSON.stringify", "set-output", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_TOKEN", "js", "JS", "gzip", "etag",
+	"dataframe", "df.loc", "df.iloc", "btree", "b-tree", "CI", "heredoc", "HPA", "HorizontalPodAutoscaler", "autovacuum", "aspect-ratio",
+	// Korean names of the same.
+	"고루틴", "파이썬", "자바", "자바스크립트", "타입스크립트", "러스트", "쿠버네티스", "도커", "깃", "깃허브",
+	"레디스", "포스트그레스", "엔진엑스", "람다", "테라폼", "슬랙", "맥", "맥북", "리눅스", "윈도우", "크론",
+	"크론탭", "사파리", "엑셀", "리액트", "노드", "카카오", "토스페이먼츠", "스트라이프", "한글", "파드",
+}
+
+// techTerms are technical vocabulary: each distinct one adds a little,
+// never enough alone to pass (a platitude about "the cache" stays out).
+var techTerms = []string{
+	"map", "slice", "array", "channel", "mutex", "lock", "deadlock", "transaction", "index", "placeholder",
+	"query", "schema", "migration", "column", "row", "table", "primary key", "foreign key", "sequence",
+	"cache", "ttl", "timeout", "deadline", "retry", "backoff", "jitter", "header", "cookie", "token", "request",
+	"response", "endpoint", "socket", "port", "connection", "pool", "thread", "process", "signal", "sigterm",
+	"sigkill", "pid", "memory", "heap", "stack", "buffer", "stream", "file descriptor", "ulimit",
+	"environment variable", "env var", "container", "pod", "node", "image", "layer", "volume", "namespace",
+	"cluster", "replica", "probe", "rollout", "ingress", "service account", "bucket", "region", "queue",
+	"topic", "partition", "consumer", "offset", "webhook", "payload", "encoding", "charset", "bom", "hash",
+	"salt", "signature", "certificate", "intermediate", "resolver", "proxy", "load balancer", "keep-alive",
+	"idle timeout", "latency", "throughput", "p99", "cpu", "gpu", "vram", "batch", "epoch", "gradient",
+	"dropout", "inference", "autograd", "dependency", "lockfile", "module", "binary", "commit", "branch",
+	"rebase", "merge", "shebang", "pipeline", "stdin", "stdout", "stderr", "exit code", "regex", "render",
+	"closure", "callback", "event loop", "interface", "nil", "null", "undefined", "nan", "float", "integer",
+	"overflow", "iteration order", "checksum", "serialization", "locale", "timezone", "utc", "monotonic",
+	"idempotent", "idempotency", "race", "data race", "goroutine leak", "garbage collector", "allocation",
+	"syscall", "kernel", "inode", "symlink", "permission", "scope", "role", "policy", "arn", "lifecycle rule",
+	"capacity", "backing array", "slice expression", "constraint", "underlying type", "type parameter",
+	"named type", "bucket", "lookup", "case-insensitive", "parameter", "mutate", "default argument",
+	"training", "fold", "cross-validation", "leak", "comparator", "key", "resource", "element", "offset",
+	"busy loop", "ticker", "core", "url", "origin", "redirect", "browser", "append", "union", "exhaustive", "switch", "iterator", "backslash", "grid track", "breakpoint", "bloat",
+	// Korean.
+	"맵", "슬라이스", "트랜잭션", "인덱스", "쿼리", "컬럼", "테이블", "시퀀스", "캐시", "타임아웃", "헤더", "쿠키",
+	"토큰", "요청", "응답", "커넥션", "스레드", "프로세스", "메모리", "힙", "버퍼", "컨테이너", "노드", "이미지",
+	"클러스터", "레플리카", "프로브", "버킷", "리전", "큐", "파티션", "웹훅", "인코딩", "해시", "인증서", "프록시",
+	"로드밸런서", "처리량", "토크나이저", "패딩", "배치", "의존성", "패키지", "모듈", "바이너리", "커밋", "브랜치",
+	"리베이스", "정규식", "렌더링", "클로저", "락", "스키마", "마이그레이션", "시그널", "권한", "스코프", "키",
+	"파일명", "페이지 분할", "기본키", "경계", "슬라이싱", "리소스", "재생성", "원소", "로그", "로거", "훅",
+	"마스킹", "검증", "서버", "배열", "비교 함수", "문자열", "용량", "복사", "목록", "정렬", "필터", "상태",
+}
+
+// platitudes are vague advice that says nothing a reader can act on.
+var platitudes = []string{
+	"always write tests", "write tests", "write good", "best practice", "best practices", "keep it simple",
+	"keep things simple", "clean code", "good code", "readable code", "communication is key", "communicate",
+	"be careful", "it depends", "is important", "are important", "very important", "make sure you",
+	"don't forget", "remember to", "think about", "pay attention", "code quality", "quality matters",
+	"document your code", "plan ahead", "take breaks", "stay focused", "work hard", "learn from mistakes",
+	"follow the docs", "read the docs", "read the documentation", "always check", "double check",
+	"test everything", "security matters", "never stop learning", "the right tool", "right tool for the job",
+	"is everyone's job", "matters most", "root of all evil", "easy to read", "up to date", "is key",
+	"항상", "중요하다", "중요합니다", "중요해요", "잊지 말", "신경 써야", "신경써야", "주의해야", "좋은 코드",
+	"깨끗한 코드", "꼼꼼히", "열심히", "기본이다", "기본입니다", "명심", "조심하자", "꾸준히", "도움이 됩니다",
+	"적절히", "좋다.",
+}
+
+// Narrative stage lists (lowercase; a trailing "*" marks a prefix).
+
+// sessionPhrases open or close a summary of an agent's or a person's
+// working session; one is enough.
+var sessionPhrases = []string{
+	"in this session", "this session i", "in today's session", "in this conversation", "during this session",
+	"here's what i did", "here is what i did", "here's a summary", "here is a summary", "summary of what i did",
+	"what i did today", "what i did this", "i have completed the", "i've completed the", "i have finished the",
+	"i've finished the", "i have made the following", "i've made the following", "i made the following changes",
+	"the changes i made", "let me know if", "i started by", "i began by", "the task is complete",
+	"in this pr", "this pr i", "in this pull request", "in this commit", "no functional changes",
+	"task is now complete", "the implementation is complete", "all checks are green", "i analyzed the",
+	"이번 세션", "세션에서", "오늘 세션", "제가 한 작업", "작업 내역", "요청하신 작업", "작업을 완료했",
+	"말씀해 주세요", "작업한 내용", "작업이 완료되었", "완료되었습니다", "완료했습니다",
+}
+
+// storyMarkers place a text in a story: when it happened, how it went,
+// how it felt.
+var storyMarkers = []string{
+	// English: time.
+	"today", "yesterday", "tonight", "tomorrow", "this morning", "this afternoon", "this evening", "the other day",
+	"all day", "all night", "the whole day", "the whole weekend", "the whole time", "the whole night",
+	"after lunch", "over the holidays", "over the weekend", "back when", "when i started", "at first",
+	"in the end", "eventually", "after a while", "after that", "then i", "then we", "next, i", "first, i",
+	"every night", "late every", "for days", "one by one", "stayed up", "by evening", "went home",
+	"the afternoon", "the morning", "the evening", "the retro", "retrospective", "standup", "stand-up",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "looking back",
+	"looking forward", "this week was",
+	// English: arc and feelings.
+	"finally", "at last", "it worked", "started working", "it works now", "lesson learned", "learned a lot",
+	"i learned", "we learned", "struggled", "frustrat*", "exhausted", "tired", "proud", "was happy",
+	"were happy", "so happy", "relieved", "excited", "a lot of fun", "was fun", "amazing", "scary", "panicked",
+	"disappointed", "satisfying", "celebrated", "felt great", "good times", "my journey", "what a day",
+	"productive", "went smoothly", "i'm confident", "not touching it", "enjoy", "welcoming", "thanked",
+	"i realized", "i realised", "my first", "had fun", "was busy", "i feel", "feel much better",
+	"successfully", "working as expected", "everything is working", "all tests pass", "the build is green",
+	"years ago", "a while ago", "long ago", "since then", "back then", "nervous", "makes me",
+	// Korean: time.
+	"오늘", "어제", "어젯밤", "그저께", "아침에", "오전에", "오후에", "오후 내내", "저녁에", "밤새", "새벽",
+	"주말", "지난주", "지난달", "지난번", "작년", "연휴", "하루 종일", "하루종일", "내내", "이틀", "사흘",
+	"퇴근", "출근", "점심", "처음에는", "처음엔", "처음으로", "그 다음", "그다음", "그러고", "그리고 나서",
+	"이후", "먼저", "시절", "첫 주", "다음 주", "내일", "다음 스프린트", "스탠드업", "회고", "저녁",
+	"자정", "생각보다", "하나하나", "오래 걸렸", "퇴근 무렵", "이번 주", "월요일", "화요일", "수요일", "목요일",
+	"금요일", "토요일", "일요일", "정신이 없", "씨름",
+	// Korean: arc and feelings.
+	"드디어", "결국", "마침내", "겨우", "삽질", "헤맸", "헤매", "고생", "뿌듯", "힘들었", "재미있", "재밌",
+	"즐거웠", "다행", "신났", "기뻤", "속상", "아쉬웠", "느꼈", "느낀", "기분", "보람", "피곤", "배웠",
+	"좋아했", "마음에 든다", "정신없", "한참", "감이 오", "흘려들", "데이고", "행복", "무난하게",
+}
+
+// storyMarkerPatterns are story markers with numbers in them.
+var storyMarkerPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b`),
+	regexp.MustCompile(`\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}:\d\d\b|\bby \d{1,2}\s?(?:am|pm)\b`),
+	regexp.MustCompile(`\b(?:last|this|next|on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`),
+	regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`),
+	regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|넘게|만에|째|내내)`),
+	regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`),
+}
+
+// koreanFirstPerson are Korean first-person subjects.
+var koreanFirstPerson = []string{"나는", "내가", "나도", "저는", "제가", "저도", "우리는", "우리가", "우리 팀", "우리팀"}
+
+// diaryOpeners open a diary sentence with its subject left out ("Spent the
+// afternoon on…", "Had a pairing session…").
+var diaryOpeners = map[string]bool{
+	"spent": true, "had": true, "went": true, "stayed": true, "finished": true, "played": true, "tried": true, "worked": true,
+}
+
+// irregularPast are common irregular past-tense verbs.
+var irregularPast = map[string]bool{
+	"was": true, "were": true, "had": true, "did": true, "didn't": true, "wasn't": true, "weren't": true,
+	"got": true, "went": true, "spent": true, "found": true, "took": true, "made": true, "saw": true,
+	"thought": true, "knew": true, "felt": true, "came": true, "began": true, "ran": true, "wrote": true,
+	"kept": true, "left": true, "told": true, "said": true, "built": true, "gave": true, "broke": true,
+	"fought": true, "bought": true, "caught": true, "taught": true, "sat": true, "stood": true, "lost": true,
+	"won": true, "met": true, "paid": true, "sent": true, "heard": true, "held": true, "led": true, "ate": true,
+	"drove": true, "flew": true, "grew": true, "threw": true, "chose": true, "fell": true, "forgot": true,
+	"woke": true, "understood": true, "became": true, "brought": true, "struck": true, "rewrote": true,
+	"couldn't": true, "wouldn't": true, "hadn't": true, "dug": true, "stuck": true, "slept": true,
+}
+
+// notPast are words ending in -ed that are usually adjectives in findings.
+var notPast = map[string]bool{
+	"unquoted": true, "quoted": true, "signed": true, "unsigned": true, "scoped": true, "named": true,
+	"cached": true, "nested": true, "required": true, "expected": true, "supported": true, "deprecated": true,
+	"allowed": true, "enabled": true, "disabled": true, "based": true, "detailed": true, "limited": true,
+	"mixed": true, "hundred": true, "shared": true, "typed": true, "sorted": true, "encrypted": true,
+	"compressed": true, "prefixed": true, "hashed": true, "versioned": true, "pinned": true, "indexed": true,
+	"provisioned": true, "managed": true, "hosted": true, "embedded": true, "isolated": true, "unused": true,
+	"need": true, "speed": true, "feed": true, "seed": true, "indeed": true, "proceed": true, "exceed": true,
+	"succeed": true, "embed": true, "shred": true, "seeded": false,
+}

@@ -1,0 +1,111 @@
+package knowledge
+
+import (
+	"context"
+	"time"
+)
+
+// Driver is what a backend supplies to the knowledge engine: only
+// the parts that need its storage. Ranking, the dedup decision, staleness
+// and the sweep plan are the engine's (Knowledge), written once, so every
+// backend ranks and merges alike; the conformance suite
+// (knowledge/knowledgetest.Run) pins that on each driver.
+//
+// Every method is safe for concurrent use by many processes sharing one
+// backend. Counters move only by atomic increments in the store.
+type Driver interface {
+	// FindExact returns the id of hive's entry whose NormHash is normHash.
+	// Returns not_found when there is none.
+	FindExact(ctx context.Context, hive, normHash string) (string, error)
+	// Insert writes a new entry with its first contribution, unless hive
+	// already holds an entry with e.NormHash (a unique key decides, race-free
+	// across processes): then it writes nothing and returns that entry's id
+	// with created false.
+	Insert(ctx context.Context, e NewEntry, first Contribution) (id string, created bool, err error)
+	// AddContribution records c against entry id for attribution and sets
+	// its last use to c.At. contribution_count grows by one, atomically, only
+	// when c.Agent had not contributed to the entry before (counted true).
+	// Returns not_found when there is no such entry.
+	AddContribution(ctx context.Context, id string, c Contribution) (counted bool, err error)
+	// Cite bumps citation_count by one and sets the last use to at.
+	// Returns not_found when there is no such entry.
+	Cite(ctx context.Context, id, agent string, at time.Time) error
+	// Endorse records agent's endorsement once; endorsement_count grows only
+	// with a new endorser (counted true). The last use becomes at either way.
+	// Returns not_found when there is no such entry.
+	Endorse(ctx context.Context, id, agent string, at time.Time) (counted bool, err error)
+
+	// Entries returns the stored entries among ids (absent ones are left
+	// out), with their vectors, without contributions.
+	Entries(ctx context.Context, ids []string) (map[string]StoredEntry, error)
+	// Contributions lists an entry's attribution rows, oldest first.
+	// Returns not_found when there is no such entry.
+	Contributions(ctx context.Context, id string) ([]Contribution, error)
+
+	// Nearest returns up to k ids of entries of hive (every hive when
+	// empty) embedded by model, approximately the most cosine-similar to v
+	// first. An index may miss some; the engine rescores exactly.
+	Nearest(ctx context.Context, hive, model string, v []float32, k int) ([]string, error)
+	// Lexical returns up to k ids of entries of hive (every hive when empty)
+	// whose title, content or tags hold any of terms, best first by the
+	// backend's own full-text rank. terms are LexicalTerms of a query: plain
+	// words that the driver must escape for its query syntax.
+	Lexical(ctx context.Context, hive string, terms []string, k int) ([]string, error)
+
+	// Since returns up to limit entries whose Seq is above seq, in Seq
+	// order: the sweep's batches. Seqs must become visible in order: once
+	// Since has returned an entry, no entry with a smaller Seq may appear
+	// later (a sweep mark past it would skip it).
+	Since(ctx context.Context, seq int64, limit int) ([]StoredEntry, error)
+	// SweepMark returns the highest Seq a finished sweep batch covered.
+	SweepMark(ctx context.Context) (int64, error)
+	// SetSweepMark records that entries up to seq have been swept.
+	SetSweepMark(ctx context.Context, seq int64) error
+	// Absorb folds entry gone into keep in one atomic step: contributions
+	// and endorsements move, contribution_count and endorsement_count become
+	// keep's distinct contributors and endorsers, citations are summed, the
+	// later last use is kept, and gone is deleted. Returns not_found when
+	// either entry no longer exists.
+	Absorb(ctx context.Context, keep, gone string) error
+	// CountUnused counts the entries last used before t.
+	CountUnused(ctx context.Context, before time.Time) (int, error)
+	// RecordSweep keeps a finished sweep's report.
+	RecordSweep(ctx context.Context, rep SweepReport) error
+}
+
+// NewEntry is an entry as the engine hands it to Driver.Insert.
+type NewEntry struct {
+	ID          string
+	Hive        string
+	Title       string
+	Content     string
+	Tags        []string
+	NormHash    string
+	Model       string
+	Vector      []float32
+	Specificity float64
+	At          time.Time
+}
+
+// StoredEntry is an entry as a driver reads it back: the public Entry (its
+// Quality left for the engine to fill) plus what ranking and the sweep need.
+type StoredEntry struct {
+	Entry
+	Model  string
+	Vector []float32
+	// Seq orders entries by insertion; the sweep walks it.
+	Seq int64
+}
+
+// Reembedder is what a driver supplies, besides Driver, so
+// that entries embedded by an earlier model can be embedded again when the
+// deployment's embedder changes (Knowledge.Reembed). A driver without it
+// keeps such entries findable by their words only.
+type Reembedder interface {
+	// OtherModel returns up to limit entries whose model is not model.
+	OtherModel(ctx context.Context, model string, limit int) ([]StoredEntry, error)
+	// SetVector replaces an entry's embedding and model, and makes every
+	// process's vector index see the change. Returns not_found when the
+	// entry is gone.
+	SetVector(ctx context.Context, id, model string, v []float32) error
+}

@@ -1,0 +1,295 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/google/uuid"
+
+	"pumasi"
+)
+
+// Defaults of the knowledge engine.
+const (
+	// DefaultCandidates is how many candidates each side of a query (vector
+	// and lexical) hands to exact rescoring, at least; a query asks for ten
+	// per result when that is more.
+	DefaultCandidates = 100
+	// dedupCandidates is how many index neighbours a contribution's dedup
+	// and the sweep rescore exactly.
+	dedupCandidates = 16
+	// sweepBatch is how many new entries one sweep batch looks at.
+	sweepBatch = 256
+)
+
+// Options tune the engine. Zero values take the defaults above.
+type Options struct {
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// HalfLife is the staleness half-life (DefaultHalfLife when zero).
+	HalfLife time.Duration
+	// Candidates is the per-side candidate pool of a query.
+	Candidates int
+	// VectorWeight is the share of cosine similarity in relevance, in
+	// (0, 1]; 1 ranks by the vector alone.
+	VectorWeight float64
+}
+
+// Engine is the collective-knowledge engine: one implementation of
+// Store over any Driver. It decides what a contribution
+// merges into, how a query ranks, what staleness costs and what the sweep
+// collapses; the driver only stores, counts and finds candidates.
+type Engine struct {
+	d          Driver
+	now        func() time.Time
+	halfLife   time.Duration
+	candidates int
+	vecWeight  float64
+	docs       docCache
+}
+
+var _ Store = (*Engine)(nil)
+
+// NewKnowledge returns the engine over d.
+func New(d Driver, opt Options) *Engine {
+	k := &Engine{d: d, now: opt.Now, halfLife: opt.HalfLife, candidates: opt.Candidates, vecWeight: opt.VectorWeight}
+	if k.now == nil {
+		k.now = time.Now
+	}
+	if k.halfLife <= 0 {
+		k.halfLife = DefaultHalfLife
+	}
+	if k.candidates <= 0 {
+		k.candidates = DefaultCandidates
+	}
+	if k.vecWeight <= 0 || k.vecWeight > 1 {
+		k.vecWeight = DefaultVectorWeight
+	}
+	return k
+}
+
+// Driver returns the driver under the engine.
+func (k *Engine) Driver() Driver { return k.d }
+
+// Contribute merges in into its hive's entry with the same normalised text,
+// else into the nearest entry of the same model whose exact cosine exceeds
+// in.Threshold, else writes a new entry. The exact case is race-free through
+// the driver's unique key; near-duplicates that race past each other are
+// collapsed by the sweep.
+func (k *Engine) Contribute(ctx context.Context, in ContributeInput) (ContributeResult, error) {
+	if err := in.Validate(); err != nil {
+		return ContributeResult{}, err
+	}
+	if in.At.IsZero() {
+		in.At = k.now()
+	}
+	in.At = in.At.UTC()
+	// An entry can be swept away between finding it and merging into it
+	// (merge then writes nothing and answers not_found); then decide again:
+	// a sweep leaves the older twin in place.
+	for attempt := 0; ; attempt++ {
+		res, err := k.contributeOnce(ctx, in)
+		if pumasi.ErrorCode(err) == pumasi.ENotFound && attempt < 3 {
+			continue
+		}
+		return res, err
+	}
+}
+
+func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (ContributeResult, error) {
+	c := Contribution{Agent: in.Agent, Title: in.Title, Content: in.Content, At: in.At, Similarity: 1}
+	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
+	switch {
+	case err == nil:
+		return k.merge(ctx, in, id, c)
+	case pumasi.ErrorCode(err) != pumasi.ENotFound:
+		return ContributeResult{}, fmt.Errorf("find exact duplicate: %w", err)
+	}
+	if in.Threshold <= 1 {
+		near, sim, err := k.nearest(ctx, in, "")
+		if err != nil {
+			return ContributeResult{}, err
+		}
+		if near.ID != "" {
+			c.Similarity = sim
+			return k.merge(ctx, in, near.ID, c)
+		}
+	}
+	id, created, err := k.d.Insert(ctx, NewEntry{
+		ID: uuid.NewString(), Hive: in.Hive, Title: in.Title, Content: in.Content, Tags: nonNil(in.Tags),
+		NormHash: in.NormHash, Model: in.Model, Vector: in.Vector, Specificity: in.Specificity, At: in.At,
+	}, c)
+	if err != nil {
+		return ContributeResult{}, fmt.Errorf("insert entry: %w", err)
+	}
+	if !created { // another writer got the same text in first
+		return k.merge(ctx, in, id, c)
+	}
+	return k.landed(ctx, in, id, c, ContributeResult{Verdict: VerdictAccepted, Similarity: 1})
+}
+
+// merge folds c into entry id. A repeat contributor is recorded for
+// attribution but not counted again. Returns not_found, having written
+// nothing, when the entry is gone.
+func (k *Engine) merge(ctx context.Context, in ContributeInput, id string, c Contribution) (ContributeResult, error) {
+	if _, err := k.d.AddContribution(ctx, id, c); err != nil {
+		return ContributeResult{}, err
+	}
+	return k.landed(ctx, in, id, c, ContributeResult{Verdict: VerdictMerged, Similarity: c.Similarity})
+}
+
+// landed reads back the entry contribution c was just written to and
+// answers res with it. A sweep may have absorbed that entry in between: the
+// contribution then lives on in the entry that absorbed it, which the
+// answer names (merged, with its similarity), so a client never gets an
+// error for a write that landed, nor retries it into a second count.
+func (k *Engine) landed(ctx context.Context, in ContributeInput, id string, c Contribution, res ContributeResult) (ContributeResult, error) {
+	e, err := k.entry(ctx, id)
+	if pumasi.ErrorCode(err) == pumasi.ENotFound {
+		var sim float64
+		if id, sim, err = k.survivor(ctx, in, c); err == nil {
+			e, err = k.entry(ctx, id)
+		}
+		if err != nil {
+			// Not not_found (%v, not %w): the contribution landed, and
+			// Contribute must not retry it into a second count.
+			return ContributeResult{}, fmt.Errorf("read back the entry a sweep absorbed: %v", err)
+		}
+		res = ContributeResult{Verdict: VerdictMerged, Similarity: sim}
+	} else if err != nil {
+		return ContributeResult{}, err
+	}
+	res.Entry = e
+	return res, nil
+}
+
+// survivor finds the entry of in's hive and model that now holds c, among
+// the nearest to in's vector: the sweep absorbs an entry only into a close
+// twin, and moves its contributions along.
+func (k *Engine) survivor(ctx context.Context, in ContributeInput, c Contribution) (string, float64, error) {
+	ids, err := k.d.Nearest(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
+	if err != nil {
+		return "", 0, err
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return "", 0, err
+	}
+	for _, id := range ids {
+		e, ok := ents[id]
+		if !ok || e.Hive != in.Hive || e.Model != in.Model {
+			continue
+		}
+		cs, err := k.d.Contributions(ctx, id)
+		if pumasi.ErrorCode(err) == pumasi.ENotFound {
+			continue
+		} else if err != nil {
+			return "", 0, err
+		}
+		for _, got := range cs {
+			// Stores keep times at microseconds (Postgres) or finer.
+			if got.Agent == c.Agent && got.Title == c.Title && got.Content == c.Content &&
+				got.At.Sub(c.At).Abs() < time.Millisecond {
+				return id, Cosine(in.Vector, e.Vector), nil
+			}
+		}
+	}
+	return "", 0, errors.New("no entry near it holds the contribution")
+}
+
+// nearest returns the entry of in's hive and model most cosine-similar to
+// in's vector, rescored exactly among the index's neighbours, that in may
+// merge into (see mergeable); skip is left out. It returns no entry when
+// none qualifies.
+func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (StoredEntry, float64, error) {
+	ids, err := k.d.Nearest(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
+	if err != nil {
+		return StoredEntry{}, 0, fmt.Errorf("find near duplicates: %w", err)
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return StoredEntry{}, 0, fmt.Errorf("read near duplicates: %w", err)
+	}
+	text := EmbeddingText(in.Title, in.Content)
+	var best StoredEntry
+	bestSim := math.Inf(-1)
+	for _, id := range ids {
+		e, ok := ents[id]
+		if !ok || id == skip || e.Hive != in.Hive || e.Model != in.Model {
+			continue
+		}
+		sim := Cosine(in.Vector, e.Vector)
+		if sim > bestSim && mergeable(in.Model, sim, in.Threshold, text, EmbeddingText(e.Title, e.Content)) {
+			best, bestSim = e, sim
+		}
+	}
+	return best, bestSim, nil
+}
+
+// entry reads one entry with its quality filled in. Returns not_found.
+func (k *Engine) entry(ctx context.Context, id string) (Entry, error) {
+	ents, err := k.d.Entries(ctx, []string{id})
+	if err != nil {
+		return Entry{}, fmt.Errorf("read entry %s: %w", id, err)
+	}
+	e, ok := ents[id]
+	if !ok {
+		return Entry{}, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+	}
+	return k.public(e), nil
+}
+
+// public is the Entry of a stored one, with its quality computed.
+func (k *Engine) public(s StoredEntry) Entry {
+	e := s.Entry
+	e.Tags = nonNil(e.Tags)
+	e.Quality = Quality(e.Specificity, e.ContributionCount, e.CitationCount, e.EndorsementCount)
+	return e
+}
+
+// GetEntry returns an entry with its contributions, oldest first.
+func (k *Engine) GetEntry(ctx context.Context, id string) (Entry, error) {
+	e, err := k.entry(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	cs, err := k.d.Contributions(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Contributions = cs
+	if e.Contributions == nil {
+		e.Contributions = []Contribution{}
+	}
+	return e, nil
+}
+
+// Cite bumps an entry's citation_count, which also marks it used.
+func (k *Engine) Cite(ctx context.Context, id, agent string) (Entry, error) {
+	if err := k.d.Cite(ctx, id, agent, k.now().UTC()); err != nil {
+		return Entry{}, err
+	}
+	return k.entry(ctx, id)
+}
+
+// Endorse bumps an entry's endorsement_count once per agent; every
+// endorsement marks the entry used.
+func (k *Engine) Endorse(ctx context.Context, id, agent string) (Entry, error) {
+	if err := CheckHandle(agent); err != nil {
+		return Entry{}, err
+	}
+	if _, err := k.d.Endorse(ctx, id, agent, k.now().UTC()); err != nil {
+		return Entry{}, err
+	}
+	return k.entry(ctx, id)
+}
+
+func nonNil(t []string) []string {
+	if t == nil {
+		return []string{}
+	}
+	return t
+}

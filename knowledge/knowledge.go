@@ -1,0 +1,279 @@
+package knowledge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"pumasi"
+)
+
+// Verdicts of a contribution (DESIGN.md §6).
+const (
+	VerdictAccepted = "accepted"
+	VerdictMerged   = "merged"
+	VerdictRejected = "rejected"
+)
+
+// DefaultHive is the hive a contribution lands in when it names none, as in
+// The Hive's own client.
+const DefaultHive = "academy"
+
+// DefaultMergeThreshold is the cosine similarity above which a contribution
+// merges into the nearest entry of its hive.
+const DefaultMergeThreshold = 0.94
+
+// Query limits: the default and the cap of ?limit=.
+const (
+	DefaultQueryLimit = 5
+	MaxQueryLimit     = 50
+)
+
+// Entry is one piece of collective knowledge. It is written once; only its
+// counters move afterwards, atomically in the store.
+type Entry struct {
+	ID                string   `json:"id"`
+	Hive              string   `json:"hive"`
+	Title             string   `json:"title"`
+	Content           string   `json:"content"`
+	Tags              []string `json:"tags"`
+	ContributionCount int64    `json:"contribution_count"`
+	CitationCount     int64    `json:"citation_count"`
+	EndorsementCount  int64    `json:"endorsement_count"`
+	// Specificity is the gate's score when the entry was first accepted.
+	Specificity float64 `json:"specificity"`
+	// Quality is Specificity lifted by the entry's counters (see Quality).
+	Quality   float64   `json:"quality"`
+	CreatedAt time.Time `json:"created_at"`
+	// LastUsedAt is when the entry was last used: created, contributed
+	// to, cited or endorsed. Freshness decays from it (see Freshness).
+	LastUsedAt time.Time `json:"last_used_at"`
+	// Contributions attribute the entry: its first contribution and every
+	// one merged into it since. Only GetEntry fills them.
+	Contributions []Contribution `json:"contributions,omitempty"`
+}
+
+// Contribution is one agent's submission kept for attribution. Similarity is
+// the cosine to the entry at merge time; 1 for the entry's first contribution.
+type Contribution struct {
+	Agent      string    `json:"agent"`
+	Title      string    `json:"title"`
+	Content    string    `json:"content"`
+	At         time.Time `json:"at"`
+	Similarity float64   `json:"similarity"`
+}
+
+// Hit is one query result: an entry with its exact cosine similarity to the
+// query, its lexical match, its freshness and its rank score (see
+// Knowledge.Query for how they combine).
+type Hit struct {
+	Entry
+	Similarity float64 `json:"similarity"`
+	// Lexical is the share of the query's weighted terms the entry holds.
+	Lexical float64 `json:"lexical"`
+	// Freshness is the staleness weight in [FreshnessFloor, 1].
+	Freshness float64 `json:"freshness"`
+	Score     float64 `json:"score"`
+}
+
+// ContributeInput is a contribution that passed the gate, ready for dedup.
+type ContributeInput struct {
+	Hive    string
+	Agent   string
+	Title   string
+	Content string
+	Tags    []string
+	// NormHash is Hash(Title, Content): the exact-duplicate key.
+	NormHash string
+	// Model names the embedder that made Vector; only vectors of the same
+	// model are compared.
+	Model  string
+	Vector []float32
+	// Specificity is the gate's score.
+	Specificity float64
+	// Threshold is the cosine above which the nearest entry absorbs this
+	// contribution; values above 1 disable near-duplicate merging.
+	Threshold float64
+	At        time.Time
+}
+
+// Validate checks what every knowledge store requires of a contribution
+// before it touches storage. Returns invalid_request or agent_required.
+func (in ContributeInput) Validate() error {
+	switch {
+	case !pumasi.ValidID(in.Hive):
+		return pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
+	case !ValidHandle(in.Agent):
+		return CheckHandle(in.Agent)
+	case strings.TrimSpace(in.Title) == "" || strings.TrimSpace(in.Content) == "":
+		return pumasi.Errorf(pumasi.EInvalidRequest, "title and content are required")
+	case len(in.NormHash) != 64:
+		return pumasi.Errorf(pumasi.EInvalidRequest, "norm hash must be a sha256")
+	case in.Model == "" || len(in.Vector) == 0:
+		return pumasi.Errorf(pumasi.EInvalidRequest, "an embedding and its model are required")
+	}
+	for _, x := range in.Vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return pumasi.Errorf(pumasi.EInvalidRequest, "the embedding holds a non-finite value")
+		}
+	}
+	return nil
+}
+
+// ContributeResult tells what became of a contribution: accepted as a new
+// entry, or merged into Entry at Similarity.
+type ContributeResult struct {
+	Verdict    string
+	Entry      Entry
+	Similarity float64
+}
+
+// QueryInput asks for the entries that best answer Text, whose embedding
+// is Vector. An empty Hive searches every hive; an empty Text ranks by the
+// vector alone.
+type QueryInput struct {
+	Hive   string
+	Text   string
+	Model  string
+	Vector []float32
+	Limit  int
+}
+
+// SweepReport counts what a knowledge sweep did.
+type SweepReport struct {
+	// Scanned is how many entries were compared.
+	Scanned int `json:"scanned"`
+	// Merged is how many entries were folded into older near-duplicates.
+	Merged int `json:"merged"`
+	// Aged is how many entries have gone unused for a half-life or more
+	// (their rank weight is halfway to the floor or below).
+	Aged int `json:"aged"`
+	// Batches is how many short batches the sweep ran in.
+	Batches int `json:"batches"`
+	// At is when the sweep ran; Took how long it took.
+	At   time.Time     `json:"at"`
+	Took time.Duration `json:"took_ns"`
+}
+
+// Store is collective knowledge as the handlers use it. Knowledge
+// (the engine over a Driver) implements it for every backend. Every
+// method is safe for concurrent use by many processes sharing one backend;
+// counters move only by atomic increments in the store.
+type Store interface {
+	// Contribute adds in to its hive: an entry with the same NormHash, or
+	// else the nearest entry of the same model with cosine above
+	// in.Threshold, absorbs it (an attribution row, and contribution_count
+	// + 1 when in.Agent had not contributed to it before); otherwise a new
+	// entry is written. Exact duplicates never make two entries, however
+	// many contribute at once.
+	Contribute(ctx context.Context, in ContributeInput) (ContributeResult, error)
+	// Query returns up to q.Limit entries ranked by relevance (vector and
+	// lexical) × quality × freshness.
+	Query(ctx context.Context, q QueryInput) ([]Hit, error)
+	// GetEntry returns an entry with its contributions, oldest first.
+	// Returns not_found when there is no such entry.
+	GetEntry(ctx context.Context, id string) (Entry, error)
+	// Cite bumps an entry's citation_count. Returns not_found when absent.
+	Cite(ctx context.Context, id, agent string) (Entry, error)
+	// Endorse bumps an entry's endorsement_count once per agent; endorsing
+	// again changes nothing. Returns not_found when absent.
+	Endorse(ctx context.Context, id, agent string) (Entry, error)
+	// SweepKnowledge collapses near-duplicates (cosine above threshold within
+	// a hive and model) that racing contributions let in: the older entry
+	// absorbs the newer's contributors, counts and endorsements. It counts
+	// the entries gone stale and records the run. Running it again finds
+	// nothing more to do.
+	SweepKnowledge(ctx context.Context, threshold float64) (SweepReport, error)
+}
+
+var handlePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{3,64}$`)
+
+// ValidHandle reports whether h is a valid X-Hive-Agent handle.
+func ValidHandle(h string) bool { return handlePattern.MatchString(h) }
+
+// CheckHandle validates an X-Hive-Agent handle. Returns agent_required when
+// it is missing or malformed: either way the writer is unidentified.
+func CheckHandle(h string) error {
+	if h == "" {
+		return pumasi.Errorf(pumasi.EAgentRequired, "the X-Hive-Agent header is required for writes")
+	}
+	if !ValidHandle(h) {
+		return pumasi.Errorf(pumasi.EAgentRequired, "X-Hive-Agent must be 3-64 characters of A-Z a-z 0-9 . _ -")
+	}
+	return nil
+}
+
+// NormalizeText is the form under which two texts are exact duplicates: NFC,
+// case-folded, whitespace collapsed to single spaces, trimmed.
+func NormalizeText(s string) string {
+	s = cases.Fold().String(norm.NFC.String(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Hash is the exact-duplicate key of a contribution: the sha256 of
+// its normalised title and content, lowercase hex. The hive is a separate
+// column of the unique key.
+func Hash(title, content string) string {
+	sum := sha256.Sum256([]byte(NormalizeText(title) + "\n" + NormalizeText(content)))
+	return hex.EncodeToString(sum[:])
+}
+
+// EmbeddingText is what gets embedded for a contribution or entry.
+func EmbeddingText(title, content string) string {
+	return strings.TrimSpace(title) + "\n" + strings.TrimSpace(content)
+}
+
+// Dot is the dot product of two equally long vectors (b may be longer),
+// with four accumulators so the loop is not one long dependency chain: it is
+// the hot path of every backend's knowledge query and dedup scan.
+func Dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Norm is the Euclidean length of v; backends cache it per stored vector so
+// a scan costs one Dot per entry.
+func Norm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
+// Cosine returns the cosine similarity of a and b, 0 when their lengths
+// differ or either is zero.
+func Cosine(a, b []float32) float64 {
+	if len(a) != len(b) || len(a) == 0 {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

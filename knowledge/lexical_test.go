@@ -1,0 +1,104 @@
+package knowledge
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+)
+
+func TestLexicalTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"How do I set the busy_timeout in SQLite?", "[set busy timeout sqlite]"},
+		{"`kubectl`은 롤아웃을 재시작한다", "[kubectl 롤아웃 재시작]"},
+		{"인덱스를 트랜잭션에서는 만들 수 없다", "[인덱스 트랜잭션 만들]"},
+		{"Go 1.22 go GO", "[go 1 22]"},
+		{`"); DROP TABLE x; -- OR NEAR(a b) *`, "[drop table near]"},
+		{"", "[]"},
+	}
+	for _, tt := range tests {
+		if got := fmt.Sprint(LexicalTerms(tt.in)); got != tt.want {
+			t.Errorf("LexicalTerms(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	long := ""
+	for i := 0; i < 100; i++ {
+		long += fmt.Sprintf("word%d ", i)
+	}
+	if n := len(LexicalTerms(long)); n != MaxLexicalTerms {
+		t.Fatalf("%d terms, want the cap %d", n, MaxLexicalTerms)
+	}
+}
+
+func TestLexicalScores(t *testing.T) {
+	docs := []lexDoc{
+		newLexDoc(Entry{Title: "pgbouncer breaks prepared statements", Content: "Disable them in transaction pooling."}),
+		newLexDoc(Entry{Title: "pgbouncer pool modes", Content: "Session pooling keeps SET commands."}),
+		newLexDoc(Entry{Title: "Unrelated", Content: "CSS grid gaps."}),
+		newLexDoc(Entry{Title: "커넥션풀 설정", Content: "HikariCP 커넥션풀은 maximumPoolSize 로 정한다."}),
+	}
+	got := lexicalScores(LexicalTerms("prepared statement with pgbouncer"), docs)
+	if !(got[0] == 1 && got[1] > 0 && got[1] < got[0] && got[2] == 0 && got[3] == 0) {
+		t.Fatalf("scores = %v, want doc 0 full, doc 1 partial, docs 2-3 none", got)
+	}
+	// The rare term weighs more than the common one.
+	got = lexicalScores(LexicalTerms("pgbouncer session"), docs)
+	if !(got[1] > got[0] && got[0] > 0) {
+		t.Fatalf("scores = %v, want the session doc above the pgbouncer-only doc", got)
+	}
+	if got := lexicalScores(LexicalTerms("커넥션"), docs); got[3] != 1 {
+		t.Fatalf("Korean compound prefix score = %v, want 1", got[3])
+	}
+	if got := lexicalScores(nil, docs); got[0] != 0 {
+		t.Fatalf("no terms scored %v", got)
+	}
+}
+
+func TestFreshness(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	hl := 10 * 24 * time.Hour
+	tests := []struct {
+		age  time.Duration
+		want float64
+	}{
+		{-time.Hour, 1},
+		{0, 1},
+		{hl, 0.75},
+		{2 * hl, 0.625},
+		{1000 * hl, FreshnessFloor},
+	}
+	for _, tt := range tests {
+		if got := Freshness(t0, t0.Add(tt.age), hl); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("Freshness(age %v) = %v, want %v", tt.age, got, tt.want)
+		}
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	got := Interleave(5, []string{"a", "b", "c"}, []string{"b", "x"}, nil)
+	if fmt.Sprint(got) != "[a b x c]" {
+		t.Fatalf("Interleave = %v, want [a b x c]", got)
+	}
+	if got := Interleave(2, []string{"a", "b", "c"}, []string{"x", "y"}); fmt.Sprint(got) != "[a x]" {
+		t.Fatalf("Interleave cut = %v, want [a x]", got)
+	}
+}
+
+func TestThesaurus(t *testing.T) {
+	same := [][2]string{{"fails", "error"}, {"오류", "exception"}, {"커넥션", "connections"}, {"goroutine", "threads"}, {"느림", "latency"}}
+	for _, p := range same {
+		a, b := Concept(Stem(SearchWords(p[0])[0])), Concept(Stem(SearchWords(p[1])[0]))
+		if a == "" || a != b {
+			t.Errorf("Concept(%q) = %q, Concept(%q) = %q; want one group", p[0], a, p[1], b)
+		}
+	}
+	if c := Concept(Stem("pgbouncer")); c != "" {
+		t.Errorf("pgbouncer is in group %q, want none", c)
+	}
+	if got := expandTerms([]string{"timeout"}, 10, 3); len(got) != 4 || got[0] != "timeout" {
+		t.Errorf("expandTerms(timeout) = %v, want it and 3 group words", got)
+	}
+}

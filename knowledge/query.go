@@ -1,0 +1,124 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"pumasi"
+)
+
+// Query ranks the entries of q.Hive (every hive when empty) for q:
+//
+//  1. candidates: the driver's approximate nearest neighbours of q.Vector
+//     (embedded by q.Model) and its full-text matches of LexicalTerms(q.Text),
+//     each side max(Candidates, 10 × limit) deep (the text search also
+//     looks for the other words of the terms' thesaurus groups);
+//  2. relevance, computed here for every candidate: w × cosine + (1 − w) ×
+//     lexical, where cosine is exact (from the stored vector; 0 for another
+//     model's entry), lexical is the IDF-weighted share of the query's terms
+//     the entry holds (a term held only through its thesaurus group counts
+//     0.6), and w is VectorWeight (the cosine alone when the query
+//     has no terms);
+//  3. score = relevance × Quality × Freshness; candidates with no relevance
+//     are dropped, the rest ranked by RankHits.
+//
+// Because the scores are the engine's, every backend ranks its candidates
+// alike; a driver only decides which candidates are seen.
+func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
+	if q.Hive != "" && !pumasi.ValidID(q.Hive) {
+		return nil, pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultQueryLimit
+	}
+	pool := max(k.candidates, 10*limit)
+	terms := LexicalTerms(q.Text)
+
+	var ids []string
+	seen := map[string]bool{}
+	add := func(list []string) {
+		for _, id := range list {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	if Norm(q.Vector) > 0 {
+		vids, err := k.d.Nearest(ctx, q.Hive, q.Model, q.Vector, pool)
+		if err != nil {
+			return nil, fmt.Errorf("query vectors: %w", err)
+		}
+		add(vids)
+	}
+	if len(terms) > 0 {
+		lids, err := k.d.Lexical(ctx, q.Hive, expandTerms(terms, MaxLexicalTerms+16, 3), pool)
+		if err != nil {
+			return nil, fmt.Errorf("query text: %w", err)
+		}
+		add(lids)
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read candidates: %w", err)
+	}
+
+	cands := make([]StoredEntry, 0, len(ents))
+	for _, id := range ids { // in candidate order, so ties break the same way
+		if e, ok := ents[id]; ok && (q.Hive == "" || e.Hive == q.Hive) {
+			cands = append(cands, e)
+		}
+	}
+	docs := make([]lexDoc, len(cands))
+	for i, e := range cands {
+		docs[i] = k.docs.get(e.Entry)
+	}
+	lex := lexicalScores(terms, docs)
+	now := k.now()
+	hits := make([]Hit, 0, len(cands))
+	for i, e := range cands {
+		sim := 0.0
+		if e.Model == q.Model {
+			sim = Cosine(q.Vector, e.Vector)
+		}
+		h := Hit{Similarity: sim, Lexical: lex[i]}
+		rel := k.Relevance(h, len(terms) > 0)
+		if rel <= 1e-12 {
+			continue
+		}
+		h.Entry = k.public(e)
+		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
+		h.Score = Score(rel, h.Quality, h.Freshness)
+		hits = append(hits, h)
+	}
+	return RankHits(hits, limit), nil
+}
+
+// docCache keeps the lexical stems of recently ranked entries: an entry's
+// text never changes, so its stems can be reused until the cache is full,
+// when it starts over.
+type docCache struct {
+	mu   sync.Mutex
+	docs map[string]lexDoc
+}
+
+const docCacheSize = 20000
+
+func (c *docCache) get(e Entry) lexDoc {
+	c.mu.Lock()
+	d, ok := c.docs[e.ID]
+	c.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = newLexDoc(e)
+	c.mu.Lock()
+	if c.docs == nil || len(c.docs) >= docCacheSize {
+		c.docs = make(map[string]lexDoc, 1024)
+	}
+	c.docs[e.ID] = d
+	c.mu.Unlock()
+	return d
+}
