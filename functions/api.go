@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -155,43 +154,97 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.cors(w, r, segs) {
 		return
 	}
-	var allow []string
+	rt, p, allow := matchRoute(r.Method, segs)
+	if rt == nil {
+		if len(allow) > 0 {
+			if r.Method == http.MethodOptions {
+				// Every path answers OPTIONS with its methods (RFC 9110 §9.3.7).
+				w.Header().Set("Allow", strings.Join(allow, ", "))
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+			writeMethodNotAllowed(w, r.Method, allow)
+			return
+		}
+		writeError(w, pumasi.Errorf(pumasi.ENotFound, "no such endpoint"))
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			a.log().Error("handler panic", "route", rt.Pattern, "panic", v)
+			writeError(w, pumasi.Errorf(pumasi.EInternal, "internal error"))
+		}
+	}()
+	rt.handle(a, w, r, p)
+}
+
+// codeMethodNotAllowed is the error code of a 405 (DESIGN.md §4).
+const codeMethodNotAllowed = "method_not_allowed"
+
+// writeMethodNotAllowed answers 405 with the path's methods in Allow
+// (RFC 9110 §15.5.6).
+func writeMethodNotAllowed(w http.ResponseWriter, method string, allow []string) {
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{codeMethodNotAllowed,
+		"this path does not take " + method + "; it takes " + strings.Join(allow, ", ")}})
+}
+
+// bestPattern is the route pattern that serves segs: of the patterns that
+// match, the most specific one (DESIGN.md §4: a literal segment beats a
+// parameter, compared left to right), never the first registered. ""
+// when none matches. So GET /knowledge/contribute is a wrong method on
+// /knowledge/contribute, not an entry named "contribute".
+func bestPattern(segs []string) string {
+	best := ""
 	for _, rt := range routes {
-		p, ok := matchPattern(rt.Pattern, segs)
-		if !ok {
+		if _, ok := matchPattern(rt.Pattern, segs); ok && (best == "" || moreSpecific(rt.Pattern, best)) {
+			best = rt.Pattern
+		}
+	}
+	return best
+}
+
+// moreSpecific reports whether pattern a beats b for the same path: at the
+// first segment where one has a literal and the other a parameter, the
+// literal wins.
+func moreSpecific(a, b string) bool {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := range min(len(as), len(bs)) {
+		ap, bp := strings.HasPrefix(as[i], "{"), strings.HasPrefix(bs[i], "{")
+		if ap != bp {
+			return !ap
+		}
+	}
+	return false
+}
+
+// matchRoute finds the route of method on segs's best pattern. When that
+// pattern has no such method it returns nil and the pattern's methods
+// (HEAD with GET, and OPTIONS); nil and none when no pattern matches.
+func matchRoute(method string, segs []string) (*Route, params, []string) {
+	pattern := bestPattern(segs)
+	if pattern == "" {
+		return nil, nil, nil
+	}
+	var allow []string
+	for i := range routes {
+		rt := &routes[i]
+		if rt.Pattern != pattern {
 			continue
 		}
-		if rt.Method != r.Method && !(rt.Method == "GET" && r.Method == "HEAD") {
-			methods := []string{rt.Method}
-			if rt.Method == "GET" {
-				methods = append(methods, "HEAD")
-			}
-			for _, m := range methods {
-				if !slices.Contains(allow, m) {
-					allow = append(allow, m)
-				}
-			}
-			continue
+		if rt.Method == method || (rt.Method == http.MethodGet && method == http.MethodHead) {
+			p, _ := matchPattern(rt.Pattern, segs)
+			return rt, p, nil
 		}
-		defer func() {
-			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
-					panic(v)
-				}
-				a.log().Error("handler panic", "route", rt.Pattern, "panic", v)
-				writeError(w, pumasi.Errorf(pumasi.EInternal, "internal error"))
-			}
-		}()
-		rt.handle(a, w, r, p)
-		return
+		allow = append(allow, rt.Method)
+		if rt.Method == http.MethodGet {
+			allow = append(allow, http.MethodHead)
+		}
 	}
-	if len(allow) > 0 {
-		// Allow must list the path's methods (RFC 9110 §15.5.6).
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{pumasi.EInvalidRequest, "method not allowed"}})
-		return
-	}
-	writeError(w, pumasi.Errorf(pumasi.ENotFound, "no such endpoint"))
+	return nil, nil, append(allow, http.MethodOptions)
 }
 
 func splitPath(escaped string) ([]string, bool) {
@@ -277,6 +330,19 @@ type errorBody struct {
 	Error errorDetail `json:"error"`
 }
 
+// MarshalJSON writes the contract's error body: "success": false (The
+// Hive's clients read it) beside "error".
+func (b errorBody) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		Success bool        `json:"success"`
+		Error   errorDetail `json:"error"`
+	}{false, b.Error})
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
 // writeError sends the contract's error body; internal causes are logged by
 // the caller through fail, never sent.
 func writeError(w http.ResponseWriter, err error) {
@@ -311,6 +377,9 @@ func decodeJSON(r *http.Request, v any) error {
 	if len(body) > MaxJSONBody {
 		return pumasi.Errorf(pumasi.ETooLarge, "JSON body is larger than %d bytes", MaxJSONBody)
 	}
+	// A UTF-8 byte order mark is not JSON (RFC 8259 §8.1) but editors and
+	// PowerShell write one; it means nothing, so it is skipped.
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	// encoding/json would quietly turn broken UTF-8 into U+FFFD.
 	if !utf8.Valid(body) {
 		return pumasi.Errorf(pumasi.EInvalidRequest, "body is not valid UTF-8")

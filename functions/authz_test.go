@@ -60,7 +60,8 @@ type authzRow struct {
 	ws     bool
 	// want is indexed like creds.
 	want [8]int
-	// denyCode is the error code of a 401, when not unauthorized.
+	// denyCode is the error code of a 401, when not unauthorized, or of a
+	// 400.
 	denyCode string
 }
 
@@ -129,7 +130,7 @@ var authzRows = []authzRow{
 	// Without X-Hive-Agent a bearer names the writer (functions/hive.go).
 	{route: "POST /knowledge/contribute", name: "contribute without handle", method: "POST", path: "/knowledge/contribute", body: findingA, want: [8]int{401, 201, 201, 201, 201, 201, 201, 201}, denyCode: pumasi.EAgentRequired},
 	{route: "POST /knowledge/contribute", name: "contribute with a malformed handle", method: "POST", path: "/knowledge/contribute", body: findingA,
-		header: map[string]string{functions.HeaderAgent: "a b"}, want: everyone(401), denyCode: pumasi.EAgentRequired},
+		header: map[string]string{functions.HeaderAgent: "a b"}, want: everyone(400), denyCode: pumasi.EInvalidRequest},
 	{route: "GET /knowledge/query", name: "query", method: "GET", path: "/knowledge/query?q=pgx+pool_max_conns", want: everyone(200)},
 	{route: "GET /knowledge/{id}", name: "entry", method: "GET", path: "/knowledge/{entry}", want: everyone(200)},
 	{route: "POST /knowledge/{id}/cite", name: "cite with handle", method: "POST", path: "/knowledge/{entry}/cite", header: handle, want: everyone(200)},
@@ -420,7 +421,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 					}
 					_ = json.Unmarshal(body, &eb)
 					wantCode := map[int]string{401: pumasi.EUnauthorized, 403: pumasi.EForbidden, 404: pumasi.ENotFound}[want]
-					if want == 401 && row.denyCode != "" {
+					if (want == 401 || want == 400) && row.denyCode != "" {
 						wantCode = row.denyCode
 					}
 					if eb.Error.Code != wantCode {

@@ -115,8 +115,9 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 	// The methods of this path that are open to other origins.
 	var open []string
 	matched := false
+	pattern := bestPattern(segs)
 	for _, rt := range routes {
-		if _, ok := matchPattern(rt.Pattern, segs); !ok || !c.opens(corsClass(rt)) {
+		if rt.Pattern != pattern || !c.opens(corsClass(rt)) {
 			continue
 		}
 		if !slices.Contains(open, rt.Method) {

@@ -82,9 +82,11 @@ func TestCORSDefault(t *testing.T) {
 			t.Errorf("preflight of %s %s = %d %v, want no CORS", c.method, c.path, pre.StatusCode, pre.Header)
 		}
 	}
-	// A preflight on an authenticated route still answers like before: 405.
-	if resp := corsDo(t, srv, "OPTIONS", "/rooms/r1/files", origin); resp.StatusCode != 405 {
-		t.Fatalf("OPTIONS /rooms/r1/files = %d, want 405", resp.StatusCode)
+	// OPTIONS on an authenticated route names its methods, and nothing
+	// that would let another origin call it.
+	if resp := corsDo(t, srv, "OPTIONS", "/rooms/r1/files", origin); resp.StatusCode != 204 ||
+		resp.Header.Get("Allow") != "POST, GET, HEAD, OPTIONS" || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("OPTIONS /rooms/r1/files = %d %v, want 204 with Allow and no CORS", resp.StatusCode, resp.Header)
 	}
 }
 

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"encoding/json"
 	"strconv"
 	"testing"
 
@@ -63,21 +64,36 @@ func TestMetaNotModified(t *testing.T) {
 }
 
 // TestMethodNotAllowedListsMethods checks that a 405 names the methods the
-// path does serve in Allow, as HTTP requires.
+// path does serve in Allow, as HTTP requires, OPTIONS included; that the
+// most specific pattern decides (POST /knowledge/contribute beats GET
+// /knowledge/{id}); and that OPTIONS answers 204 with the same Allow.
 func TestMethodNotAllowedListsMethods(t *testing.T) {
 	e := newTestEnv(t)
 	for _, tc := range []struct{ method, path, want string }{
-		{"PATCH", "/rooms/r1/files", "POST, GET, HEAD"},
-		{"POST", "/rooms/r1/files/spec.md", "GET, HEAD, DELETE"},
-		{"DELETE", "/knowledge/query", "GET, HEAD"},
+		{"PATCH", "/rooms/r1/files", "POST, GET, HEAD, OPTIONS"},
+		{"POST", "/rooms/r1/files/spec.md", "GET, HEAD, DELETE, OPTIONS"},
+		{"DELETE", "/knowledge/query", "GET, HEAD, OPTIONS"},
+		{"GET", "/knowledge/contribute", "POST, OPTIONS"},
+		{"PUT", "/knowledge/some-entry", "GET, HEAD, OPTIONS"},
 	} {
 		r := e.do(tc.method, tc.path, e.admin, nil, nil)
-		if r.status != 405 || r.code() != pumasi.EInvalidRequest {
-			t.Fatalf("%s %s = %d %s, want 405 %s", tc.method, tc.path, r.status, r.code(), pumasi.EInvalidRequest)
+		var body struct {
+			Success *bool `json:"success"`
+		}
+		json.Unmarshal(r.body, &body)
+		if r.status != 405 || r.code() != "method_not_allowed" || body.Success == nil || *body.Success {
+			t.Fatalf("%s %s = %d %s %s, want 405 method_not_allowed with success false", tc.method, tc.path, r.status, r.code(), r.body)
 		}
 		if got := r.header.Get("Allow"); got != tc.want {
 			t.Fatalf("%s %s: Allow = %q, want %q", tc.method, tc.path, got, tc.want)
 		}
+		opt := e.do("OPTIONS", tc.path, "", nil, nil)
+		if opt.status != 204 || opt.header.Get("Allow") != tc.want {
+			t.Fatalf("OPTIONS %s = %d Allow %q, want 204 %q", tc.path, opt.status, opt.header.Get("Allow"), tc.want)
+		}
+	}
+	if r := e.do("GET", "/no/such/path", e.admin, nil, nil); r.status != 404 || r.header.Get("Allow") != "" {
+		t.Fatalf("unknown path = %d Allow %q, want 404 without Allow", r.status, r.header.Get("Allow"))
 	}
 }
 

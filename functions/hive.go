@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"unicode"
@@ -162,12 +163,16 @@ func sentenceEnd(text string) int {
 //
 // The bearer never authorizes anything here: knowledge writes are keyless
 // by design, so no bearer is refused; it only names who wrote. Returns
-// agent_required when neither header names a writer.
+// agent_required when neither header names a writer, invalid_request
+// naming the rule when X-Hive-Agent is not a valid handle.
 func (a *API) writerHandle(r *http.Request) (string, error) {
 	agent := strings.TrimSpace(r.Header.Get(HeaderAgent))
 	if agent != "" || r.Header.Get(HeaderAgent) != "" {
-		if err := knowledge.CheckHandle(agent); err != nil {
-			return "", err
+		if agent == "" {
+			return "", knowledge.CheckHandle("")
+		}
+		if !knowledge.ValidHandle(agent) {
+			return "", handleRule(agent)
 		}
 		return agent, nil
 	}
@@ -206,4 +211,30 @@ func (a *API) keyHandle(key string) string {
 		sum = s[:]
 	}
 	return keyHandlePrefix + hex.EncodeToString(sum)[:16]
+}
+
+// handleRule is the invalid_request of an X-Hive-Agent that names a writer
+// but breaks the handle rule: it says which part of the rule, so a client
+// sending "my agent" or "claude@host" knows what to change.
+func handleRule(h string) error {
+	const rule = "a handle is 3-64 characters of A-Z a-z 0-9 . _ -"
+	why := ""
+	switch n := utf8.RuneCountInString(h); {
+	case n < 3:
+		why = "is shorter than 3 characters"
+	case n > 64:
+		why = "is longer than 64 characters"
+	default:
+		for _, c := range h {
+			if !(c < utf8.RuneSelf && (c == '.' || c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')) {
+				why = fmt.Sprintf("has %q", c)
+				break
+			}
+		}
+	}
+	shown := h
+	if len(shown) > 80 {
+		shown = shown[:80] + "…"
+	}
+	return pumasi.Errorf(pumasi.EInvalidRequest, "X-Hive-Agent %q %s: %s", strings.ToValidUTF8(shown, "?"), why, rule)
 }

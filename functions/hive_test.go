@@ -200,7 +200,7 @@ func TestWriterHandle(t *testing.T) {
 	}{
 		{"handle", "agent-1", "", "agent-1", ""},
 		{"handle wins", "agent-1", "Bearer hive_k", "agent-1", ""},
-		{"bad handle is not rescued by a key", "a b", "Bearer hive_k", "", pumasi.EAgentRequired},
+		{"bad handle is not rescued by a key", "a b", "Bearer hive_k", "", pumasi.EInvalidRequest},
 		{"hive key", "", "Bearer hive_k", a.keyHandle("hive_k"), ""},
 		{"scheme case", "", "bearer hive_k", a.keyHandle("hive_k"), ""},
 		{"pumasi token", "", "Bearer " + tok, "ci-runner", ""},

@@ -228,8 +228,15 @@ func TestKnowledgeWritesNeedAgent(t *testing.T) {
 	for _, agent := range []string{"", "ab", "has space", strings.Repeat("x", 65)} {
 		for _, path := range []string{"/knowledge/contribute", "/knowledge/" + id + "/cite", "/knowledge/" + id + "/endorse"} {
 			r := e.do("POST", path, agent, contributeBody(findingTitle, findingContent, ""))
-			if r.status != 401 || r.errCode() != "agent_required" {
-				t.Errorf("POST %s with agent %q = %d %s, want 401 agent_required", path, agent, r.status, r.raw)
+			if agent == "" {
+				if r.status != 401 || r.errCode() != "agent_required" {
+					t.Errorf("POST %s without agent = %d %s, want 401 agent_required", path, r.status, r.raw)
+				}
+				continue
+			}
+			// A handle that breaks the rule is a bad request naming the rule.
+			if r.status != 400 || r.errCode() != "invalid_request" || !strings.Contains(string(r.raw), "3-64 characters of A-Z a-z 0-9 . _ -") {
+				t.Errorf("POST %s with agent %q = %d %s, want 400 invalid_request naming the rule", path, agent, r.status, r.raw)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -199,10 +200,8 @@ func (r *metricsRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter
 func routeOf(r *http.Request) string {
 	segs, ok := splitPath(r.URL.EscapedPath())
 	if ok {
-		for _, rt := range routes {
-			if _, ok := matchPattern(rt.Pattern, segs); ok {
-				return rt.Pattern
-			}
+		if p := bestPattern(segs); p != "" {
+			return p
 		}
 	}
 	return "unmatched"
@@ -323,9 +322,14 @@ func (a *API) MetricsHandler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		allow := []string{http.MethodGet, http.MethodHead, http.MethodOptions}
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{pumasi.EInvalidRequest, "method not allowed"}})
+			writeMethodNotAllowed(w, r.Method, allow)
 			return
 		}
 		p, err := a.authenticate(r)

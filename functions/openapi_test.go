@@ -140,6 +140,15 @@ func checkResponse(r *http.Request, rec *recorder) string {
 	req := r.Clone(context.Background())
 	req.URL.Path = "/" + strings.Join(strings.FieldsFunc(r.URL.Path, func(c rune) bool { return c == '/' }), "/")
 	req.URL.RawPath = ""
+	// A wrong method is the API's own answer whatever the document's
+	// router makes of the path (GET /knowledge/contribute would match GET
+	// /knowledge/{id} there): an error body with the path's methods.
+	if rec.status == http.StatusMethodNotAllowed {
+		if rec.header.Get("Allow") == "" {
+			return "405 without Allow"
+		}
+		return checkErrorBody(rec)
+	}
 	route, pathParams, err := router.FindRoute(req)
 	if err != nil {
 		// No documented operation: the API must have refused it with a

@@ -345,7 +345,7 @@ func HTTPHandler(api *functions.API, function string) func(ctx context.Context, 
 		if !own(r.Method, r.URL.EscapedPath()) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":{"code":%q,"message":"no such endpoint"}}`+"\n", pumasi.ENotFound)
+			fmt.Fprintf(w, `{"success":false,"error":{"code":%q,"message":"no such endpoint"}}`+"\n", pumasi.ENotFound)
 			return
 		}
 		all.ServeHTTP(w, r)
