@@ -156,14 +156,17 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 	return false
 }
 
-// allowHeaders are the request headers a preflight may ask for.
+// allowHeaders are the request headers a preflight may ask for. Keyed Hive
+// clients send Authorization (and X-Hive-Agent) on every knowledge call,
+// reads included, so every open route allows both: the reads are public and
+// a key only names the writer (hive.go), so letting a page send it grants
+// nothing. Access-Control-Allow-Credentials is never sent: a bearer key is
+// an explicit header, not a cookie, and credentials with "*" would be
+// refused by browsers anyway.
 func (c CORS) allowHeaders() []string {
-	hs := []string{"Content-Type", "If-None-Match"}
-	switch c.Routes {
-	case CORSKnowledge:
-		hs = append(hs, HeaderAgent)
-	case CORSAll:
-		hs = append(hs, HeaderAgent, "Authorization", "If-Match")
+	hs := []string{"Content-Type", "If-None-Match", "Authorization", HeaderAgent}
+	if c.Routes == CORSAll {
+		hs = append(hs, "If-Match")
 	}
 	return hs
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,8 +66,21 @@ func TestCORSDefault(t *testing.T) {
 	if got := resp.Header.Get("Access-Control-Allow-Methods"); got != "GET, HEAD, OPTIONS" {
 		t.Fatalf("Allow-Methods %q, want GET, HEAD, OPTIONS once each", got)
 	}
-	if strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), HeaderAgent) {
-		t.Fatalf("default preflight allows %s: %v", HeaderAgent, resp.Header)
+	// Keyed Hive clients send Authorization (and X-Hive-Agent) on reads
+	// too; credentials are never allowed, least of all with "*".
+	for _, h := range []string{"Authorization", HeaderAgent} {
+		if !slices.Contains(strings.Split(resp.Header.Get("Access-Control-Allow-Headers"), ", "), h) {
+			t.Fatalf("default preflight does not allow %s: %v", h, resp.Header)
+		}
+	}
+	if resp.Header.Get("Access-Control-Allow-Credentials") != "" {
+		t.Fatalf("preflight allows credentials: %v", resp.Header)
+	}
+	// The preflight of POST /knowledge/contribute is the contribute
+	// route's, not GET /knowledge/{id}'s: closed by default.
+	pre := corsDo(t, srv, "OPTIONS", "/knowledge/contribute", map[string]string{"Origin": browserOrigin, "Access-Control-Request-Method": "POST"})
+	if pre.Header.Get("Access-Control-Allow-Origin") != "" || pre.Header.Get("Allow") != "POST, OPTIONS" {
+		t.Fatalf("preflight of contribute = %d %v, want no CORS and Allow: POST, OPTIONS", pre.StatusCode, pre.Header)
 	}
 	// Writes and authenticated routes get no CORS by default.
 	for _, c := range []struct{ method, path string }{
