@@ -2,6 +2,7 @@ package functions
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/websocket"
 
@@ -17,6 +18,7 @@ func init() {
 // the path does not exist here.
 func (a *API) socket(w http.ResponseWriter, r *http.Request, p params) {
 	machine := p["machine"]
+	r = tokenFromQuery(r)
 	if _, err := a.authMachine(r, machine); err != nil {
 		a.fail(w, r, err)
 		return
@@ -32,4 +34,27 @@ func (a *API) socket(w http.ResponseWriter, r *http.Request, p params) {
 		return
 	}
 	a.Socket.ServeMachine(w, r, machine)
+}
+
+// tokenFromQuery lets a browser, which cannot set headers on a WebSocket,
+// send its machine token as ?token= (docs/frames.md): the token becomes the
+// Authorization header and leaves the URL, so nothing downstream (the
+// gateway's logs, an error message) ever sees it in a URL. A request with
+// an Authorization header keeps it; only this route reads ?token=. Every
+// log line of the API names r.URL.Path, never the query, so the token is
+// not logged before this either.
+func tokenFromQuery(r *http.Request) *http.Request {
+	q := r.URL.Query()
+	tok := strings.TrimSpace(q.Get("token"))
+	if !q.Has("token") {
+		return r
+	}
+	r = r.Clone(r.Context())
+	if tok != "" && r.Header.Get("Authorization") == "" {
+		r.Header.Set("Authorization", "Bearer "+tok)
+	}
+	q.Del("token")
+	r.URL.RawQuery = q.Encode()
+	r.RequestURI = r.URL.RequestURI()
+	return r
 }
