@@ -159,7 +159,7 @@ func newBareMCPServer() *mcp.Server {
 				Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 			},
 			// The SDK keeps the subscriptions; ResourceUpdated notifies them.
-			SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+			SubscribeHandler:   checkSubscribeURI,
 			UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 		})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pumasi"
@@ -82,6 +83,7 @@ func addSharedResources(s *mcp.Server, cfg *mcpConfig) error {
 		Description: "A file of memory/shared/ by its name (percent-encoded).",
 	}, read)
 	addSharedContextPrompt(s, cfg)
+	s.AddReceivingMiddleware(subscribeExisting(cfg.sharedDir))
 	ctx := cfg.ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -217,16 +219,19 @@ func addSharedContextPrompt(s *mcp.Server, cfg *mcpConfig) {
 		Description: "Insert the <shared-context> block: every file shared with you through your pumasi room, in name order.",
 		Arguments: []*mcp.PromptArgument{{
 			Name:        "budget",
-			Description: fmt.Sprintf("largest block in bytes (default %d, at most %d); files past it are listed as omitted", prompt.DefaultContextBudget, maxContextBudget),
+			Description: fmt.Sprintf("largest block in bytes, 0 to %d (default %d; 0 also means the default); files past it are listed as omitted", maxContextBudget, prompt.DefaultContextBudget),
 		}},
 	}, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		// The same range as the shared_context tool's budget.
 		budget := prompt.DefaultContextBudget
 		if v := strings.TrimSpace(req.Params.Arguments["budget"]); v != "" {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > maxContextBudget {
-				return nil, fmt.Errorf("invalid_request: budget must be an integer from 1 to %d", maxContextBudget)
+			if err != nil || n < 0 || n > maxContextBudget {
+				return nil, invalidParams("budget must be an integer from 0 to %d (0: the default %d), not %q", maxContextBudget, prompt.DefaultContextBudget, v)
 			}
-			budget = n
+			if n > 0 {
+				budget = n
+			}
 		}
 		block, err := sharedContextBlock(ctx, cfg.sharedDir, budget)
 		if err != nil {
@@ -237,4 +242,58 @@ func addSharedContextPrompt(s *mcp.Server, cfg *mcpConfig) {
 			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: block}}},
 		}, nil
 	})
+}
+
+// invalidParams is the JSON-RPC "invalid params" error (-32602) of a
+// request whose arguments break their rules; prompts and resources have no
+// isError result to carry it as tools do.
+func invalidParams(format string, a ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid_request: " + fmt.Sprintf(format, a...)}
+}
+
+// checkSubscribeURI is the SubscribeHandler: a URI that is not one of ours
+// (pumasi://shared/<valid name>) is an invalid param, not a subscription
+// that would never fire.
+func checkSubscribeURI(_ context.Context, req *mcp.SubscribeRequest) error {
+	name, ok := sharedNameOf(req.Params.URI)
+	if ok {
+		_, err := pumasi.NormalizeName(name)
+		ok = err == nil
+	}
+	if !ok {
+		return invalidParams("%q is not a pumasi resource: subscribe to %s<name> of a shared file (resources/list)", req.Params.URI, sharedURIPrefix)
+	}
+	return nil
+}
+
+// subscribeExisting refuses a subscription to a shared file that is not
+// there: resource not found, which is -32602 since the MCP spec's SEP-2164,
+// as resources/read answers. A file that arrives later shows in
+// resources/list_changed, and the client subscribes then.
+func subscribeExisting(dir string) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			// Legacy clients send resources/subscribe; clients of the newer
+			// protocol (SEP-2575) list the URIs in subscriptions/listen.
+			var uris []string
+			switch r := req.(type) {
+			case *mcp.SubscribeRequest:
+				if r.Params != nil {
+					uris = []string{r.Params.URI}
+				}
+			case *mcp.SubscriptionsListenRequest:
+				if r.Params != nil && r.Params.Notifications != nil {
+					uris = r.Params.Notifications.ResourceSubscriptions
+				}
+			}
+			for _, uri := range uris {
+				if name, ok := sharedNameOf(uri); ok {
+					if _, err := findSharedFile(ctx, dir, name); pumasi.ErrorCode(err) == pumasi.ENotFound {
+						return nil, mcp.ResourceNotFoundError(uri)
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
