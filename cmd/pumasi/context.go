@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,7 +18,7 @@ import (
 func init() {
 	register(command{
 		name:    "context",
-		summary: "print an agent's <shared-context> block: context --agent A [--home DIR] [--budget 65536] [--hook]",
+		summary: "print an agent's <shared-context> block: context --agent A [--home DIR] [--budget 65536] [--hook: as a host's hook, within 9000]",
 		run:     runContext,
 	})
 }
@@ -31,8 +32,8 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 	fs.SetOutput(env.stderr)
 	agent := fs.String("agent", "", "agent id (required)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
-	budget := fs.Int("budget", prompt.DefaultContextBudget, "largest output in bytes; files past it are listed as omitted (0: no limit)")
-	hook := fs.Bool("hook", false, "read a prompt hook's JSON event from stdin and add the <referenced-files> hint for the $references in its \"prompt\"")
+	budget := fs.Int("budget", prompt.DefaultContextBudget, fmt.Sprintf("largest output in bytes; files past it are listed by path as omitted (0: no limit; with --hook the default is %d, under what hosts keep of a hook)", DefaultHookBudget))
+	hook := fs.Bool("hook", false, "run as a host's session or prompt hook: read its JSON event from stdin, add the <referenced-files> hint for the $references in its \"prompt\", and print the JSON its host documents for added context")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,6 +46,9 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 	if *budget < 0 {
 		return fmt.Errorf("--budget must be 0 or more")
 	}
+	if *hook && !flagSet(fs, "budget") {
+		*budget = DefaultHookBudget
+	}
 	h, err := homeDir(env, *home)
 	if err != nil {
 		return err
@@ -55,48 +59,62 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := os.Stat(filepath.Join(h, "agents", *agent)); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(env.stderr, "pumasi context: warning: %s does not exist; is agent %q placed (pumasi agents --room R), is its daemon running, and with this --home?\n", filepath.Join(h, "agents", *agent), *agent)
 	}
-	var prompt string
+	var ev hookEvent
 	if *hook {
-		if prompt, err = hookPrompt(env.stdin); err != nil {
+		if ev, err = readContextEvent(env.stdin); err != nil {
 			return err
 		}
 	}
-	block, err := sharedContextBlock(ctx, dir, *budget)
-	if err != nil {
-		return fmt.Errorf("context: %w", err)
-	}
-	if prompt != "" {
-		res, err := resolveShared(ctx, dir, prompt, nil)
+	// The hint of the prompt's $references comes first out of the budget:
+	// it is short, and what the user asked for.
+	hint := ""
+	if ev.Prompt != "" {
+		res, err := resolveShared(ctx, dir, ev.Prompt, nil)
 		if err != nil {
 			return fmt.Errorf("context: %w", err)
 		}
 		if res.Hint != "" {
-			block += res.Hint + "\n"
+			hint = res.Hint + "\n"
 		}
 	}
-	_, err = io.WriteString(env.stdout, block)
-	return err
+	blockBudget := *budget
+	if blockBudget > 0 {
+		blockBudget = max(1, blockBudget-len(hint))
+	}
+	block, err := sharedContextBlock(ctx, dir, blockBudget)
+	if err != nil {
+		return fmt.Errorf("context: %w", err)
+	}
+	if !*hook {
+		_, err = io.WriteString(env.stdout, block)
+		return err
+	}
+	return writeHookContext(env.stdout, ev, block+hint)
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // maxHookEvent bounds what --hook reads from stdin.
 const maxHookEvent = 4 << 20
 
-// hookPrompt reads a prompt hook event (Claude Code's UserPromptSubmit
-// sends {"prompt": "...", ...}; SessionStart sends no prompt) and returns
-// its prompt, "" when there is none.
-func hookPrompt(r io.Reader) (string, error) {
+// readContextEvent reads a hook event from stdin (hookout.go lists what
+// each host sends); empty stdin is an event of no host, printed as text.
+func readContextEvent(r io.Reader) (hookEvent, error) {
+	var ev hookEvent
 	b, err := io.ReadAll(io.LimitReader(r, maxHookEvent))
 	if err != nil {
-		return "", fmt.Errorf("read hook event: %w", err)
+		return ev, fmt.Errorf("read hook event: %w", err)
 	}
-	var ev struct {
-		Prompt string `json:"prompt"`
-	}
-	if len(b) == 0 {
-		return "", nil
+	if len(bytes.TrimSpace(b)) == 0 {
+		return ev, nil
 	}
 	if err := json.Unmarshal(b, &ev); err != nil {
-		return "", fmt.Errorf("read hook event: stdin is not a JSON object: %w", err)
+		return ev, fmt.Errorf("read hook event: stdin is not a JSON object: %w", err)
 	}
-	return ev.Prompt, nil
+	return ev, nil
 }

@@ -170,12 +170,16 @@ func TestContextCommandHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := plain + "<referenced-files>\n- spec.md: memory/shared/spec.md\n- my notes.md: memory/shared/my notes.md\n</referenced-files>\n"
-	if got != want {
+	if got := hostContext(t, "UserPromptSubmit", got); got != want {
 		t.Fatalf("hook output =\n%s\nwant\n%s", got, want)
 	}
-	// SessionStart carries no prompt, a prompt without references adds no
-	// hint, and an empty stdin is no event.
-	for _, ev := range []string{`{"hook_event_name":"SessionStart","source":"startup"}`, `{"prompt":"pay $5 to $HOME"}`, ""} {
+	// SessionStart carries no prompt; an event of no known host and an
+	// empty stdin print the text itself, a prompt without references no
+	// hint.
+	if got, err := runHook(`{"hook_event_name":"SessionStart","source":"startup"}`); err != nil || hostContext(t, "SessionStart", got) != plain {
+		t.Fatalf("SessionStart hook = %q, %v; want the plain block", got, err)
+	}
+	for _, ev := range []string{`{"prompt":"pay $5 to $HOME"}`, ""} {
 		if got, err := runHook(ev); err != nil || got != plain {
 			t.Fatalf("hook %q = %q, %v; want the plain block", ev, got, err)
 		}

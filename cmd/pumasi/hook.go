@@ -20,25 +20,13 @@ import (
 func init() {
 	register(command{
 		name:    "know hook",
-		summary: "pre-task hook (Claude Code UserPromptSubmit/SessionStart): print the collective knowledge matching the prompt: know hook [--server URL] [--limit 3] [--budget 4096] [--timeout 2s]",
+		summary: "pre-task hook (Claude Code, Codex and Cursor prompt and session hooks): print the collective knowledge matching the prompt: know hook [--server URL] [--limit 3] [--budget 4096] [--timeout 2s]",
 		run:     runKnowHook,
 	})
 }
 
 // DefaultHookTimeout bounds the whole hook: it runs before every prompt.
 const DefaultHookTimeout = 2 * time.Second
-
-// hookEvent holds the fields of Claude Code's hook events the hook reads.
-// UserPromptSubmit sends {"session_id", "transcript_path", "cwd",
-// "permission_mode", "hook_event_name": "UserPromptSubmit", "prompt"};
-// SessionStart sends "source" (startup, resume, clear, compact) instead of
-// a prompt.
-type hookEvent struct {
-	HookEventName string `json:"hook_event_name"`
-	Prompt        string `json:"prompt"`
-	Source        string `json:"source"`
-	Cwd           string `json:"cwd"`
-}
 
 // hookHit is a query hit as the hook reads it: pumasi's fields and The
 // Hive's summary.
@@ -49,8 +37,8 @@ type hookHit struct {
 
 // runKnowHook is a pre-task hook: it reads the host's event from stdin,
 // queries the knowledge server with the prompt and prints the top hits as a
-// <collective-knowledge> block, which Claude Code adds to the model's
-// context. It never blocks or fails the prompt: whatever goes wrong (no
+// <collective-knowledge> block, in the JSON its host (Claude Code, Codex,
+// Cursor) documents for context it adds to the model's. It never blocks or fails the prompt: whatever goes wrong (no
 // server, a timeout, a bad event), it prints nothing on stdout, one line on
 // stderr, and exits 0. Only a usage error (bad flags) exits 2.
 func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
@@ -83,10 +71,10 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	if q == "" {
 		q = strings.TrimSpace(ev.Prompt)
 	}
-	if q == "" && ev.Cwd != "" {
+	if dir := ev.projectDir(); q == "" && dir != "" {
 		// SessionStart has no prompt: the project's name is the best guess
 		// at what the session is about.
-		q = filepath.Base(ev.Cwd)
+		q = filepath.Base(dir)
 	}
 	if q == "" || q == "." || q == string(filepath.Separator) {
 		return nil
@@ -112,8 +100,8 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		hints = append(hints, prompt.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content, Score: h.Score})
 	}
-	_, err = io.WriteString(env.stdout, prompt.ComposeKnowledgeContext(hints, *budget))
-	return err
+	// In the shape the event's host documents (hookout.go).
+	return writeHookContext(env.stdout, ev, prompt.ComposeKnowledgeContext(hints, *budget))
 }
 
 // readHookEvent reads the event JSON from r, bounded in size and by ctx (a

@@ -59,6 +59,7 @@ func TestKnowHook(t *testing.T) {
 	if err != nil || stderr != "" {
 		t.Fatalf("hook = %v, stderr %q", err, stderr)
 	}
+	stdout = hostContext(t, "UserPromptSubmit", stdout)
 	if !strings.HasPrefix(stdout, "<collective-knowledge>\n") || !strings.Contains(stdout, `<entry id="`+d.EntryID+`"`) ||
 		!strings.Contains(stdout, "clock_timestamp()") || !strings.HasSuffix(stdout, "</collective-knowledge>\n") {
 		t.Fatalf("hook printed:\n%s", stdout)
@@ -70,7 +71,7 @@ func TestKnowHook(t *testing.T) {
 	}
 	// --query overrides; a tight budget still shows the id.
 	stdout, _, err, _ = runHook(t, srv.URL, sessionStart, "--query", "postgres clock_timestamp", "--budget", "256")
-	if err != nil || len(stdout) > 256 || !strings.Contains(stdout, d.EntryID) {
+	if stdout = hostContext(t, "SessionStart", stdout); err != nil || len(stdout) > 256 || !strings.Contains(stdout, d.EntryID) {
 		t.Fatalf("budget 256 hook = %q (%d bytes), %v", stdout, len(stdout), err)
 	}
 	// Nothing similar enough: nothing printed.
