@@ -163,7 +163,8 @@ func TestReadmeInit(t *testing.T) {
 	p := startLocaldev(t, filepath.Join(fakeHome, ".pumasi"))
 	work := t.TempDir()
 	out := runBlock(t, p.base, fakeHome, work, block)
-	for _, want := range []string{"(dry run: nothing was written)", ".claude/settings.json: created", ".mcp.json: created", ".cursor/mcp.json: created", "~/.codex/config.toml: created"} {
+	for _, want := range []string{"(dry run: nothing was written)", ".claude/settings.json: created", ".mcp.json: created", ".cursor/mcp.json: created",
+		".cursor/hooks.json: created", "~/.codex/config.toml: created", "~/.codex/hooks.json: created"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("init block output lacks %q:\n%s", want, out)
 		}
@@ -191,31 +192,88 @@ func TestReadmeInit(t *testing.T) {
 	os.MkdirAll(shared, 0o755)
 	os.WriteFile(filepath.Join(shared, "spec.md"), []byte("Use OAuth device flow.\n"), 0o644)
 
-	var settings struct {
+	// Each host's prompt hooks, run as the host runs them (a shell command
+	// with its documented event on stdin), add the file, the hint and the
+	// entry in the JSON field the host reads.
+	var claude, codex struct {
 		Hooks map[string][]struct {
 			Hooks []struct{ Command string } `json:"hooks"`
 		} `json:"hooks"`
 	}
-	if err := json.Unmarshal([]byte(before), &settings); err != nil {
-		t.Fatal(err)
+	var cursor struct {
+		Hooks map[string][]struct{ Command string } `json:"hooks"`
 	}
-	event := `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"` + work + `","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"SQLITE_BUSY with concurrent writers in $spec.md"}`
-	var got strings.Builder
-	for _, g := range settings.Hooks["UserPromptSubmit"] {
-		for _, h := range g.Hooks {
-			cmd := exec.Command("bash", "-c", h.Command)
-			cmd.Dir, cmd.Stdin = work, strings.NewReader(event)
+	for path, v := range map[string]any{filepath.Join(work, ".claude", "settings.json"): &claude,
+		filepath.Join(fakeHome, ".codex", "hooks.json"): &codex, filepath.Join(work, ".cursor", "hooks.json"): &cursor} {
+		if err := json.Unmarshal([]byte(readFile(t, path)), v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	prompt := "SQLITE_BUSY with concurrent writers in $spec.md"
+	type hostRun struct {
+		host, event string
+		commands    []string
+	}
+	var runs []hostRun
+	for host, h := range map[string]*struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}{"claude-code": &claude, "codex": &codex} {
+		var cmds []string
+		for _, g := range h.Hooks["UserPromptSubmit"] {
+			for _, hk := range g.Hooks {
+				cmds = append(cmds, hk.Command)
+			}
+		}
+		event := `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"` + work + `","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"` + prompt + `"}`
+		if host == "codex" {
+			event = `{"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"` + work + `","hook_event_name":"UserPromptSubmit","model":"gpt-5.5-codex","permission_mode":"default","prompt":"` + prompt + `"}`
+		}
+		runs = append(runs, hostRun{host, event, cmds})
+	}
+	var cursorCmds []string
+	for _, hk := range cursor.Hooks["beforeSubmitPrompt"] {
+		cursorCmds = append(cursorCmds, hk.Command)
+	}
+	runs = append(runs, hostRun{"cursor", `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c1","generation_id":"g1","workspace_roots":["` + work + `"],"prompt":"` + prompt + `","attachments":[]}`, cursorCmds})
+	for _, r := range runs {
+		if len(r.commands) != 2 {
+			t.Fatalf("%s: prompt hooks %q, want two", r.host, r.commands)
+		}
+		var got strings.Builder
+		for _, c := range r.commands {
+			cmd := exec.Command("bash", "-c", c)
+			cmd.Dir, cmd.Stdin = work, strings.NewReader(r.event)
 			cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
 			o, err := cmd.Output()
 			if err != nil {
-				t.Fatalf("hook %q: %v", h.Command, err)
+				t.Fatalf("%s hook %q: %v", r.host, c, err)
 			}
-			got.Write(o)
+			var out struct {
+				Specific *struct {
+					HookEventName     string `json:"hookEventName"`
+					AdditionalContext string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+				Continue          *bool  `json:"continue"`
+				AdditionalContext string `json:"additional_context"`
+			}
+			if err := json.Unmarshal(o, &out); err != nil {
+				t.Fatalf("%s hook %q printed no JSON: %v\n%s", r.host, c, err, o)
+			}
+			switch {
+			case r.host != "cursor" && out.Specific != nil && out.Specific.HookEventName == "UserPromptSubmit":
+				got.WriteString(out.Specific.AdditionalContext)
+			case r.host == "cursor" && out.Continue != nil && *out.Continue:
+				got.WriteString(out.AdditionalContext)
+			default:
+				t.Fatalf("%s hook %q printed another host's shape: %s", r.host, c, o)
+			}
 		}
-	}
-	for _, want := range []string{`<file name="spec.md"`, "<referenced-files>\n- spec.md: memory/shared/spec.md", "<collective-knowledge>", "busy_timeout(5000)"} {
-		if !strings.Contains(got.String(), want) {
-			t.Errorf("the hooks' output lacks %q:\n%s", want, got.String())
+		for _, want := range []string{`<file name="spec.md"`, "<referenced-files>\n- spec.md: memory/shared/spec.md", "<collective-knowledge>", "busy_timeout(5000)"} {
+			if !strings.Contains(got.String(), want) {
+				t.Errorf("%s: the hooks' context lacks %q:\n%s", r.host, want, got.String())
+			}
 		}
 	}
 

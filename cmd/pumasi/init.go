@@ -47,19 +47,28 @@ type initOptions struct {
 	force                                          bool
 }
 
-// runInit writes or merges the hooks and MCP configuration of a host:
+// runInit writes or merges the hooks and MCP configuration of a host, each
+// in the host's documented format (inithosts.go, initcodex.go):
 //
 //   - claude-code: <dir>/.claude/settings.json (SessionStart and
-//     UserPromptSubmit hooks: `pumasi context` and `pumasi know hook`) and
-//     <dir>/.mcp.json (mcpServers.pumasi);
-//   - codex: <codex-home>/config.toml ([mcp_servers.pumasi]);
-//   - cursor: <dir>/.cursor/mcp.json (mcpServers.pumasi).
+//     UserPromptSubmit hooks: `pumasi context --hook` and `pumasi know
+//     hook`) and <dir>/.mcp.json (mcpServers.pumasi);
+//   - codex: <codex-home>/hooks.json (the same two events) and
+//     <codex-home>/config.toml ([mcp_servers.pumasi]; [features] hooks
+//     turned on when the file turns it off);
+//   - cursor: <dir>/.cursor/hooks.json (sessionStart, beforeSubmitPrompt)
+//     and <dir>/.cursor/mcp.json (mcpServers.pumasi).
 //
-// It only adds: a hook whose command is already there is not added again,
-// an existing mcpServers.pumasi or [mcp_servers.pumasi] that differs is
-// kept (--force replaces that one entry), and nothing else in the files
-// changes, so a second run changes nothing. --dry-run prints the unified
-// diff instead of writing.
+// Each file is read with a real parser for its format (encoding/json,
+// go-toml) and refused, unchanged, when it does not parse. pumasi's own
+// entries are replaced, wherever they are and whichever agent they ran:
+// its hooks (a pumasi command running context or know hook) and the
+// command and args of its MCP server, whose other keys (env, timeouts)
+// stay unless --force. Everything else keeps its values and order; JSON
+// keeps its indentation, line ends, final newline or lack of one, and TOML
+// its comments and layout, edited in place. The result is parsed again and
+// must mean exactly the intended change, so a second run changes nothing.
+// --dry-run prints the unified diff instead of writing.
 func runInit(ctx context.Context, env *cliEnv, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprintf(env.stderr, "usage: pumasi init %s --agent A [--server URL] [--dry-run] [--force] [--home DIR] [--bin PATH] [--dir DIR] [--codex-home DIR]\n"+
@@ -79,7 +88,7 @@ func runInit(ctx context.Context, env *cliEnv, args []string) error {
 	fs.StringVar(&o.dir, "dir", ".", "project folder (claude-code, cursor)")
 	fs.StringVar(&o.codexHome, "codex-home", env.getenv("CODEX_HOME"), "Codex's folder (env CODEX_HOME, default ~/.codex)")
 	dryRun := fs.Bool("dry-run", false, "print the changes as a unified diff; write nothing")
-	fs.BoolVar(&o.force, "force", false, "replace an existing pumasi MCP server entry that differs")
+	fs.BoolVar(&o.force, "force", false, "replace the whole pumasi MCP server entry, dropping keys pumasi does not write (env, timeouts)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return &exitCodeError{2, err}
 	}
@@ -101,8 +110,7 @@ func runInit(ctx context.Context, env *cliEnv, args []string) error {
 	case "claude-code":
 		err = planClaudeCode(&plan, o)
 	case "cursor":
-		err = planMCPJSON(&plan, o, filepath.Join(o.dir, ".cursor", "mcp.json"), ".cursor/mcp.json")
-		plan.notes = append(plan.notes, "Cursor: open Settings → MCP and enable the pumasi server.")
+		err = planCursor(&plan, o)
 	case "codex":
 		err = planCodex(&plan, o)
 	default:
@@ -189,6 +197,15 @@ func loadJSONObject(path, show string) (plannedFile, *jsonObject, error) {
 	return f, o, nil
 }
 
+// finishJSON sets f's new bytes: the old ones when root means the same,
+// else root in the file's own layout.
+func finishJSON(f *plannedFile, root *jsonObject) {
+	f.new = f.old
+	if !sameJSON(mustParse(f.old), root) {
+		f.new = encodeJSONLayout(root, layoutOf(f.old))
+	}
+}
+
 // childObject returns o[k] as an object, creating it when absent.
 func childObject(o *jsonObject, k, show string) (*jsonObject, error) {
 	v, ok := o.get(k)
@@ -204,8 +221,9 @@ func childObject(o *jsonObject, k, show string) (*jsonObject, error) {
 	return c, nil
 }
 
-// planMCPJSON adds mcpServers.pumasi to an mcpServers JSON file (Claude
-// Code's .mcp.json, Cursor's .cursor/mcp.json).
+// planMCPJSON sets mcpServers.pumasi in an mcpServers JSON file (Claude
+// Code's .mcp.json, Cursor's .cursor/mcp.json): its command and args, other
+// keys kept unless --force.
 func planMCPJSON(plan *initPlan, o initOptions, path, show string) error {
 	f, root, err := loadJSONObject(path, show)
 	if err != nil {
@@ -216,21 +234,41 @@ func planMCPJSON(plan *initPlan, o initOptions, path, show string) error {
 		return err
 	}
 	entry := newJSONObject()
+	if cur, ok := servers.get("pumasi"); ok && !o.force {
+		c, ok := cur.(*jsonObject)
+		if !ok {
+			return fmt.Errorf("%s: mcpServers.pumasi is not an object; nothing was changed", show)
+		}
+		if was := describeMCPEntry(c.m["command"], c.m["args"]); was != "" && !sameJSON(c.m["args"], o.mcpArgs()) {
+			plan.notes = append(plan.notes, fmt.Sprintf("%s: mcpServers.pumasi now runs %s (it ran %s)", show, commandLine(append([]string{o.bin}, o.mcpArgs()...)...), was))
+		}
+		for _, k := range c.keys {
+			entry.set(k, c.m[k])
+		}
+	}
 	entry.set("command", o.bin)
 	entry.set("args", o.mcpArgs())
-	if cur, ok := servers.get("pumasi"); ok && !sameJSON(cur, entry) && !o.force {
-		plan.notes = append(plan.notes, show+": kept the existing mcpServers.pumasi, which differs; rerun with --force to replace it")
-		entry = nil
-	}
-	if entry != nil {
-		servers.set("pumasi", entry)
-	}
-	f.new = f.old
-	if !sameJSON(mustParse(f.old), root) {
-		f.new = encodeOrderedJSON(root)
-	}
+	servers.set("pumasi", entry)
+	finishJSON(&f, root)
 	plan.files = append(plan.files, f)
 	return nil
+}
+
+// describeMCPEntry shows an existing entry's command line, "" when it has
+// none.
+func describeMCPEntry(command, args any) string {
+	c, _ := command.(string)
+	if c == "" {
+		return ""
+	}
+	words := []string{c}
+	as, _ := args.([]any)
+	for _, a := range as {
+		if s, ok := a.(string); ok {
+			words = append(words, s)
+		}
+	}
+	return commandLine(words...)
 }
 
 // mustParse re-reads what loadJSONObject already parsed.

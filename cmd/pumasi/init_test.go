@@ -70,11 +70,10 @@ func TestInitClaudeCodeFresh(t *testing.T) {
 		t.Fatalf("init = %q, %v", out, err)
 	}
 	settings := readJSONFile(t, filepath.Join(dir, ".claude", "settings.json"))
-	if got, want := hookCommands(settings, "UserPromptSubmit"), []string{"pumasi context --agent a --hook", "pumasi know hook --server http://127.0.0.1:8787"}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("UserPromptSubmit hooks = %q, want %q", got, want)
-	}
-	if got := hookCommands(settings, "SessionStart"); len(got) != 2 || got[0] != "pumasi context --agent a" {
-		t.Fatalf("SessionStart hooks = %q", got)
+	for _, ev := range []string{"UserPromptSubmit", "SessionStart"} {
+		if got, want := hookCommands(settings, ev), []string{"pumasi context --agent a --hook", "pumasi know hook --server http://127.0.0.1:8787"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s hooks = %q, want %q", ev, got, want)
+		}
 	}
 	mcpJSON := readJSONFile(t, filepath.Join(dir, ".mcp.json"))
 	srv := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any)
@@ -118,7 +117,7 @@ func TestInitClaudeCodeMerges(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err := runCLI(t, nil, initArgs("claude-code", dir)...)
-	if err != nil || !strings.Contains(out, "kept the existing mcpServers.pumasi") {
+	if err != nil || !strings.Contains(out, ".mcp.json: mcpServers.pumasi now runs pumasi mcp --agent a --server http://127.0.0.1:8787 (it ran /opt/pumasi mcp --agent old)") {
 		t.Fatalf("init = %q, %v", out, err)
 	}
 	written, _ := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
@@ -144,8 +143,8 @@ func TestInitClaudeCodeMerges(t *testing.T) {
 		t.Fatalf("UserPromptSubmit = %q", got)
 	}
 	mcpJSON := readJSONFile(t, filepath.Join(dir, ".mcp.json"))
-	if got := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any)["command"]; got != "/opt/pumasi" {
-		t.Fatalf("differing pumasi server replaced without --force: %v", got)
+	if got := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any)["command"]; got != "pumasi" {
+		t.Fatalf("pumasi server not replaced: %v", got)
 	}
 	if _, ok := mcpJSON["mcpServers"].(map[string]any)["github"]; !ok {
 		t.Fatal("the user's github server is gone")
@@ -166,12 +165,21 @@ func TestInitClaudeCodeMerges(t *testing.T) {
 			t.Fatalf("patched =\n%s\nwritten =\n%s", patched, written)
 		}
 	}
-	// --force replaces only the pumasi entry.
+	// The entry's other keys stay; --force replaces the whole entry, and
+	// only it.
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers": {"github": {"command": "gh-mcp"}, "pumasi": {"command": "/opt/pumasi", "args": [], "env": {"PUMASI_HOME": "/data"}}}}`), 0o644)
+	if _, _, err := runCLI(t, nil, initArgs("claude-code", dir)...); err != nil {
+		t.Fatal(err)
+	}
+	mcpJSON = readJSONFile(t, filepath.Join(dir, ".mcp.json"))
+	if p := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any); p["command"] != "pumasi" || p["env"] == nil {
+		t.Fatalf("without --force: %v", p)
+	}
 	if _, _, err := runCLI(t, nil, initArgs("claude-code", dir, "--force")...); err != nil {
 		t.Fatal(err)
 	}
 	mcpJSON = readJSONFile(t, filepath.Join(dir, ".mcp.json"))
-	if got := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any)["command"]; got != "pumasi" || mcpJSON["mcpServers"].(map[string]any)["github"] == nil {
+	if p := mcpJSON["mcpServers"].(map[string]any)["pumasi"].(map[string]any); p["command"] != "pumasi" || p["env"] != nil || mcpJSON["mcpServers"].(map[string]any)["github"] == nil {
 		t.Fatalf("--force: %v", mcpJSON)
 	}
 	// Broken JSON is refused and left as it is.
@@ -191,7 +199,7 @@ func TestInitCodex(t *testing.T) {
 	user := "model = \"o4-mini\" # mine\n\n[mcp_servers.github]\ncommand = \"gh-mcp\"\n\n[profiles.fast]\nmodel = \"o4-mini\""
 	os.WriteFile(filepath.Join(codex, "config.toml"), []byte(user), 0o644)
 	out, _, err := runCLI(t, nil, initArgs("codex", dir)...)
-	if err != nil || !strings.Contains(out, "config.toml: updated") {
+	if err != nil || !strings.Contains(out, "config.toml: updated") || !strings.Contains(out, "hooks.json: created") {
 		t.Fatalf("init codex = %q, %v", out, err)
 	}
 	got, _ := os.ReadFile(filepath.Join(codex, "config.toml"))
@@ -199,35 +207,55 @@ func TestInitCodex(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("config.toml =\n%s\nwant\n%s", got, want)
 	}
-	if out, _, _ := runCLI(t, nil, initArgs("codex", dir)...); !strings.Contains(out, "up to date") {
+	hooks := readJSONFile(t, filepath.Join(codex, "hooks.json"))
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit"} {
+		if got, want := hookCommands(hooks, ev), []string{"pumasi context --agent a --hook", "pumasi know hook --server http://127.0.0.1:8787"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("hooks.json %s = %q, want %q", ev, got, want)
+		}
+	}
+	if out, _, _ := runCLI(t, nil, initArgs("codex", dir)...); strings.Count(out, "up to date") != 2 {
 		t.Fatalf("second run = %q", out)
 	}
 	if again, _ := os.ReadFile(filepath.Join(codex, "config.toml")); string(again) != want {
 		t.Fatal("second run changed config.toml")
 	}
-	// Another agent: the existing table is kept, or replaced with --force,
-	// its env subtable and the rest untouched.
+	// Another agent replaces the command and args in place; the env
+	// subtable and the rest stay. --force drops the env.
 	withEnv := want + "\n[mcp_servers.pumasi.env]\nPUMASI_HOME = \"/data\"\n"
 	os.WriteFile(filepath.Join(codex, "config.toml"), []byte(withEnv), 0o644)
 	args := []string{"init", "codex", "--agent", "b", "--bin", "pumasi", "--server", "http://127.0.0.1:8787", "--codex-home", codex}
-	if out, _, _ := runCLI(t, nil, args...); !strings.Contains(out, "kept the existing [mcp_servers.pumasi]") {
-		t.Fatalf("other agent without --force = %q", out)
+	if out, _, _ := runCLI(t, nil, args...); !strings.Contains(out, "mcp_servers.pumasi now runs pumasi mcp --agent b") {
+		t.Fatalf("other agent = %q", out)
+	}
+	other, _ := os.ReadFile(filepath.Join(codex, "config.toml"))
+	if string(other) != strings.Replace(withEnv, `"--agent", "a"`, `"--agent", "b"`, 1) {
+		t.Fatalf("other agent config.toml =\n%s", other)
+	}
+	if hooks := readJSONFile(t, filepath.Join(codex, "hooks.json")); !reflect.DeepEqual(hookCommands(hooks, "UserPromptSubmit"), []string{"pumasi context --agent b --hook", "pumasi know hook --server http://127.0.0.1:8787"}) {
+		t.Fatalf("other agent hooks = %q", hookCommands(hooks, "UserPromptSubmit"))
 	}
 	if _, _, err := runCLI(t, nil, append(args, "--force")...); err != nil {
 		t.Fatal(err)
 	}
 	forced, _ := os.ReadFile(filepath.Join(codex, "config.toml"))
-	if !strings.Contains(string(forced), `args = ["mcp", "--agent", "b",`) || strings.Contains(string(forced), `"--agent", "a"`) ||
-		!strings.Contains(string(forced), "[mcp_servers.pumasi.env]\nPUMASI_HOME = \"/data\"") || !strings.HasPrefix(string(forced), user) {
+	if !strings.Contains(string(forced), `args = ["mcp", "--agent", "b",`) || strings.Contains(string(forced), "PUMASI_HOME") || !strings.HasPrefix(string(forced), user) {
 		t.Fatalf("--force config.toml =\n%s", forced)
 	}
-	// A fresh Codex home gets the file.
+	// A fresh Codex home gets both files.
 	fresh := filepath.Join(t.TempDir(), "codex")
 	if _, _, err := runCLI(t, nil, "init", "codex", "--agent", "a", "--bin", "pumasi", "--codex-home", fresh); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(fresh, "config.toml")); !strings.HasPrefix(string(b), "[mcp_servers.pumasi]\n") {
 		t.Fatalf("fresh config.toml = %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "hooks.json")); err != nil {
+		t.Fatal(err)
+	}
+	// Broken TOML is refused and left as it is.
+	os.WriteFile(filepath.Join(fresh, "config.toml"), []byte("[mcp_servers\n"), 0o644)
+	if _, _, err := runCLI(t, nil, "init", "codex", "--agent", "a", "--bin", "pumasi", "--codex-home", fresh); err == nil || !strings.Contains(err.Error(), "not valid TOML") {
+		t.Fatalf("broken config.toml: %v", err)
 	}
 }
 
@@ -246,7 +274,7 @@ func TestInitCursorAndUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := hookCommands(readJSONFile(t, filepath.Join(dir, ".claude", "settings.json")), "SessionStart")
-	if cmds[0] != "pumasi context --agent a --home '/data/pumasi home'" {
+	if cmds[0] != "pumasi context --agent a --home '/data/pumasi home' --hook" {
 		t.Fatalf("quoted command = %q", cmds[0])
 	}
 	for _, args := range [][]string{

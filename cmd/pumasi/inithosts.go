@@ -2,29 +2,162 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
-// claudeHook is one command hook of Claude Code's settings.
-type claudeHook struct {
+// hookCommand is one command hook pumasi adds to a host.
+type hookCommand struct {
 	command string
 	timeout int // seconds
 }
 
-// claudeHooks are the hooks pumasi adds, by event: the shared files when a
-// session starts (and again after /clear or compaction) and before every
-// prompt, and the collective knowledge matching the prompt.
-func (o initOptions) claudeHooks() (events []string, matchers map[string]string, hooks map[string][]claudeHook) {
+// sessionMatcher is the SessionStart matcher of Claude Code and Codex:
+// every way a session starts or restarts its context.
+const sessionMatcher = "startup|resume|clear|compact"
+
+// hookCommands are pumasi's two hooks, the same for every host and both
+// events: the shared files (`pumasi context --hook`, local and fast) and
+// the collective knowledge matching the prompt (`pumasi know hook`, which
+// gives up within its own timeout). Both read the host's event and print
+// the host's shape (hookout.go). Claude Code and Cursor run the hooks of
+// both when they find the same command in both configurations only once,
+// so the commands are the same strings everywhere.
+func (o initOptions) hookCommands() []hookCommand {
 	ctxCmd := append([]string{o.bin, "context", "--agent", o.agent}, o.homeArgs()...)
-	know := claudeHook{commandLine(o.bin, "know", "hook", "--server", o.server), 5}
-	hooks = map[string][]claudeHook{
-		"SessionStart":     {{commandLine(ctxCmd...), 10}, know},
-		"UserPromptSubmit": {{commandLine(append(ctxCmd, "--hook")...), 10}, know},
+	return []hookCommand{
+		{commandLine(append(ctxCmd, "--hook")...), 10},
+		{commandLine(o.bin, "know", "hook", "--server", o.server), 5},
 	}
-	return []string{"SessionStart", "UserPromptSubmit"}, map[string]string{"SessionStart": "startup|resume|clear|compact"}, hooks
+}
+
+// shellFields splits a hook command into words, undoing shellWord's
+// quoting (single quotes) and plain double quotes.
+func shellFields(s string) []string {
+	var words []string
+	var w strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			w.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// isPumasiHook reports whether a hook command is one pumasi init writes,
+// for whichever agent, home or server: a pumasi binary (by name, or the
+// --bin given) running `context --agent` or `know hook`.
+func (o initOptions) isPumasiHook(command string) bool {
+	w := shellFields(command)
+	if len(w) < 2 || !(strings.Contains(filepath.Base(w[0]), "pumasi") || w[0] == o.bin) {
+		return false
+	}
+	return w[1] == "context" || len(w) > 2 && w[1] == "know" && w[2] == "hook"
+}
+
+// mergeHookGroups replaces pumasi's hooks in one event's matcher groups
+// (Claude Code's and Codex's shape: [{"matcher", "hooks": [{"type",
+// "command", "timeout"}]}]): it takes pumasi's hooks out of every group,
+// drops a group they leave empty, and puts ours where the first of them
+// was (at the end when there was none), so running init again, for this
+// agent or another, leaves one set.
+func (o initOptions) mergeHookGroups(groups []any, ours *jsonObject, show, event string) ([]any, error) {
+	var out []any
+	at := -1
+	for _, g := range groups {
+		gobj, ok := g.(*jsonObject)
+		if !ok {
+			out = append(out, g)
+			continue
+		}
+		hs, ok := gobj.m["hooks"].([]any)
+		if !ok {
+			if _, has := gobj.m["hooks"]; has {
+				return nil, fmt.Errorf("%s: hooks.%s[].hooks is not a list; nothing was changed", show, event)
+			}
+			out = append(out, g)
+			continue
+		}
+		var kept []any
+		for _, h := range hs {
+			if ho, ok := h.(*jsonObject); ok {
+				if c, ok := ho.m["command"].(string); ok && o.isPumasiHook(c) {
+					continue
+				}
+			}
+			kept = append(kept, h)
+		}
+		if len(kept) == len(hs) {
+			out = append(out, g)
+			continue
+		}
+		if at < 0 {
+			at = len(out)
+		}
+		if len(kept) > 0 {
+			copied := newJSONObject()
+			for _, k := range gobj.keys {
+				copied.set(k, gobj.m[k])
+			}
+			copied.set("hooks", kept)
+			out = append(out, copied)
+		}
+	}
+	if at < 0 {
+		at = len(out)
+	}
+	return append(out[:at:at], append([]any{ours}, out[at:]...)...), nil
+}
+
+// planMatcherHooks merges pumasi's hooks into a hooks object of Claude
+// Code's and Codex's shape, for SessionStart and UserPromptSubmit.
+func (o initOptions) planMatcherHooks(hooksObj *jsonObject, show string) error {
+	for _, ev := range []string{eventSessionStart, eventUserPromptSubmit} {
+		var groups []any
+		if v, ok := hooksObj.get(ev); ok {
+			if groups, ok = v.([]any); !ok {
+				return fmt.Errorf("%s: hooks.%s is not a list; nothing was changed", show, ev)
+			}
+		}
+		g := newJSONObject()
+		if ev == eventSessionStart {
+			g.set("matcher", sessionMatcher)
+		}
+		var hs []any
+		for _, h := range o.hookCommands() {
+			ho := newJSONObject()
+			ho.set("type", "command")
+			ho.set("command", h.command)
+			ho.set("timeout", h.timeout)
+			hs = append(hs, ho)
+		}
+		g.set("hooks", hs)
+		merged, err := o.mergeHookGroups(groups, g, show, ev)
+		if err != nil {
+			return err
+		}
+		hooksObj.set(ev, merged)
+	}
+	return nil
 }
 
 // planClaudeCode merges the hooks into <dir>/.claude/settings.json and the
@@ -39,54 +172,10 @@ func planClaudeCode(plan *initPlan, o initOptions) error {
 	if err != nil {
 		return err
 	}
-	events, matchers, hooks := o.claudeHooks()
-	for _, ev := range events {
-		var groups []any
-		if v, ok := hooksObj.get(ev); ok {
-			if groups, ok = v.([]any); !ok {
-				return fmt.Errorf("%s: hooks.%s is not a list; nothing was changed", show, ev)
-			}
-		}
-		have := map[string]bool{}
-		for _, g := range groups {
-			gobj, _ := g.(*jsonObject)
-			if gobj == nil {
-				continue
-			}
-			hs, _ := gobj.m["hooks"].([]any)
-			for _, h := range hs {
-				if ho, ok := h.(*jsonObject); ok {
-					if c, ok := ho.m["command"].(string); ok {
-						have[c] = true
-					}
-				}
-			}
-		}
-		var add []any
-		for _, h := range hooks[ev] {
-			if have[h.command] {
-				continue
-			}
-			ho := newJSONObject()
-			ho.set("type", "command")
-			ho.set("command", h.command)
-			ho.set("timeout", h.timeout)
-			add = append(add, ho)
-		}
-		if len(add) == 0 {
-			continue
-		}
-		g := newJSONObject()
-		if m := matchers[ev]; m != "" {
-			g.set("matcher", m)
-		}
-		g.set("hooks", add)
-		hooksObj.set(ev, append(groups, g))
+	if err := o.planMatcherHooks(hooksObj, show); err != nil {
+		return err
 	}
-	f.new = f.old
-	if !sameJSON(mustParse(f.old), root) {
-		f.new = encodeOrderedJSON(root)
-	}
+	finishJSON(&f, root)
 	plan.files = append(plan.files, f)
 	if err := planMCPJSON(plan, o, filepath.Join(o.dir, ".mcp.json"), ".mcp.json"); err != nil {
 		return err
@@ -95,112 +184,70 @@ func planClaudeCode(plan *initPlan, o initOptions) error {
 	return nil
 }
 
-// Codex's config is TOML. Rather than take a TOML library for one table,
-// init merges carefully by lines: it appends a [mcp_servers.pumasi] table
-// when the file has none, leaves the file alone when the table is already
-// there with the same keys, and otherwise keeps the user's table (--force
-// replaces that table's own lines and nothing else). A pumasi server
-// written another way (dotted keys, an inline table) is left alone with a
-// note.
-var (
-	tomlHeader      = regexp.MustCompile(`^\s*\[\[?\s*[^\]]*\]\]?\s*(#.*)?$`)
-	tomlPumasiTable = regexp.MustCompile(`^\s*\[\s*mcp_servers\s*\.\s*("pumasi"|'pumasi'|pumasi)\s*\]\s*(#.*)?$`)
-	tomlPumasiOther = regexp.MustCompile(`(?m)^\s*(mcp_servers\s*\.\s*)?("pumasi"|pumasi)\s*[.=]`)
-	tomlMCPServers  = regexp.MustCompile(`(?m)^\s*\[\s*mcp_servers\s*\]\s*(#.*)?$`)
-)
+// Cursor's hook events pumasi uses, and its hooks.json version.
+var cursorEvents = []string{cursorSessionStart, cursorBeforeSubmitPrompt}
 
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+const cursorHooksVersion = 1
 
-func planCodex(plan *initPlan, o initOptions) error {
-	home := o.codexHome
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return fmt.Errorf("find the home folder: %w (pass --codex-home)", err)
-		}
-		home = filepath.Join(h, ".codex")
-	}
-	path := filepath.Join(home, "config.toml")
-	show := path
-	if o.codexHome == "" {
-		show = "~/.codex/config.toml"
-	}
-	f, err := readPlanned(path, show)
+// planCursor merges the hooks into <dir>/.cursor/hooks.json (Cursor's
+// shape: {"version": 1, "hooks": {"<event>": [{"command", "timeout"}]}})
+// and the MCP server into <dir>/.cursor/mcp.json.
+func planCursor(plan *initPlan, o initOptions) error {
+	show := ".cursor/hooks.json"
+	f, root, err := loadJSONObject(filepath.Join(o.dir, ".cursor", "hooks.json"), show)
 	if err != nil {
 		return err
 	}
-	args := make([]string, 0, 8)
-	for _, a := range o.mcpArgs() {
-		args = append(args, tomlString(a))
-	}
-	body := []string{"command = " + tomlString(o.bin), "args = [" + strings.Join(args, ", ") + "]"}
-	table := "[mcp_servers.pumasi]\n" + strings.Join(body, "\n") + "\n"
-
-	text := string(f.old)
-	lines := strings.SplitAfter(text, "\n")
-	start, end := -1, len(lines)
-	for i, l := range lines {
-		if start < 0 && tomlPumasiTable.MatchString(strings.TrimRight(l, "\r\n")) {
-			start = i
-			continue
+	if _, ok := root.get("version"); !ok {
+		// Cursor wants the version first.
+		v := newJSONObject()
+		v.set("version", cursorHooksVersion)
+		for _, k := range root.keys {
+			v.set(k, root.m[k])
 		}
-		if start >= 0 && tomlHeader.MatchString(strings.TrimRight(l, "\r\n")) {
-			end = i
-			break
-		}
+		root = v
 	}
-	f.new = f.old
-	switch {
-	case start >= 0:
-		var cur []string
-		for _, l := range lines[start+1 : end] {
-			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
-				cur = append(cur, t)
+	hooksObj, err := childObject(root, "hooks", show)
+	if err != nil {
+		return err
+	}
+	for _, ev := range cursorEvents {
+		var entries []any
+		if v, ok := hooksObj.get(ev); ok {
+			if entries, ok = v.([]any); !ok {
+				return fmt.Errorf("%s: hooks.%s is not a list; nothing was changed", show, ev)
 			}
 		}
-		if strings.Join(cur, "\n") == strings.Join(body, "\n") {
-			break
+		var out []any
+		at := -1
+		for _, e := range entries {
+			if eo, ok := e.(*jsonObject); ok {
+				if c, ok := eo.m["command"].(string); ok && o.isPumasiHook(c) {
+					if at < 0 {
+						at = len(out)
+					}
+					continue
+				}
+			}
+			out = append(out, e)
 		}
-		if !o.force {
-			plan.notes = append(plan.notes, show+": kept the existing [mcp_servers.pumasi], which differs; rerun with --force to replace it")
-			break
+		if at < 0 {
+			at = len(out)
 		}
-		// Keep the blank lines and comments that end the old table.
-		tail := end
-		for tail > start+1 && (strings.TrimSpace(lines[tail-1]) == "" || strings.HasPrefix(strings.TrimSpace(lines[tail-1]), "#")) {
-			tail--
+		var ours []any
+		for _, h := range o.hookCommands() {
+			ho := newJSONObject()
+			ho.set("command", h.command)
+			ho.set("timeout", h.timeout)
+			ours = append(ours, ho)
 		}
-		f.new = []byte(strings.Join(lines[:start], "") + table + strings.Join(lines[tail:], ""))
-	case tomlPumasiOther.MatchString(text) && tomlMCPServers.MatchString(text) || strings.Contains(text, "mcp_servers.pumasi"):
-		plan.notes = append(plan.notes, show+": a pumasi MCP server is already configured in another form; left it alone")
-	default:
-		sep := ""
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			sep = "\n"
-		}
-		if text != "" {
-			sep += "\n"
-		}
-		f.new = []byte(text + sep + table)
+		hooksObj.set(ev, append(out[:at:at], append(ours, out[at:]...)...))
 	}
+	finishJSON(&f, root)
 	plan.files = append(plan.files, f)
-	plan.notes = append(plan.notes, "Codex: type /mcp in Codex to see the pumasi server. Codex has no prompt hooks: ask the agent (in AGENTS.md) to call query_knowledge and shared_context before a task, and cite_knowledge on the entries it used.")
+	if err := planMCPJSON(plan, o, filepath.Join(o.dir, ".cursor", "mcp.json"), ".cursor/mcp.json"); err != nil {
+		return err
+	}
+	plan.notes = append(plan.notes, "Cursor: open Settings → MCP and enable the pumasi server; the hooks load on their own (Settings → Hooks shows them).")
 	return nil
 }

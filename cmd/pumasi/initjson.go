@@ -31,9 +31,14 @@ func (o *jsonObject) set(k string, v any) {
 	o.m[k] = v
 }
 
+// utf8BOM is the byte order mark some editors put before JSON; it is read
+// past and written back.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // parseOrderedJSON decodes b into *jsonObject, []any, string, json.Number,
 // bool or nil. Empty input is an empty object (a file to create).
 func parseOrderedJSON(b []byte) (any, error) {
+	b = bytes.TrimPrefix(b, utf8BOM)
 	if len(bytes.TrimSpace(b)) == 0 {
 		return newJSONObject(), nil
 	}
@@ -91,17 +96,67 @@ func decodeOrdered(dec *json.Decoder) (any, error) {
 	}
 }
 
-// encodeOrderedJSON writes v indented by two spaces, with a final newline,
-// HTML characters unescaped (commands hold & and <).
-func encodeOrderedJSON(v any) []byte {
-	var b bytes.Buffer
-	writeOrdered(&b, v, "")
-	b.WriteByte('\n')
-	return b.Bytes()
+// jsonLayout is how a JSON file is written: what init keeps of the user's
+// file when it rewrites it.
+type jsonLayout struct {
+	indent       string // one level: "  ", "    " or "\t"
+	eol          string // "\n" or "\r\n"
+	finalNewline bool
+	bom          bool
 }
 
-func writeOrdered(b *bytes.Buffer, v any, indent string) {
-	in := indent + "  "
+// defaultJSONLayout is a new file's: two spaces, LF, a final newline.
+var defaultJSONLayout = jsonLayout{indent: "  ", eol: "\n", finalNewline: true}
+
+// layoutOf reads the layout of an existing file: the first indented line's
+// indentation (two spaces when it has none, as one-line JSON), CRLF when
+// its lines end so, its final newline or the lack of one, its BOM.
+func layoutOf(b []byte) jsonLayout {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(b, utf8BOM))) == 0 {
+		return defaultJSONLayout
+	}
+	l := jsonLayout{indent: "  ", eol: "\n", bom: bytes.HasPrefix(b, utf8BOM)}
+	if bytes.Contains(b, []byte("\r\n")) {
+		l.eol = "\r\n"
+	}
+	l.finalNewline = bytes.HasSuffix(b, []byte("\n"))
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		ws := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		if len(ws) > 0 && len(ws) < len(bytes.TrimRight(line, "\r")) {
+			if ws[0] == '\t' {
+				l.indent = "\t"
+			} else if bytes.Count(ws, []byte(" ")) == len(ws) {
+				l.indent = string(ws)
+			}
+			break
+		}
+	}
+	return l
+}
+
+// encodeOrderedJSON writes v indented by two spaces, with a final newline,
+// HTML characters unescaped (commands hold & and <).
+func encodeOrderedJSON(v any) []byte { return encodeJSONLayout(v, defaultJSONLayout) }
+
+// encodeJSONLayout writes v in layout l.
+func encodeJSONLayout(v any, l jsonLayout) []byte {
+	var b bytes.Buffer
+	if l.bom {
+		b.Write(utf8BOM)
+	}
+	writeOrdered(&b, v, "", l.indent)
+	if l.finalNewline {
+		b.WriteByte('\n')
+	}
+	if l.eol == "\n" {
+		return b.Bytes()
+	}
+	// JSON strings hold no raw newline, so every "\n" is a line end.
+	return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte(l.eol))
+}
+
+func writeOrdered(b *bytes.Buffer, v any, indent, unit string) {
+	in := indent + unit
 	switch t := v.(type) {
 	case *jsonObject:
 		if len(t.keys) == 0 {
@@ -113,7 +168,7 @@ func writeOrdered(b *bytes.Buffer, v any, indent string) {
 			b.WriteString(in)
 			writeJSONString(b, k)
 			b.WriteString(": ")
-			writeOrdered(b, t.m[k], in)
+			writeOrdered(b, t.m[k], in, unit)
 			if i < len(t.keys)-1 {
 				b.WriteByte(',')
 			}
@@ -128,7 +183,7 @@ func writeOrdered(b *bytes.Buffer, v any, indent string) {
 		b.WriteString("[\n")
 		for i, e := range t {
 			b.WriteString(in)
-			writeOrdered(b, e, in)
+			writeOrdered(b, e, in, unit)
 			if i < len(t)-1 {
 				b.WriteByte(',')
 			}
@@ -140,7 +195,7 @@ func writeOrdered(b *bytes.Buffer, v any, indent string) {
 		for i, s := range t {
 			a[i] = s
 		}
-		writeOrdered(b, a, indent)
+		writeOrdered(b, a, indent, unit)
 	case string:
 		writeJSONString(b, t)
 	case json.Number:
