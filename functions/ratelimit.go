@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"container/list"
 	"math"
 	"net"
 	"net/http"
@@ -37,19 +38,35 @@ var (
 	DefaultAddressLimit = RateLimit{Rate: 10, Burst: 120}
 )
 
-// maxBuckets bounds the memory the limiter may hold; idle full buckets are
-// dropped first when it is reached.
+// maxBuckets bounds the buckets one limiter keeps (about 100 bytes each).
 const maxBuckets = 50000
 
-// limiter holds one bucket per key.
+// evictScan is how many of the least recently used buckets a new key looks
+// at for one that has refilled.
+const evictScan = 64
+
+// limiter holds one bucket per key, least recently used last. A bucket is
+// forgotten only once it has refilled completely, when forgetting it
+// changes nothing; a flood of new keys can neither grow the map past max nor
+// reset a busy key's bucket. When the least recently used buckets are all
+// still busy, a new key is charged to one shared overflow bucket instead of
+// getting its own, so the flood is limited as one client.
 type limiter struct {
-	lim RateLimit
-	mu  sync.Mutex
-	m   map[string]*rate.Limiter
+	lim      RateLimit
+	max      int
+	mu       sync.Mutex
+	m        map[string]*list.Element // of *bucket
+	lru      list.List                // front: most recently used
+	overflow *rate.Limiter
+}
+
+type bucket struct {
+	key string
+	b   *rate.Limiter
 }
 
 func newLimiter(l RateLimit) *limiter {
-	return &limiter{lim: l, m: map[string]*rate.Limiter{}}
+	return &limiter{lim: l, max: maxBuckets, m: map[string]*list.Element{}, overflow: rate.NewLimiter(rate.Limit(l.Rate), l.Burst)}
 }
 
 // reserve takes a token for key at now. It returns the reservation, to be
@@ -58,29 +75,41 @@ func newLimiter(l RateLimit) *limiter {
 func (l *limiter) reserve(key string, now time.Time) (*rate.Reservation, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b, ok := l.m[key]
-	if !ok {
-		if len(l.m) >= maxBuckets {
-			l.prune(now)
-		}
-		b = rate.NewLimiter(rate.Limit(l.lim.Rate), l.lim.Burst)
-		l.m[key] = b
-	}
+	b := l.bucket(key, now)
 	r := b.ReserveN(now, 1)
 	return r, r.DelayFrom(now)
 }
 
-// prune drops buckets that have refilled completely: forgetting them changes
-// nothing. If every bucket is busy, it drops them all rather than grow.
-func (l *limiter) prune(now time.Time) {
-	for k, b := range l.m {
-		if b.TokensAt(now) >= float64(l.lim.Burst) {
-			delete(l.m, k)
+// bucket returns key's bucket, marked most recently used; a new key evicts
+// a refilled bucket when the limiter is full, or shares the overflow
+// bucket when none of the least recently used has refilled.
+func (l *limiter) bucket(key string, now time.Time) *rate.Limiter {
+	if el, ok := l.m[key]; ok {
+		l.lru.MoveToFront(el)
+		return el.Value.(*bucket).b
+	}
+	if len(l.m) >= l.max && !l.evict(now) {
+		return l.overflow
+	}
+	b := &bucket{key: key, b: rate.NewLimiter(rate.Limit(l.lim.Rate), l.lim.Burst)}
+	l.m[key] = l.lru.PushFront(b)
+	return b.b
+}
+
+// evict drops the least recently used bucket that has refilled, among the
+// evictScan least recently used; it reports whether it dropped one.
+func (l *limiter) evict(now time.Time) bool {
+	el := l.lru.Back()
+	for i := 0; el != nil && i < evictScan; i++ {
+		b := el.Value.(*bucket)
+		if b.b.TokensAt(now) >= float64(l.lim.Burst) {
+			l.lru.Remove(el)
+			delete(l.m, b.key)
+			return true
 		}
+		el = el.Prev()
 	}
-	if len(l.m) >= maxBuckets {
-		clear(l.m)
-	}
+	return false
 }
 
 // knowledgeLimiters are built once per API on first use.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -108,5 +109,60 @@ func TestKnowledgeRateLimits(t *testing.T) {
 		if w.Code != 400 {
 			t.Fatalf("disabled limiter answered %d", w.Code)
 		}
+	}
+}
+
+// TestLimiterFloodKeepsBusyBuckets: a flood of distinct keys can neither
+// reset a busy key's bucket nor grow the limiter past its bound; buckets
+// that have refilled make room for new keys, least recently used first.
+func TestLimiterFloodKeepsBusyBuckets(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	l := newLimiter(RateLimit{Rate: 0.01, Burst: 3}) // a token every 100 s
+	l.max = 100
+	allowed := func(key string, now time.Time) int {
+		n := 0
+		for range 10 {
+			r, wait := l.reserve(key, now)
+			if wait > 0 {
+				r.CancelAt(now)
+				break
+			}
+			n++
+		}
+		return n
+	}
+	if got := allowed("busy", t0); got != 3 {
+		t.Fatalf("busy key first burst = %d, want 3", got)
+	}
+	flood := func(prefix string, n int, now time.Time) {
+		for i := range n {
+			r, wait := l.reserve(prefix+strconv.Itoa(i), now)
+			if wait > 0 {
+				r.CancelAt(now)
+			}
+		}
+	}
+	// Every flooded bucket is busy too: the limiter stays at its bound and
+	// the keys past it share one overflow bucket.
+	flood("a", 5*l.max, t0)
+	if len(l.m) > l.max || l.lru.Len() != len(l.m) {
+		t.Fatalf("%d buckets (%d in the list), want at most %d", len(l.m), l.lru.Len(), l.max)
+	}
+	if got := allowed("busy", t0); got != 0 {
+		t.Fatalf("busy key after a flood = %d writes, want 0 (its bucket was reset)", got)
+	}
+	// 200 s on, the flood's buckets (1 token used) have refilled and make
+	// room for a second flood; the busy key (3 used) has 2 tokens back,
+	// not 3: its bucket was kept, not forgotten.
+	t1 := t0.Add(200 * time.Second)
+	flood("b", 5*l.max, t1)
+	if len(l.m) > l.max {
+		t.Fatalf("%d buckets, want at most %d", len(l.m), l.max)
+	}
+	if _, ok := l.m["b0"]; !ok {
+		t.Fatalf("a new key found no room though refilled buckets could go")
+	}
+	if got := allowed("busy", t1); got != 2 {
+		t.Fatalf("busy key at +200 s = %d writes, want 2 (3 means its bucket was reset)", got)
 	}
 }
