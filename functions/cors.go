@@ -170,3 +170,26 @@ func (c CORS) allowHeaders() []string {
 	}
 	return hs
 }
+
+// opensWrite reports whether the policy lets a browser on origin send
+// method to escapedPath: a route of that path and method is open to other
+// origins and origin is an allowed one. The edge's Origin check asks it
+// for state-changing requests from origins that are not served hosts.
+func (c CORS) opensWrite(method, escapedPath, origin string) bool {
+	if c.Disabled {
+		return false
+	}
+	segs, ok := splitPath(escapedPath)
+	if !ok || c.allowOrigin(origin) == "" {
+		return false
+	}
+	for _, rt := range routes {
+		if rt.Method != method || !c.opens(corsClass(rt)) {
+			continue
+		}
+		if _, ok := matchPattern(rt.Pattern, segs); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -79,7 +79,17 @@ func RequestFromV2(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*htt
 		req.Header.Set("Cookie", strings.Join(ev.Cookies, "; "))
 	}
 	req.ContentLength = int64(len(body))
+	// The Host the client sent, as net/http's server sets it; API Gateway
+	// sends its own domain (or the custom domain's) there, and the edge
+	// check (edge.go) serves that domain without configuration.
 	req.Host = ev.RequestContext.DomainName
+	if h := req.Header.Get("Host"); h != "" {
+		req.Host = h
+		req.Header.Del("Host")
+	}
+	if d := ev.RequestContext.DomainName; d != "" {
+		req = req.WithContext(WithAPIDomain(req.Context(), d))
+	}
 	if ip := ev.RequestContext.HTTP.SourceIP; ip != "" {
 		req.RemoteAddr = ip + ":0"
 	}

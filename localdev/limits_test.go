@@ -54,6 +54,10 @@ func runLocaldev(t *testing.T, cfg localdev.Config) string {
 	return base
 }
 
+// hostOf is the Host header for base: localdev answers only the hosts it
+// serves.
+func hostOf(base string) string { return strings.TrimPrefix(base, "http://") }
+
 func ldToken(t *testing.T, scope string) string {
 	t.Helper()
 	tok, err := pumasi.SignToken(ldSecret, "limits", []string{scope}, time.Hour, time.Now())
@@ -127,7 +131,7 @@ func TestSlowHeadersCut(t *testing.T) {
 
 	silent := rawConn(t, base)
 	start := time.Now()
-	if _, err := io.WriteString(silent, "GET /healthz HTTP/1.1\r\nHost: x\r\n"); err != nil {
+	if _, err := io.WriteString(silent, "GET /healthz HTTP/1.1\r\nHost: "+hostOf(base)+"\r\n"); err != nil {
 		t.Fatal(err)
 	}
 	closedWithin(t, silent, timeout-50*time.Millisecond, timeout+3*time.Second, start)
@@ -136,7 +140,7 @@ func TestSlowHeadersCut(t *testing.T) {
 	start = time.Now()
 	stop := make(chan struct{})
 	go func() {
-		io.WriteString(trickle, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+		io.WriteString(trickle, "GET /healthz HTTP/1.1\r\nHost: "+hostOf(base)+"\r\nX-Slow: ")
 		tk := time.NewTicker(50 * time.Millisecond)
 		defer tk.Stop()
 		for {
@@ -163,7 +167,7 @@ func TestIdleConnectionClosed(t *testing.T) {
 	const idle = 400 * time.Millisecond
 	base := runLocaldev(t, localdev.Config{IdleTimeout: idle})
 	c := rawConn(t, base)
-	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: "+hostOf(base)+"\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
 	br := bufio.NewReader(c)
@@ -196,7 +200,7 @@ func TestSlowBodyCut(t *testing.T) {
 	admin := ldToken(t, pumasi.ScopeAdmin)
 	c := rawConn(t, base)
 	start := time.Now()
-	_, err := io.WriteString(c, "POST /rooms/r1/files?name=slow.md HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+admin+
+	_, err := io.WriteString(c, "POST /rooms/r1/files?name=slow.md HTTP/1.1\r\nHost: "+hostOf(base)+"\r\nAuthorization: Bearer "+admin+
 		"\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\nstart")
 	if err != nil {
 		t.Fatal(err)

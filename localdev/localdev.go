@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,6 +64,9 @@ type Config struct {
 	// CORS opens routes to browsers on other origins (zero: the public
 	// knowledge reads to every origin).
 	CORS functions.CORS
+	// AllowedHosts are the host names served besides loopback and the
+	// listen address (PUMASI_ALLOWED_HOSTS); any other Host is refused.
+	AllowedHosts functions.AllowedHosts
 	// Out receives the banner: address, admin token, examples.
 	Out io.Writer
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound slow and idle
@@ -156,7 +160,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	srv := &http.Server{
-		Handler:           ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler()))),
+		Handler:           edge(ln.Addr(), cfg).Wrap(ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler())))),
 		ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       orDefault(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
@@ -198,6 +202,20 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// edge is the Host and Origin check in front of everything localdev serves:
+// loopback names and the listen address at the listen port, and the
+// configured names.
+func edge(addr net.Addr, cfg Config) functions.Edge {
+	e := functions.Edge{Hosts: cfg.AllowedHosts, CORS: cfg.CORS}
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		e.Port = strconv.Itoa(ta.Port)
+		if !ta.IP.IsUnspecified() && !ta.IP.IsLoopback() {
+			e.Self = []string{ta.IP.String()}
+		}
+	}
+	return e
 }
 
 func printBanner(w io.Writer, base, home, token string) {

@@ -35,6 +35,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
 	corsOrigins := fs.String("cors-origins", envOr(env, "PUMASI_CORS_ORIGINS", "*"), "browser origins allowed on the CORS routes: *, a comma-separated list, or off (env PUMASI_CORS_ORIGINS)")
 	corsRoutes := fs.String("cors-routes", envOr(env, "PUMASI_CORS_ROUTES", functions.CORSReads), "routes open to those origins: reads (public knowledge reads), knowledge (and its writes, with X-Hive-Agent) or all (env PUMASI_CORS_ROUTES)")
+	allowedHosts := fs.String("allowed-hosts", envOr(env, "PUMASI_ALLOWED_HOSTS", ""), "host names served besides loopback, comma-separated (pumasi.example.com, *.example.com, or * for any); other Host headers are refused (env PUMASI_ALLOWED_HOSTS)")
 	// No env default in the flag itself: -h prints defaults, and the URL may
 	// hold a password.
 	knowledge := fs.String("knowledge", "", "where knowledge lives: empty keeps it with the file storage, or postgres://user:pass@host/db (env PUMASI_KNOWLEDGE)")
@@ -56,6 +57,10 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		*knowledge = env.getenv("PUMASI_KNOWLEDGE")
 	}
 	cors, err := functions.ParseCORS(*corsOrigins, *corsRoutes)
+	if err != nil {
+		return err
+	}
+	hosts, err := functions.ParseAllowedHosts(*allowedHosts)
 	if err != nil {
 		return err
 	}
@@ -87,6 +92,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		Out:            env.stdout,
 		RateLimits:     limits,
 		CORS:           cors,
+		AllowedHosts:   hosts,
 		Knowledge:      wire.KnowledgeConfig{URL: *knowledge, HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight},
 		MergeThreshold: tuning.MergeThreshold,
 		Embeddings: wire.EmbedderConfig{

@@ -76,7 +76,7 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 		if got := pool.Config().MaxConns; got != KnowledgePoolSize {
 			t.Errorf("%s pool MaxConns = %d, want %d", fn, got, KnowledgePoolSize)
 		}
-		return HTTPHandler(api, fn)
+		return HTTPHandler(api, fn, functions.AllowedHosts{})
 	}
 	contribute, query := open("knowledge-contribute"), open("knowledge-query")
 

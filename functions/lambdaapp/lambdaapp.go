@@ -39,6 +39,7 @@ const (
 	EnvKnowledge       = "PUMASI_KNOWLEDGE"
 	EnvCORSOrigins     = "PUMASI_CORS_ORIGINS"
 	EnvCORSRoutes      = "PUMASI_CORS_ROUTES"
+	EnvAllowedHosts    = "PUMASI_ALLOWED_HOSTS"
 )
 
 // Kinds of function: what event a function's handler takes.
@@ -61,8 +62,10 @@ var (
 	storageSecret = []string{EnvStorage, EnvSecret}
 	// Every HTTP function reads the CORS policy: each answers its routes'
 	// preflights (OPTIONS) and adds the headers to its answers, so they
-	// must all hold the one policy localdev holds.
-	cors        = []string{EnvCORSOrigins, EnvCORSRoutes}
+	// must all hold the one policy localdev holds. The Host check's extra
+	// names (PUMASI_ALLOWED_HOSTS) go with it: the API's own domain is
+	// served without them.
+	cors        = []string{EnvCORSOrigins, EnvCORSRoutes, EnvAllowedHosts}
 	httpStorage = with(storageSecret, cors)
 	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors)
 	// The knowledge functions build the engine with the same tuning
@@ -138,6 +141,9 @@ type Config struct {
 	// CORS is the browser policy of an HTTP function (PUMASI_CORS_ORIGINS,
 	// PUMASI_CORS_ROUTES), the same one localdev serves.
 	CORS functions.CORS
+	// AllowedHosts are the names an HTTP function serves besides the API's
+	// own domain and loopback (PUMASI_ALLOWED_HOSTS).
+	AllowedHosts functions.AllowedHosts
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -196,6 +202,9 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 	}
 	cfg.Tuning = tuning
 	if cfg.CORS, err = functions.ParseCORS(envOr(env, EnvCORSOrigins, "*"), env[EnvCORSRoutes]); err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
+	if cfg.AllowedHosts, err = functions.ParseAllowedHosts(env[EnvAllowedHosts]); err != nil {
 		return Config{}, fmt.Errorf("function %s: %w", function, err)
 	}
 	if s := env[EnvSweepGrace]; s != "" {
@@ -321,7 +330,7 @@ func Start(cfg Config) {
 	}
 	switch cfg.Function.Kind {
 	case KindHTTP:
-		lambda.Start(HTTPHandler(api, cfg.Function.Name))
+		lambda.Start(HTTPHandler(api, cfg.Function.Name, cfg.AllowedHosts))
 	case KindWebSocket:
 		h, err := WebSocketHandler(api, cfg.Function.Name)
 		if err != nil {
@@ -337,8 +346,11 @@ func Start(cfg Config) {
 
 // HTTPHandler serves the routes of function, through the same adapter and
 // handlers localdev runs; a request for another function's route answers
-// 404, as it would if API Gateway routed it here by mistake.
-func HTTPHandler(api *functions.API, function string) func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+// 404, as it would if API Gateway routed it here by mistake. In front of
+// them the edge checks (functions.Edge) refuse a Host other than the API's
+// own domain (the event's domainName), loopback or hosts, and a write from
+// an origin neither served nor opened by the CORS policy.
+func HTTPHandler(api *functions.API, function string, hosts functions.AllowedHosts) func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 	own := ownRoutes(function)
 	all := api.Handler()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -350,7 +362,7 @@ func HTTPHandler(api *functions.API, function string) func(ctx context.Context, 
 		}
 		all.ServeHTTP(w, r)
 	})
-	return functions.LambdaHTTP(h)
+	return functions.LambdaHTTP(functions.Edge{Hosts: hosts, CORS: api.CORS}.Wrap(h))
 }
 
 // ownRoutes returns a matcher of the requests function serves: its routes,
