@@ -147,8 +147,9 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 	writeHive(w, status, data.hiveFields())
 }
 
-// queryKnowledge answers GET /knowledge/query?q=&limit=&hive=: public; an
-// absent hive searches every hive.
+// queryKnowledge answers GET /knowledge/query?q=&limit=&hive=&min_score=:
+// public; an absent hive searches every hive, and hits scoring below
+// min_score are left out.
 func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 	if err := a.knowledgeReady(true); err != nil {
 		a.fail(w, r, err)
@@ -180,6 +181,11 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 			return
 		}
 	}
+	minScore, err := parseMinScore(qs.Get("min_score"))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
 	vecs, err := a.Embedder.Embed(r.Context(), []string{q})
 	if err != nil {
 		a.fail(w, r, fmt.Errorf("embed query: %w", err))
@@ -189,7 +195,7 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
 		return
 	}
-	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit})
+	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit, MinScore: minScore})
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -203,6 +209,19 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		return
 	}
 	writeHive(w, http.StatusOK, withSummaries)
+}
+
+// parseMinScore reads ?min_score=: a number in [0, 1], 0 when absent.
+// Returns invalid_request.
+func parseMinScore(s string) (float64, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return 0, pumasi.Errorf(pumasi.EInvalidRequest, "min_score must be a number from 0 to 1")
+	}
+	return f, nil
 }
 
 // getKnowledge answers GET /knowledge/{id} with the entry and its

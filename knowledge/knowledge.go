@@ -144,6 +144,8 @@ type QueryInput struct {
 	Model  string
 	Vector []float32
 	Limit  int
+	// MinScore leaves out hits scoring less (0: none left out).
+	MinScore float64
 }
 
 // SweepReport counts what a knowledge sweep did.

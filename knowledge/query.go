@@ -20,8 +20,10 @@ import (
 //     the entry holds (a term held only through its thesaurus group counts
 //     0.6), and w is VectorWeight (the cosine alone when the query
 //     has no terms);
-//  3. score = relevance × Quality × Freshness; candidates with no relevance
-//     are dropped, the rest ranked by RankHits.
+//  3. score = relevance × Quality × Freshness; candidates that share no
+//     term with the query and whose vector is not close (Candidate) are
+//     dropped, and so are those scoring below q.MinScore; the rest are
+//     ranked by RankHits.
 //
 // Because the scores are the engine's, every backend ranks its candidates
 // alike; a driver only decides which candidates are seen.
@@ -85,12 +87,15 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}
 		h := Hit{Similarity: sim, Lexical: lex[i]}
 		rel := k.Relevance(h, len(terms) > 0)
-		if rel <= 1e-12 {
+		if rel <= 1e-12 || !Candidate(q.Model, sim, lex[i]) {
 			continue
 		}
 		h.Entry = k.public(e)
 		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
 		h.Score = Score(rel, h.Quality, h.Freshness)
+		if h.Score < q.MinScore {
+			continue
+		}
 		hits = append(hits, h)
 	}
 	return RankHits(hits, limit), nil

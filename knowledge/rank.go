@@ -3,6 +3,7 @@ package knowledge
 import (
 	"math"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -34,6 +35,41 @@ func (k *Engine) Relevance(h Hit, hasTerms bool) float64 {
 	}
 	return rel
 }
+
+// LexicalCloseVector is the least cosine at which the vector of a lexical
+// model (LexicalModelPrefix: the offline hashed embedder) counts as close
+// for an entry that shares no search term with the query. Such a vector sees
+// only surface features (stems, thesaurus groups, character n-grams), so
+// without a shared term a lower cosine is hashing noise: on
+// testdata/knowledge/retrieval, the 4,138 candidates that shared no term with
+// a query and were not its target reached 0.28 (99th percentile 0.18), and
+// the 3 targets that shared no term sat at 0.03–0.06, inside that noise.
+const LexicalCloseVector = 0.30
+
+// Candidate reports whether an entry at cosine sim and lexical match lex
+// answers a query embedded by model at all: it shares a search term with
+// the query, or its vector is close. For a lexical model, close means
+// LexicalCloseVector or more; for a semantic embedder, whose noise level
+// depends on the model, any positive cosine (callers threshold with
+// min_score).
+func Candidate(model string, sim, lex float64) bool {
+	switch {
+	case lex > 0:
+		return true
+	case strings.HasPrefix(model, LexicalModelPrefix):
+		return sim >= LexicalCloseVector
+	}
+	return sim > 0
+}
+
+// InjectFloor is the least score a hit needs to be injected into an
+// agent's prompt by the hooks (`pumasi know hook`) and, by default, by MCP's
+// query_knowledge. It is the lowest floor (in steps of 0.005) at which 90 %
+// of the prompts with no related entry inject nothing on the tuning part of
+// testdata/knowledge/relevance, with the offline hashed embedder; there
+// 66 % of the related prompts still get their entry, and no floor reaches
+// 90 % of both (functions/relevance_test.go prints both parts' figures).
+const InjectFloor = 0.31
 
 // Score is a hit's rank score: relevance × quality × freshness.
 func Score(relevance, quality, freshness float64) float64 {

@@ -51,11 +51,12 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
+	minScore := fs.Float64("min-score", knowledge.InjectFloor, "inject no entry scoring below this (0-1); the default is the floor measured on testdata/knowledge/relevance")
 	if err := fs.Parse(args); err != nil {
 		return &exitCodeError{2, err}
 	}
-	if fs.NArg() > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 {
-		return &exitCodeError{2, errors.New("know hook: want no arguments, --limit 1-50, --budget of at least 256 and a positive --timeout")}
+	if fs.NArg() > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 || !(*minScore >= 0 && *minScore <= 1) {
+		return &exitCodeError{2, errors.New("know hook: want no arguments, --limit 1-50, --budget of at least 256, --min-score 0-1 and a positive --timeout")}
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -83,7 +84,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	kc := newKnowClient(*server, "")
 	kc.http.Timeout = *timeout
 	var hits []hookHit
-	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive), nil, &hits); err != nil {
+	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive, *minScore), nil, &hits); err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) {
 			return note("the server answered %d %s", ae.Status, ae.Code)
@@ -93,15 +94,23 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		return note("cannot reach %s", kc.server)
 	}
+	// In the shape the event's host documents (hookout.go).
+	return writeHookContext(env.stdout, ev, prompt.ComposeKnowledgeContext(knowledgeHints(hits, *minScore, *minSim), *budget))
+}
+
+// knowledgeHints are the hits worth injecting into a prompt, with their
+// provenance: those scoring at least minScore (the server leaves the others
+// out too, but an older one may not) and at least minSim similar.
+func knowledgeHints(hits []hookHit, minScore, minSim float64) []prompt.KnowledgeHint {
 	hints := make([]prompt.KnowledgeHint, 0, len(hits))
 	for _, h := range hits {
-		if h.Similarity < *minSim {
+		if h.Score < minScore || h.Similarity < minSim {
 			continue
 		}
-		hints = append(hints, prompt.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content, Score: h.Score})
+		hints = append(hints, prompt.KnowledgeHint{ID: h.ID, Hive: h.Hive, Title: h.Title, Summary: h.Summary, Content: h.Content,
+			Score: h.Score, Contributors: h.ContributionCount, LastUsed: h.LastUsedAt})
 	}
-	// In the shape the event's host documents (hookout.go).
-	return writeHookContext(env.stdout, ev, prompt.ComposeKnowledgeContext(hints, *budget))
+	return hints
 }
 
 // readHookEvent reads the event JSON from r, bounded in size and by ctx (a

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pumasi/prompt"
 )
 
 // Claude Code's documented hook events (stdin of a command hook).
@@ -73,6 +75,26 @@ func TestKnowHook(t *testing.T) {
 	stdout, _, err, _ = runHook(t, srv.URL, sessionStart, "--query", "postgres clock_timestamp", "--budget", "256")
 	if stdout = hostContext(t, "SessionStart", stdout); err != nil || len(stdout) > 256 || !strings.Contains(stdout, d.EntryID) {
 		t.Fatalf("budget 256 hook = %q (%d bytes), %v", stdout, len(stdout), err)
+	}
+	// The block is reference data with provenance.
+	stdout, _, _, _ = runHook(t, srv.URL, userPromptSubmit)
+	if !strings.HasPrefix(stdout, "<collective-knowledge>\n"+prompt.KnowledgeHeader+"\n") || !strings.Contains(stdout, `contributors="1" score="`) ||
+		!strings.Contains(stdout, ` last_used="`+time.Now().UTC().Format(time.DateOnly)+`"`) {
+		t.Fatalf("hook block lacks its header or provenance:\n%s", stdout)
+	}
+	// A session in an unrelated project, or a prompt about something else:
+	// nothing below the relevance floor is injected (SessionStart used to
+	// print entries scoring 0.01).
+	for _, ev := range []string{
+		strings.Replace(sessionStart, "/home/u/src/postgres", "/home/u/src/shop", 1),
+		strings.Replace(userPromptSubmit, "Why does now() stay the same inside my long Postgres transaction?", "Write a haiku about the sea for my mother.", 1),
+	} {
+		if stdout, _, err, _ := runHook(t, srv.URL, ev); err != nil || stdout != "" {
+			t.Fatalf("unrelated event printed %q, %v", stdout, err)
+		}
+	}
+	if _, _, err, _ := runHook(t, srv.URL, userPromptSubmit, "--min-score", "1.5"); exitCode(err) != 2 {
+		t.Fatalf("--min-score 1.5 = %v, want exit 2", err)
 	}
 	// Nothing similar enough: nothing printed.
 	stdout, _, err, _ = runHook(t, srv.URL, userPromptSubmit, "--min-similarity", "0.999")

@@ -188,7 +188,7 @@ func TestInspectorDrivesMCPServer(t *testing.T) {
 		defer wg.Wait()
 		goRun(t, &wg, "query_knowledge", func(t *testing.T) {
 			text, isErr := in.toolText(t, "query_knowledge", `{"query":"go vet passes lock by value"}`)
-			if isErr || !strings.Contains(text, `"success":true`) || !strings.Contains(text, `"id":"`+entryID+`"`) || !strings.Contains(text, `"summary":"go vet 1.26 copylocks`) {
+			if isErr || !strings.HasPrefix(text, "<collective-knowledge>\n") || !strings.Contains(text, `<entry id="`+entryID+`"`) || !strings.Contains(text, "go vet 1.26 copylocks") {
 				t.Fatalf("query_knowledge = %s", text)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"pumasi/functions"
 	"pumasi/gate"
 	"pumasi/knowledge"
+	"pumasi/prompt"
 )
 
 // knowServer serves the real knowledge API over a real local store.
@@ -170,18 +172,35 @@ func TestKnowMCPTools(t *testing.T) {
 		t.Fatalf("PII via MCP = %s (isError %v), want a tool error holding the 422 body", resultText(t, res), res.IsError)
 	}
 
-	// query_knowledge is GET /knowledge/query, byte for byte; limit
-	// defaults to 5.
+	// query_knowledge's structured result is GET /knowledge/query with the
+	// relevance floor, byte for byte; limit defaults to 5. Its text is the
+	// <collective-knowledge> block a hook injects, framed as reference data.
 	res = callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "postgres clock_timestamp"})
-	resp, err := http.Get(srv.URL + "/knowledge/query?limit=5&q=postgres+clock_timestamp")
+	resp, err := http.Get(srv.URL + "/knowledge/query?limit=5&q=postgres+clock_timestamp&min_score=" + strconv.FormatFloat(knowledge.InjectFloor, 'f', -1, 64))
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
+	structured, _ := json.Marshal(res.StructuredContent)
 	// Byte for byte but for the ranking's clock-driven figures.
-	if got := resultText(t, res); !sameAnswer(t, got, string(raw)) || res.IsError {
-		t.Fatalf("query_knowledge =\n%s\nHTTP =\n%s", got, raw)
+	if !sameAnswer(t, string(structured), string(raw)) || res.IsError {
+		t.Fatalf("query_knowledge =\n%s\nHTTP =\n%s", structured, raw)
+	}
+	if text := resultText(t, res); !strings.HasPrefix(text, "<collective-knowledge>\n"+prompt.KnowledgeHeader+"\n") ||
+		!strings.Contains(text, `<entry id="`+entryID+`" hive="academy"`) || !strings.Contains(text, `contributors="1"`) ||
+		!strings.Contains(text, "clock_timestamp()") || !strings.Contains(text, ` last_used="`) {
+		t.Fatalf("query_knowledge text =\n%s", text)
+	}
+	// Nothing related: no entry, and a text that says so; min_score 0
+	// asks for every match.
+	res = callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "zzzqqq nothingmatches"})
+	if text := resultText(t, res); res.IsError || strings.Contains(text, "<entry") {
+		t.Fatalf("unrelated query_knowledge = %q", text)
+	}
+	res = callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "postgres clock_timestamp", "min_score": 0})
+	if text := resultText(t, res); res.IsError || !strings.Contains(text, entryID) {
+		t.Fatalf("min_score 0 query_knowledge = %q", text)
 	}
 	var hits []map[string]any
 	decodeStructured(t, res, &ans)
@@ -190,6 +209,7 @@ func TestKnowMCPTools(t *testing.T) {
 	}
 	for _, args := range []map[string]any{
 		{"query": "x", "limit": 0}, {"query": "x", "limit": 1000}, {"query": "x", "hive": "Bad Hive"}, {"query": " "},
+		{"query": "x", "min_score": 2}, {"query": "x", "min_score": -1},
 	} {
 		res := callTool(t, ctx, cs, "query_knowledge", args)
 		text := resultText(t, res)

@@ -1,0 +1,263 @@
+package functions
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pumasi/adapters/embed"
+	"pumasi/adapters/local"
+	"pumasi/knowledge"
+)
+
+// The labelled relevance set (testdata/knowledge/relevance/README.md): a
+// corpus of findings and prompts an agent's hook would see, each naming the
+// one finding that answers it or none. heldout.jsonl is frozen: the floor is
+// chosen on tuning.jsonl only.
+const (
+	relevanceDir           = "../testdata/knowledge/relevance"
+	relevanceHeldoutSHA256 = "5cdd103ee37799e9eb5738a0c3928abc5b23f426f3e4cb3d802571a5e850fddc"
+	// hookLimit is `pumasi know hook`'s default --limit.
+	hookLimit = 3
+)
+
+type relevancePrompt struct {
+	ID      string  `json:"id"`
+	Lang    string  `json:"lang"`
+	Related *string `json:"related"`
+	Part    string  `json:"part"`
+	Prompt  string  `json:"prompt"`
+}
+
+func readJSONL[T any](t *testing.T, path string) []T {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []T
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// relevanceServer contributes the corpus through the API (gate, embedder,
+// dedup, as localdev runs them with the offline hashed embedder) and
+// returns the handler and each corpus id's entry id.
+func relevanceServer(t *testing.T, corpus string) (http.Handler, map[string]string) {
+	t.Helper()
+	st, err := local.Open(context.Background(), t.TempDir(), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	api := &API{Store: st, Secret: testSecret, Knowledge: local.NewKnowledge(st), Embedder: embed.NewHashed(0), RateLimits: RateLimits{Disabled: true}}
+	h := api.Handler()
+	type finding struct {
+		ID, Title, Content string
+		Tags               []string
+	}
+	entryOf := map[string]string{}
+	for _, f := range readJSONL[finding](t, corpus) {
+		body, _ := json.Marshal(map[string]any{"title": f.Title, "content": f.Content, "tags": f.Tags})
+		r := httptest.NewRequest("POST", "/knowledge/contribute", bytes.NewReader(body))
+		r.Header.Set(HeaderAgent, "relevance-corpus")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var ans struct {
+			Data struct {
+				Entry *knowledge.Entry `json:"entry"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &ans); err != nil || w.Code/100 != 2 || ans.Data.Entry == nil {
+			t.Logf("corpus %s not stored: %d %s", f.ID, w.Code, strings.TrimSpace(w.Body.String()))
+			continue
+		}
+		entryOf[f.ID] = ans.Data.Entry.ID
+	}
+	return h, entryOf
+}
+
+// promptHits are the hook's hits for each prompt: GET /knowledge/query with
+// the prompt, limit 3, no floor (so any floor can be applied after).
+func promptHits(t *testing.T, h http.Handler, prompts []relevancePrompt) [][]knowledge.Hit {
+	t.Helper()
+	out := make([][]knowledge.Hit, len(prompts))
+	for i, p := range prompts {
+		r := httptest.NewRequest("GET", "/knowledge/query?limit="+strconv.Itoa(hookLimit)+"&q="+url.QueryEscape(p.Prompt), nil)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var ans struct {
+			Data []knowledge.Hit `json:"data"`
+		}
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &ans) != nil {
+			t.Fatalf("query %s = %d %s", p.ID, w.Code, w.Body)
+		}
+		out[i] = ans.Data
+	}
+	return out
+}
+
+// injectionFigures are, at floor, the share of prompts with no related
+// entry for which nothing is injected (clean) and the share of related
+// prompts whose entry is injected (found).
+type injectionFigures struct {
+	clean, found         float64
+	unrelated, related   int
+	cleanN, foundN       int
+	injectedPerUnrelated float64
+}
+
+func (f injectionFigures) String() string {
+	return fmt.Sprintf("unrelated inject nothing %d/%d = %.1f%%, related get their entry %d/%d = %.1f%%",
+		f.cleanN, f.unrelated, 100*f.clean, f.foundN, f.related, 100*f.found)
+}
+
+func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[string]string, floor float64) injectionFigures {
+	var f injectionFigures
+	for i, p := range prompts {
+		var injected []string
+		for _, h := range hits[i] {
+			if h.Score >= floor {
+				injected = append(injected, h.ID)
+			}
+		}
+		if p.Related == nil {
+			f.unrelated++
+			if len(injected) == 0 {
+				f.cleanN++
+			}
+			continue
+		}
+		f.related++
+		want := entryOf[*p.Related]
+		for _, id := range injected {
+			if want != "" && id == want {
+				f.foundN++
+				break
+			}
+		}
+	}
+	f.clean = float64(f.cleanN) / float64(max(f.unrelated, 1))
+	f.found = float64(f.foundN) / float64(max(f.related, 1))
+	return f
+}
+
+// TestRelevanceFloor measures what the hooks and MCP inject with
+// knowledge.InjectFloor on the labelled relevance set, prints the figures of
+// both parts and a sweep of floors on the tuning part (the floor was chosen
+// there), and fails below the figures reached when the floor was chosen.
+func TestRelevanceFloor(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(relevanceDir, "heldout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != relevanceHeldoutSHA256 {
+		t.Fatalf("heldout.jsonl changed (sha256 %x): the held-out part is frozen; label new prompts in tuning.jsonl", sum)
+	}
+	h, entryOf := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
+	tuning := readJSONL[relevancePrompt](t, filepath.Join(relevanceDir, "tuning.jsonl"))
+	heldout := readJSONL[relevancePrompt](t, filepath.Join(relevanceDir, "heldout.jsonl"))
+	tuningHits, heldoutHits := promptHits(t, h, tuning), promptHits(t, h, heldout)
+
+	if testing.Verbose() {
+		for f := 0.0; f <= 0.6001; f += 0.02 {
+			t.Logf("tuning, floor %.2f: %v", f, figuresAt(tuning, tuningHits, entryOf, f))
+		}
+	}
+	tu := figuresAt(tuning, tuningHits, entryOf, knowledge.InjectFloor)
+	ho := figuresAt(heldout, heldoutHits, entryOf, knowledge.InjectFloor)
+	t.Logf("corpus: %d findings stored", len(entryOf))
+	t.Logf("floor %.3f, tuning:   %v", knowledge.InjectFloor, tu)
+	t.Logf("floor %.3f, held-out: %v", knowledge.InjectFloor, ho)
+	t.Logf("no floor,    tuning:   %v", figuresAt(tuning, tuningHits, entryOf, 0))
+	t.Logf("no floor,    held-out: %v", figuresAt(heldout, heldoutHits, entryOf, 0))
+	// The figures reached when the floor was chosen (86/94, 70/106; held
+	// out 74/79, 51/87): less is a regression. The issue's goal is 90 % of
+	// both; the related share misses it (see knowledge.InjectFloor).
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"tuning: unrelated prompts injecting nothing", tu.clean, 0.914},
+		{"tuning: related prompts getting their entry", tu.found, 0.660},
+		{"held-out: unrelated prompts injecting nothing", ho.clean, 0.936},
+		{"held-out: related prompts getting their entry", ho.found, 0.586},
+	} {
+		if c.got < c.want {
+			t.Errorf("%s = %.1f%%, want at least %.1f%%", c.name, 100*c.got, 100*c.want)
+		}
+	}
+}
+
+// TestQuerySharesNothing: a query that shares no search term with any
+// entry and has no close vector returns nothing (it used to return the
+// entries whose hashed n-grams happened to collide), with or without a
+// floor; min_score leaves out the hits below it and refuses what is not a
+// number from 0 to 1.
+func TestQuerySharesNothing(t *testing.T) {
+	h, _ := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
+	get := func(q string) (int, []knowledge.Hit) {
+		r := httptest.NewRequest("GET", q, nil)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		var ans struct {
+			Data []knowledge.Hit `json:"data"`
+		}
+		_ = json.Unmarshal(w.Body.Bytes(), &ans)
+		return w.Code, ans.Data
+	}
+	for _, q := range []string{"zzzqqq nothingmatches", "qwerty asdf", "shop", "the of and"} {
+		if st, hits := get("/knowledge/query?limit=50&q=" + url.QueryEscape(q)); st != 200 || len(hits) != 0 {
+			t.Errorf("query %q = %d, %d hits (first %+v), want none", q, st, len(hits), first(hits))
+		}
+	}
+	st, all := get("/knowledge/query?limit=50&q=" + url.QueryEscape("postgres autovacuum dead tuples bloat"))
+	if st != 200 || len(all) < 3 {
+		t.Fatalf("postgres query = %d, %d hits", st, len(all))
+	}
+	cut := all[len(all)/2].Score
+	st, some := get("/knowledge/query?limit=50&min_score=" + strconv.FormatFloat(cut, 'f', -1, 64) + "&q=" + url.QueryEscape("postgres autovacuum dead tuples bloat"))
+	if st != 200 || len(some) == 0 || len(some) >= len(all) {
+		t.Fatalf("min_score %v = %d hits of %d", cut, len(some), len(all))
+	}
+	for _, h := range some {
+		if h.Score < cut {
+			t.Fatalf("min_score %v returned a hit scoring %v", cut, h.Score)
+		}
+	}
+	for _, bad := range []string{"-0.1", "1.5", "abc", "NaN", "Inf"} {
+		if st, _ := get("/knowledge/query?q=postgres&min_score=" + bad); st != 400 {
+			t.Errorf("min_score=%s = %d, want 400", bad, st)
+		}
+	}
+}
+
+func first(hits []knowledge.Hit) any {
+	if len(hits) == 0 {
+		return nil
+	}
+	return hits[0].Title
+}
