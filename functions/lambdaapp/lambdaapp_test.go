@@ -1,8 +1,11 @@
 package lambdaapp
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
 
 	"pumasi/functions"
 )
@@ -83,5 +86,33 @@ func TestOwnRoutes(t *testing.T) {
 		if got := get(tc.method, tc.path); got != tc.want {
 			t.Errorf("get serves %s %s = %v, want %v", tc.method, tc.path, got, tc.want)
 		}
+	}
+}
+
+// TestHTTPHandlerServesOnlyItsHosts: every HTTP function serves the API's
+// own domain (the event's domainName) without configuration, names of
+// PUMASI_ALLOWED_HOSTS, and refuses any other Host with 403 forbidden.
+func TestHTTPHandlerServesOnlyItsHosts(t *testing.T) {
+	cfg, err := LoadConfig("health", func(k string) string {
+		return map[string]string{EnvAllowedHosts: "pumasi.example.com"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := HTTPHandler(&functions.API{CORS: cfg.CORS}, "health", cfg.AllowedHosts)
+	for host, want := range map[string]int{"": 200, "abc123.execute-api.us-east-1.amazonaws.com": 200, "pumasi.example.com": 200, "evil.example": 403} {
+		ev := events.APIGatewayV2HTTPRequest{RawPath: "/healthz", Headers: map[string]string{},
+			RequestContext: events.APIGatewayV2HTTPRequestContext{DomainName: "abc123.execute-api.us-east-1.amazonaws.com",
+				HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "GET"}}}
+		if host != "" {
+			ev.Headers["host"] = host
+		}
+		res, err := h(context.Background(), ev)
+		if err != nil || res.StatusCode != want || want == 403 && !strings.Contains(res.Body, `"forbidden"`) {
+			t.Errorf("Host %q = %d %s, %v; want %d", host, res.StatusCode, res.Body, err, want)
+		}
+	}
+	if _, err := LoadConfig("health", func(k string) string { return map[string]string{EnvAllowedHosts: "http://x"}[k] }); err == nil {
+		t.Errorf("a bad PUMASI_ALLOWED_HOSTS was accepted")
 	}
 }
