@@ -16,10 +16,15 @@ import (
 //
 //   - Host: a request must name a host the deployment serves. A web page
 //     whose domain re-resolves to 127.0.0.1 (DNS rebinding) is same-origin
-//     to the browser, so only the Host header it sends gives it away.
+//     to the browser, so only the Host header it sends gives it away. No
+//     other site's DNS can make a browser send a loopback name, so those
+//     pass at any port: a port forward (ssh -L, docker -p, kubectl
+//     port-forward) or a TCP proxy in front keeps working.
 //   - Origin: a state-changing request (POST, PUT, PATCH, DELETE) that
-//     carries an Origin must come from a served host or from an origin the
-//     CORS policy opens that route to.
+//     carries an Origin must come from the same origin (its host is the
+//     request's Host), from a served host (loopback names only at the
+//     listen port: a page of another local server is another site), or
+//     from an origin the CORS policy opens that route to.
 //
 // Both refusals answer 403 forbidden.
 
@@ -156,12 +161,12 @@ var loopbackNames = map[string]bool{"127.0.0.1": true, "localhost": true, "::1":
 type Edge struct {
 	// Hosts are the public names served besides loopback.
 	Hosts AllowedHosts
-	// Port is the port loopback names are served at (localdev's
-	// listener; "80" also admits a Host without a port). Empty admits
-	// loopback names at any port.
+	// Port is localdev's listen port: an Origin of a loopback name (or of
+	// Self) counts as a served host only at it ("80" also admits an origin
+	// without a port). Empty admits them at any port.
 	Port string
-	// Self are further host names served at Port: localdev's own listen
-	// address when it is a specific, non-loopback one.
+	// Self are further host names served like loopback: localdev's own
+	// listen address when it is a specific, non-loopback one.
 	Self []string
 	// CORS is the browser policy; an origin it opens a route to may send
 	// that route's writes.
@@ -181,7 +186,7 @@ func WithAPIDomain(ctx context.Context, domain string) context.Context {
 // Wrap returns h behind the edge checks.
 func (e Edge) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !e.servesHost(r.Context(), r.Host) {
+		if !e.servesHost(r.Context(), r.Host, false) {
 			writeError(w, pumasi.Errorf(pumasi.EForbidden,
 				"this server does not serve host %q (a DNS rebinding page looks like this); if the name is yours, add it to PUMASI_ALLOWED_HOSTS", clip(r.Host)))
 			return
@@ -213,10 +218,11 @@ func stateChanging(method string) bool {
 	return false
 }
 
-// servesHost reports whether host (a Host header) is one the deployment
-// serves. A request without a Host (HTTP/1.0, a direct Lambda invoke) is
+// servesHost reports whether host (a Host header, or an origin's host when
+// atPort) is one the deployment serves; atPort admits loopback names only
+// at e.Port. A request without a Host (HTTP/1.0, a direct Lambda invoke) is
 // not one a browser sends, so it passes.
-func (e Edge) servesHost(ctx context.Context, host string) bool {
+func (e Edge) servesHost(ctx context.Context, host string, atPort bool) bool {
 	if host == "" || e.Hosts.any {
 		return true
 	}
@@ -228,7 +234,7 @@ func (e Edge) servesHost(ctx context.Context, host string) bool {
 		return true
 	}
 	if loopbackNames[name] || containsFold(e.Self, name) {
-		return e.Port == "" || port == e.Port || port == "" && e.Port == "80"
+		return !atPort || e.Port == "" || port == e.Port || port == "" && e.Port == "80"
 	}
 	if e.Hosts.names[name] || e.Hosts.hostPort[name+":"+port] {
 		return true
@@ -251,11 +257,11 @@ func containsFold(list []string, s string) bool {
 }
 
 // allowsOrigin reports whether a state-changing request from origin may
-// go on: the origin is a served host (same-origin, as the dashboard's
-// writes are), or the CORS policy opens this request's route to it.
+// go on: it is the same origin (as the dashboard's writes are), a served
+// host, or the CORS policy opens this request's route to it.
 func (e Edge) allowsOrigin(r *http.Request, origin string) bool {
-	if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
-		u.Path == "" && e.servesHost(r.Context(), u.Host) {
+	if u, err := url.Parse(origin); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Path == "" &&
+		(strings.EqualFold(u.Host, r.Host) || e.servesHost(r.Context(), u.Host, true)) {
 		return true
 	}
 	return e.CORS.opensWrite(r.Method, r.URL.EscapedPath(), origin)

@@ -35,33 +35,38 @@ func TestEdgeHosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := Edge{Hosts: hosts, Port: "8787", Self: []string{"192.168.1.5"}}
-	for host, want := range map[string]bool{
-		"127.0.0.1:8787": true, "localhost:8787": true, "LOCALHOST:8787": true, "[::1]:8787": true, "localhost.:8787": true,
-		"192.168.1.5:8787": true, "": true,
-		"pumasi.example.com": true, "pumasi.example.com:443": true, "PUMASI.example.com.": true,
-		"10.0.0.5:8787": true, "[fd00::1]": true, "[fd00::1]:9000": true, "a.b.corp.example": true,
-		"127.0.0.1:8788": false, "localhost": false, "[::1]": false, "192.168.1.5:80": false,
-		"evil.example": false, "evil.example:8787": false, "pumasi.example.com.evil.example": false,
-		"10.0.0.5:8788": false, "10.0.0.5": false, "corp.example": false, "xcorp.example": false,
-		"127.0.0.1:8787:1": false, "[::1]x": false, "fd00::1": false, "127.0.0.2:8787": false,
+	// host → served as a Host header, served as an origin's host (loopback
+	// names and Self only at the listen port).
+	for host, want := range map[string][2]bool{
+		"127.0.0.1:8787": {true, true}, "localhost:8787": {true, true}, "LOCALHOST:8787": {true, true},
+		"[::1]:8787": {true, true}, "localhost.:8787": {true, true}, "192.168.1.5:8787": {true, true}, "": {true, true},
+		"127.0.0.1:8788": {true, false}, "localhost": {true, false}, "[::1]": {true, false}, "192.168.1.5:80": {true, false},
+		"pumasi.example.com": {true, true}, "pumasi.example.com:443": {true, true}, "PUMASI.example.com.": {true, true},
+		"10.0.0.5:8787": {true, true}, "[fd00::1]": {true, true}, "[fd00::1]:9000": {true, true}, "a.b.corp.example": {true, true},
+		"evil.example": {false, false}, "evil.example:8787": {false, false}, "pumasi.example.com.evil.example": {false, false},
+		"10.0.0.5:8788": {false, false}, "10.0.0.5": {false, false}, "corp.example": {false, false}, "xcorp.example": {false, false},
+		"127.0.0.1:8787:1": {false, false}, "[::1]x": {false, false}, "fd00::1": {false, false}, "127.0.0.2:8787": {false, false},
 	} {
-		if got := e.servesHost(context.Background(), host); got != want {
-			t.Errorf("servesHost(%q) = %v, want %v", host, got, want)
+		if got := e.servesHost(context.Background(), host, false); got != want[0] {
+			t.Errorf("servesHost(%q) = %v, want %v", host, got, want[0])
+		}
+		if got := e.servesHost(context.Background(), host, true); got != want[1] {
+			t.Errorf("servesHost(%q) as an origin = %v, want %v", host, got, want[1])
 		}
 	}
-	// Port 80 also serves a Host without a port; an empty Port, any.
-	if !(Edge{Port: "80"}).servesHost(context.Background(), "localhost") {
-		t.Errorf("port 80 refused Host localhost")
+	// Port 80 also serves an origin without a port; an empty Port, any.
+	if !(Edge{Port: "80"}).servesHost(context.Background(), "localhost", true) {
+		t.Errorf("port 80 refused origin localhost")
 	}
-	if !(Edge{}).servesHost(context.Background(), "127.0.0.1:1234") {
-		t.Errorf("no port refused a loopback name")
+	if !(Edge{}).servesHost(context.Background(), "127.0.0.1:1234", true) {
+		t.Errorf("no port refused a loopback origin")
 	}
 	// Under Lambda, the API's own domain without configuration.
 	ctx := WithAPIDomain(context.Background(), "abc123.execute-api.us-east-1.amazonaws.com")
-	if !(Edge{}).servesHost(ctx, "ABC123.execute-api.us-east-1.amazonaws.com") || (Edge{}).servesHost(ctx, "evil.example") {
+	if !(Edge{}).servesHost(ctx, "ABC123.execute-api.us-east-1.amazonaws.com", false) || (Edge{}).servesHost(ctx, "evil.example", false) {
 		t.Errorf("API domain check wrong")
 	}
-	if !(Edge{Hosts: AllowedHosts{any: true}}).servesHost(context.Background(), "evil.example") {
+	if !(Edge{Hosts: AllowedHosts{any: true}}).servesHost(context.Background(), "evil.example", false) {
 		t.Errorf("* refused a host")
 	}
 }
@@ -129,6 +134,11 @@ func TestEdgeRefusesForeignHostAndOrigin(t *testing.T) {
 	}
 	if w := edgeContribute(h, "localhost:8787", ""); w.Code != http.StatusOK {
 		t.Fatalf("write without Origin = %d %s, want 200 (merged)", w.Code, w.Body)
+	}
+	// Through a port forward (ssh -L 9000:127.0.0.1:8787): the browser's
+	// Host and Origin both name the forwarded port; same origin.
+	if w := edgeContribute(h, "localhost:9000", "http://localhost:9000"); w.Code != http.StatusOK {
+		t.Fatalf("port-forwarded same-origin write = %d %s, want 200", w.Code, w.Body)
 	}
 	// Reads are public: a foreign Origin may read (CORS decides what its
 	// page sees), a foreign Host may not.

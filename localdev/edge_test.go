@@ -65,8 +65,8 @@ func TestLocaldevServesOnlyItsHosts(t *testing.T) {
 		{"dashboard asset for a rebinding host", "GET", "/ui/app.js", "evil.example:" + port, "", ""},
 		{"contribute for a rebinding host", "POST", "/knowledge/contribute", "evil.example:" + port, "http://evil.example:" + port, finding},
 		{"query for a rebinding host", "GET", "/knowledge/query?q=curl", "evil.example:" + port, "", ""},
-		{"loopback at another port", "GET", "/", "127.0.0.1:1", "", ""},
 		{"contribute from a foreign origin", "POST", "/knowledge/contribute", "", "https://evil.example", finding},
+		{"contribute from another local server's page", "POST", "/knowledge/contribute", "", "http://127.0.0.1:1", finding},
 	} {
 		st, code, body := edgeCall(t, tc.method, p.base, tc.path, tc.host, tc.origin, tc.body)
 		if st != http.StatusForbidden || code != "forbidden" {
@@ -77,7 +77,8 @@ func TestLocaldevServesOnlyItsHosts(t *testing.T) {
 	if st != 200 || strings.Contains(body, "rebinding") {
 		t.Fatalf("after refused writes query = %d %s, want no entry", st, body)
 	}
-	for _, host := range []string{"", "localhost:" + port, "[::1]:" + port, "pumasi.example.test", "pumasi.example.test:443"} {
+	// Loopback names at any port (a port forward), and the names given.
+	for _, host := range []string{"", "localhost:" + port, "[::1]:" + port, "127.0.0.1:1", "pumasi.example.test", "pumasi.example.test:443"} {
 		if st, _, body := edgeCall(t, "GET", p.base, "/", host, "", ""); st != 200 || !strings.Contains(body, "<html") {
 			t.Errorf("dashboard for Host %q = %d, want the page", host, st)
 		}

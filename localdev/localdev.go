@@ -205,8 +205,8 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 // edge is the Host and Origin check in front of everything localdev serves:
-// loopback names and the listen address at the listen port, and the
-// configured names.
+// loopback names, the listen address and the configured names; an Origin
+// of a loopback name counts as ours only at the listen port.
 func edge(addr net.Addr, cfg Config) functions.Edge {
 	e := functions.Edge{Hosts: cfg.AllowedHosts, CORS: cfg.CORS}
 	if ta, ok := addr.(*net.TCPAddr); ok {
