@@ -78,7 +78,7 @@ func TestKnowHook(t *testing.T) {
 	}
 	// The block is reference data with provenance.
 	stdout, _, _, _ = runHook(t, srv.URL, userPromptSubmit)
-	if !strings.HasPrefix(stdout, "<collective-knowledge>\n"+prompt.KnowledgeHeader+"\n") || !strings.Contains(stdout, `contributors="1" score="`) ||
+	if stdout = hostContext(t, "UserPromptSubmit", stdout); !strings.HasPrefix(stdout, "<collective-knowledge>\n"+prompt.KnowledgeHeader+"\n") || !strings.Contains(stdout, `contributors="1" score="`) ||
 		!strings.Contains(stdout, ` last_used="`+time.Now().UTC().Format(time.DateOnly)+`"`) {
 		t.Fatalf("hook block lacks its header or provenance:\n%s", stdout)
 	}
