@@ -172,8 +172,9 @@ func (c CORS) allowHeaders() []string {
 }
 
 // opensWrite reports whether the policy lets a browser on origin send
-// method to escapedPath: a route of that path and method is open to other
-// origins and origin is an allowed one. The edge's Origin check asks it
+// method to escapedPath: the route that path reaches (by precedence, as
+// routing picks it) with that method is open to other origins and origin is
+// an allowed one. The edge's Origin check asks it
 // for state-changing requests from origins that are not served hosts.
 func (c CORS) opensWrite(method, escapedPath, origin string) bool {
 	if c.Disabled {
@@ -183,11 +184,9 @@ func (c CORS) opensWrite(method, escapedPath, origin string) bool {
 	if !ok || c.allowOrigin(origin) == "" {
 		return false
 	}
+	pattern := bestPattern(segs)
 	for _, rt := range routes {
-		if rt.Method != method || !c.opens(corsClass(rt)) {
-			continue
-		}
-		if _, ok := matchPattern(rt.Pattern, segs); ok {
+		if rt.Pattern == pattern && rt.Method == method && c.opens(corsClass(rt)) {
 			return true
 		}
 	}
