@@ -412,6 +412,7 @@
         el('button', { type: 'button', class: 'btn ghost small history-btn', 'aria-label': `History of ${f.name}`, onclick: () => hooks.history && hooks.history(f.name) }, 'History'),
         el('button', { type: 'button', class: 'btn ghost small danger-text', 'aria-label': `Delete ${f.name}`, onclick: () => confirmDelete(f) }, 'Delete'))));
     $('files-body').replaceChildren(...rows);
+    state.rev = rev;
     if (hooks.roomChanged) hooks.roomChanged(state.room, rev);
   }
 

@@ -265,6 +265,8 @@
     if (`${room}@${rev}` !== hist.logKey) refreshLog(room, rev);
     if ($('history').open && hist.name) loadVersions(false);
   };
+  // A listing shown before this script ran is not missed.
+  if (state.room && state.rev !== undefined) refreshLog(state.room, state.rev);
   $('history-close').addEventListener('click', () => $('history').close());
   $('history').addEventListener('click', (ev) => { if (ev.target === $('history')) $('history').close(); });
 })();
