@@ -29,6 +29,24 @@ type Retention struct {
 	Bytes int64
 }
 
+// The environment variables of the retention, read alike by localdev,
+// pumasi sweep and every Lambda function (ParseRetention).
+const (
+	EnvHistory         = "PUMASI_HISTORY"
+	EnvHistoryVersions = "PUMASI_HISTORY_VERSIONS"
+	EnvHistoryAge      = "PUMASI_HISTORY_AGE"
+	EnvHistoryBytes    = "PUMASI_HISTORY_BYTES"
+)
+
+// HistoryEnv lists the retention's variables.
+var HistoryEnv = []string{EnvHistory, EnvHistoryVersions, EnvHistoryAge, EnvHistoryBytes}
+
+// RetentionFromEnv reads the retention from getenv. Returns invalid_request
+// naming the variable.
+func RetentionFromEnv(getenv func(string) string) (Retention, error) {
+	return ParseRetention(getenv(EnvHistory), getenv(EnvHistoryVersions), getenv(EnvHistoryAge), getenv(EnvHistoryBytes))
+}
+
 // The default retention.
 const (
 	DefaultHistoryVersions = 50
@@ -169,11 +187,15 @@ func PlanRetention(changes []Change, live map[string]string, r Retention, now ti
 		if used <= r.Bytes {
 			break
 		}
+		// Only versions that hold bytes of their own go for the budget: a
+		// delete, or a version whose content is live, costs nothing.
+		sum := p.c.ToSHA256
+		if p.c.Kind == ChangeDelete || liveSHA[sum] {
+			continue
+		}
 		drop[p.c.Rev] = true
-		if sum := p.c.ToSHA256; p.c.Kind != ChangeDelete && !liveSHA[sum] {
-			if refs[sum]--; refs[sum] == 0 {
-				used -= p.c.Size
-			}
+		if refs[sum]--; refs[sum] == 0 {
+			used -= p.c.Size
 		}
 	}
 	// A deleted name whose content versions are all gone has nothing left

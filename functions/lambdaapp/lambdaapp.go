@@ -63,8 +63,9 @@ var (
 	// preflights (OPTIONS) and adds the headers to its answers, so they
 	// must all hold the one policy localdev holds.
 	cors        = []string{EnvCORSOrigins, EnvCORSRoutes}
-	httpStorage = with(storageSecret, cors)
-	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors)
+	// The file functions keep room history by one retention (PUMASI_HISTORY_*).
+	httpStorage = with(storageSecret, cors, pumasi.HistoryEnv)
+	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors, pumasi.HistoryEnv)
 	// The knowledge functions build the engine with the same tuning
 	// localdev reads (functions.ReadKnowledgeTuning).
 	knowledgeEnv = with([]string{EnvStorage, EnvKnowledge}, functions.KnowledgeTuningEnv)
@@ -101,7 +102,7 @@ var table = []Function{
 	// The sweep embeds too: it merges at the embedder's own threshold (or
 	// PUMASI_MERGE_THRESHOLD), and embeds again entries an earlier
 	// embedder made.
-	{Name: "sweep", Kind: KindSchedule, Env: with([]string{EnvSweepGrace}, embedding), Required: []string{EnvStorage}},
+	{Name: "sweep", Kind: KindSchedule, Env: with([]string{EnvSweepGrace}, embedding, pumasi.HistoryEnv), Required: []string{EnvStorage}},
 }
 
 // Functions returns every Lambda function, sorted by name.
@@ -138,6 +139,8 @@ type Config struct {
 	// CORS is the browser policy of an HTTP function (PUMASI_CORS_ORIGINS,
 	// PUMASI_CORS_ROUTES), the same one localdev serves.
 	CORS functions.CORS
+	// History is the room file history's retention (PUMASI_HISTORY_*).
+	History pumasi.Retention
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -198,6 +201,9 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 	if cfg.CORS, err = functions.ParseCORS(envOr(env, EnvCORSOrigins, "*"), env[EnvCORSRoutes]); err != nil {
 		return Config{}, fmt.Errorf("function %s: %w", function, err)
 	}
+	if cfg.History, err = pumasi.RetentionFromEnv(func(k string) string { return env[k] }); err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
 	if s := env[EnvSweepGrace]; s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
@@ -228,7 +234,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 	if cfg.Storage == "" {
 		return api, nil
 	}
-	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log})
+	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log, History: cfg.History})
 	if err != nil {
 		return nil, err
 	}

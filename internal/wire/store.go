@@ -26,19 +26,11 @@ type StoreConfig struct {
 	History pumasi.Retention
 }
 
-// The environment variables of the history retention.
-const (
-	EnvHistory         = "PUMASI_HISTORY"
-	EnvHistoryVersions = "PUMASI_HISTORY_VERSIONS"
-	EnvHistoryAge      = "PUMASI_HISTORY_AGE"
-	EnvHistoryBytes    = "PUMASI_HISTORY_BYTES"
-)
-
-// ReadRetention reads the history retention from the environment, as
-// localdev, pumasi sweep and every Lambda do. Returns invalid_request for a
-// bad value.
+// ReadRetention reads the history retention from the environment
+// (pumasi.HistoryEnv), as localdev, pumasi sweep and every Lambda do.
+// Returns invalid_request for a bad value.
 func ReadRetention(getenv func(string) string) (pumasi.Retention, error) {
-	return pumasi.ParseRetention(getenv(EnvHistory), getenv(EnvHistoryVersions), getenv(EnvHistoryAge), getenv(EnvHistoryBytes))
+	return pumasi.RetentionFromEnv(getenv)
 }
 
 // OpenStore opens the configured backend.
