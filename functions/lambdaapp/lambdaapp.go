@@ -62,7 +62,7 @@ var (
 	// Every HTTP function reads the CORS policy: each answers its routes'
 	// preflights (OPTIONS) and adds the headers to its answers, so they
 	// must all hold the one policy localdev holds.
-	cors        = []string{EnvCORSOrigins, EnvCORSRoutes}
+	cors = []string{EnvCORSOrigins, EnvCORSRoutes}
 	// The file functions keep room history by one retention (PUMASI_HISTORY_*).
 	httpStorage = with(storageSecret, cors, pumasi.HistoryEnv)
 	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors, pumasi.HistoryEnv)
