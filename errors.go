@@ -18,6 +18,7 @@ const (
 	EAgentRequired      = "agent_required"
 	EForbidden          = "forbidden"
 	ENotFound           = "not_found"
+	EGone               = "gone"
 	ENameConflict       = "name_conflict"
 	EPreconditionFailed = "precondition_failed"
 	ETooLarge           = "too_large"
@@ -82,6 +83,7 @@ var statusByCode = map[string]int{
 	EAgentRequired:      http.StatusUnauthorized,
 	EForbidden:          http.StatusForbidden,
 	ENotFound:           http.StatusNotFound,
+	EGone:               http.StatusGone,
 	ENameConflict:       http.StatusConflict,
 	EPreconditionFailed: http.StatusPreconditionFailed,
 	ETooLarge:           http.StatusRequestEntityTooLarge,

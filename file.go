@@ -43,6 +43,11 @@ type PutFileInput struct {
 	IfNoneMatch bool
 }
 
+// DeleteInput is one delete: IfMatch as for PutFileInput, By who deletes.
+type DeleteInput struct {
+	Room, Name, IfMatch, By string
+}
+
 // PutFileResult tells what an upload did. Changed is false when identical
 // content was already stored under the name; then Rev did not move.
 type PutFileResult struct {
@@ -91,6 +96,8 @@ func CheckStatusReport(machine string, agents []AgentStatus) error {
 type SweepReport struct {
 	TempFiles int `json:"temp_files"`
 	Blobs     int `json:"blobs"`
+	// Versions counts the changes that fell out of history retention.
+	Versions int `json:"versions"`
 }
 
 // FileStore keeps room files: metadata, content-addressed blobs and the room
@@ -111,6 +118,8 @@ type FileStore interface {
 	// Returns not_found when absent and precondition_failed when ifMatch is
 	// set and differs from the current sha256.
 	DeleteFile(ctx context.Context, room, name, ifMatch string) (File, int64, error)
+	// Delete is DeleteFile recording in.By in the room log.
+	Delete(ctx context.Context, in DeleteInput) (File, int64, error)
 	// Sweep removes temp leftovers and blobs no file references that are older
 	// than the grace period before now.
 	Sweep(ctx context.Context, grace time.Duration) (SweepReport, error)
@@ -129,6 +138,8 @@ type PlacementStore interface {
 	// UnplaceAgent removes agent from room. Returns not_found when the agent
 	// is not placed in that room.
 	UnplaceAgent(ctx context.Context, room, agent string) (Placement, error)
+	// Unplace is UnplaceAgent recording in.By in the room log.
+	Unplace(ctx context.Context, in UnplaceInput) (Placement, error)
 	// RoomAgents lists the placements of a room, sorted by agent id.
 	RoomAgents(ctx context.Context, room string) ([]Placement, error)
 	// MachineAgents lists the placements on a machine, sorted by agent id.
@@ -147,6 +158,7 @@ type PlacementStore interface {
 // suite in adapters/storagetest.
 type Store interface {
 	FileStore
+	HistoryStore
 	PlacementStore
 	ConnectionStore
 	RoomStore

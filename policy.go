@@ -1,6 +1,9 @@
 package pumasi
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // The file and placement policy: name conflicts, preconditions, quotas and
 // who may move an agent are decided here, once, by pure functions. A backend
@@ -113,31 +116,42 @@ func PlanPut(cur *File, use RoomUsage, in PutFileInput, sum string) (PutPlan, er
 	if size > MaxFileSize {
 		return 0, Errorf(ETooLarge, "file is %d bytes; the limit is %d", size, MaxFileSize)
 	}
-	if cur != nil && cur.Name != in.Name {
-		return 0, Errorf(ENameConflict, "%q clashes with existing file %q (names differing only in case cannot coexist)", in.Name, cur.Name)
+	return planWrite(cur, use, writeInput{room: in.Room, name: in.Name, size: size, sum: sum, ifMatch: in.IfMatch, ifNoneMatch: in.IfNoneMatch})
+}
+
+// writeInput is what PlanPut and PlanRestore decide on.
+type writeInput struct {
+	room, name, sum, ifMatch string
+	size                     int64
+	ifNoneMatch              bool
+}
+
+func planWrite(cur *File, use RoomUsage, in writeInput) (PutPlan, error) {
+	if cur != nil && cur.Name != in.name {
+		return 0, Errorf(ENameConflict, "%q clashes with existing file %q (names differing only in case cannot coexist)", in.name, cur.Name)
 	}
-	if in.IfNoneMatch && cur != nil {
-		return 0, Errorf(EPreconditionFailed, "%q already exists", in.Name)
+	if in.ifNoneMatch && cur != nil {
+		return 0, Errorf(EPreconditionFailed, "%q already exists", in.name)
 	}
-	if !IfMatchHolds(in.IfMatch, cur) {
+	if !IfMatchHolds(in.ifMatch, cur) {
 		if cur == nil {
-			return 0, Errorf(EPreconditionFailed, "%q does not exist", in.Name)
+			return 0, Errorf(EPreconditionFailed, "%q does not exist", in.name)
 		}
-		return 0, Errorf(EPreconditionFailed, "%q does not have the expected content", in.Name)
+		return 0, &Error{Code: EPreconditionFailed, Message: fmt.Sprintf("%q does not have the expected content; its current sha256 is %s", in.name, cur.SHA256)}
 	}
-	if cur != nil && cur.SHA256 == sum {
+	if cur != nil && cur.SHA256 == in.sum {
 		return PutUnchanged, nil
 	}
-	total := use.Bytes + size
+	total := use.Bytes + in.size
 	plan := PutCreate
 	if cur != nil {
 		total -= cur.Size
 		plan = PutReplace
 	} else if use.Files+1 > use.MaxFiles {
-		return 0, Errorf(EQuotaExceeded, "room %s already has %d files; the limit is %d", in.Room, use.Files, use.MaxFiles)
+		return 0, Errorf(EQuotaExceeded, "room %s already has %d files; the limit is %d", in.room, use.Files, use.MaxFiles)
 	}
 	if total > use.MaxBytes && total > use.Bytes {
-		return 0, Errorf(EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.Room, total, use.MaxBytes)
+		return 0, Errorf(EQuotaExceeded, "room %s would hold %d bytes; the limit is %d", in.room, total, use.MaxBytes)
 	}
 	return plan, nil
 }
@@ -150,7 +164,7 @@ func PlanDelete(cur *File, room, name, ifMatch string) error {
 		return Errorf(ENotFound, "no file %q in room %s", name, room)
 	}
 	if !IfMatchHolds(ifMatch, cur) {
-		return Errorf(EPreconditionFailed, "%q does not have the expected content", name)
+		return Errorf(EPreconditionFailed, "%q does not have the expected content; its current sha256 is %s", name, cur.SHA256)
 	}
 	return nil
 }
@@ -162,6 +176,15 @@ type PlaceInput struct {
 	// room (an admin). Moving an agent takes it out of its current room, so
 	// the caller must reach that room too.
 	Reach func(room string) bool
+	// By names who places, for the room log.
+	By string
+}
+
+// UnplaceInput is one request to take an agent out of a room.
+type UnplaceInput struct {
+	Room, Agent string
+	// By names who unplaces, for the room log.
+	By string
 }
 
 // PlanPlace decides a placement against the agent's current placement cur

@@ -2,8 +2,12 @@ package pumasi
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -27,6 +31,38 @@ type Principal struct {
 	Admin    bool
 	Rooms    map[string]bool
 	Machines map[string]bool
+}
+
+// Who names p in the room log and as uploaded_by: its subject, or for a
+// token minted without one, its first scope.
+func (p *Principal) Who() string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Subject != "":
+		return p.Subject
+	case p.Admin:
+		return ScopeAdmin
+	}
+	if len(p.Rooms) > 0 {
+		return ScopeRoom + slices.Min(slices.Collect(maps.Keys(p.Rooms)))
+	}
+	if len(p.Machines) > 0 {
+		return ScopeMachine + slices.Min(slices.Collect(maps.Keys(p.Machines)))
+	}
+	return ""
+}
+
+// MaxSubject is the longest token subject, in bytes.
+const MaxSubject = 128
+
+// CheckSubject returns invalid_request unless s is a subject the room log
+// can show: at most MaxSubject bytes of valid UTF-8, no control characters.
+func CheckSubject(s string) error {
+	if len(s) > MaxSubject || !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return Errorf(EInvalidRequest, "subject must be at most %d bytes of text without control characters", MaxSubject)
+	}
+	return nil
 }
 
 // CanRoom reports whether p may act on room's files and placements.
@@ -58,6 +94,9 @@ const MinSecret = 16
 func SignToken(secret []byte, subject string, scopes []string, ttl time.Duration, now time.Time) (string, error) {
 	if len(secret) < MinSecret {
 		return "", Errorf(EInvalidRequest, "signing secret is shorter than 16 bytes")
+	}
+	if err := CheckSubject(subject); err != nil {
+		return "", err
 	}
 	for _, s := range scopes {
 		if err := CheckScope(s); err != nil {

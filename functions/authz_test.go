@@ -99,6 +99,15 @@ var authzRows = []authzRow{
 	{route: "GET /rooms/{room}/files/{name}", name: "get r2's name in r1", method: "GET", path: "/rooms/r1/files/plan.md", want: [8]int{401, 401, 401, 404, 404, 403, 404, 403}},
 	{route: "DELETE /rooms/{room}/files/{name}", name: "delete r1", method: "DELETE", path: "/rooms/r1/files/spec.md", want: room1Write(204)},
 	{route: "DELETE /rooms/{room}/files/{name}", name: "delete r2", method: "DELETE", path: "/rooms/r2/files/plan.md", want: room2Write(204)},
+	// History is for people and agents of the room; a daemon mirrors only the present.
+	{route: "GET /rooms/{room}/files/{name}/versions", name: "versions r1", method: "GET", path: "/rooms/r1/files/spec.md/versions", want: room1Write(200)},
+	{route: "GET /rooms/{room}/files/{name}/versions", name: "versions r2", method: "GET", path: "/rooms/r2/files/plan.md/versions", want: room2Write(200)},
+	{route: "GET /rooms/{room}/files/{name}", name: "get r1 version 1", method: "GET", path: "/rooms/r1/files/spec.md?version=1", want: room1Write(200)},
+	{route: "GET /rooms/{room}/files", name: "deleted names r1", method: "GET", path: "/rooms/r1/files?deleted=1", want: room1Write(200)},
+	{route: "POST /rooms/{room}/files/{name}/restore", name: "restore r1", method: "POST", path: "/rooms/r1/files/spec.md/restore", body: `{"version":1}`, want: room1Write(200)},
+	{route: "POST /rooms/{room}/files/{name}/restore", name: "restore r2", method: "POST", path: "/rooms/r2/files/plan.md/restore", body: `{"version":1}`, want: room2Write(200)},
+	{route: "GET /rooms/{room}/log", name: "log r1", method: "GET", path: "/rooms/r1/log?since=0", want: room1Write(200)},
+	{route: "GET /rooms/{room}/log", name: "log r2", method: "GET", path: "/rooms/r2/log", want: room2Write(200)},
 	{route: "POST /rooms/{room}/resolve", name: "resolve r1", method: "POST", path: "/rooms/r1/resolve", body: `{"text":"see $spec.md"}`, want: room1Write(200)},
 	{route: "POST /rooms/{room}/resolve", name: "resolve r2", method: "POST", path: "/rooms/r2/resolve", body: `{"text":"see $plan.md"}`, want: room2Write(200)},
 

@@ -26,6 +26,9 @@ func init() {
 	addRoute("GET", "/rooms/{room}/files", "list", (*API).list)
 	addRoute("GET", "/rooms/{room}/files/{name}", "get", (*API).get)
 	addRoute("DELETE", "/rooms/{room}/files/{name}", "delete", (*API).delete)
+	addRoute("GET", "/rooms/{room}/files/{name}/versions", "get", (*API).versions)
+	addRoute("POST", "/rooms/{room}/files/{name}/restore", "upload", (*API).restore)
+	addRoute("GET", "/rooms/{room}/log", "list", (*API).roomLog)
 }
 
 // upload takes a multipart field "file" (its filename is the name) or any
@@ -59,14 +62,14 @@ func (a *API) upload(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	in := pumasi.PutFileInput{Room: room, Name: name, Body: body, ContentType: ctype, UploadedBy: who.Subject}
+	in := pumasi.PutFileInput{Room: room, Name: name, Body: body, ContentType: ctype, UploadedBy: who.Who()}
 	if in.IfMatch, in.IfNoneMatch, err = preconditions(r); err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	res, err := a.Store.PutFile(r.Context(), in)
 	if err != nil {
-		a.fail(w, r, err)
+		a.failWrite(w, r, room, name, err)
 		return
 	}
 	status := http.StatusOK
@@ -223,6 +226,10 @@ func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
+	if r.URL.Query().Has("version") {
+		a.getVersion(w, r, room, name)
+		return
+	}
 	meta := r.URL.Query().Get("meta")
 	if meta == "1" || meta == "true" {
 		f, err := a.Store.StatFile(r.Context(), room, name)
@@ -268,7 +275,8 @@ func (a *API) get(w http.ResponseWriter, r *http.Request, p params) {
 
 func (a *API) delete(w http.ResponseWriter, r *http.Request, p params) {
 	room := p["room"]
-	if _, err := a.authRoom(r, room); err != nil {
+	who, err := a.authRoom(r, room)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -292,9 +300,9 @@ func (a *API) delete(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, pumasi.Errorf(pumasi.EPreconditionFailed, "%q already exists", name))
 		return
 	}
-	f, _, err := a.Store.DeleteFile(r.Context(), room, name, ifMatch)
+	f, _, err := a.Store.Delete(r.Context(), pumasi.DeleteInput{Room: room, Name: name, IfMatch: ifMatch, By: who.Who()})
 	if err != nil {
-		a.fail(w, r, err)
+		a.failWrite(w, r, room, name, err)
 		return
 	}
 	a.fanOut(r.Context(), room, func(pl pumasi.Placement) pumasi.Frame { return deleteFrame(pl, f) })

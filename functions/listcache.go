@@ -92,6 +92,10 @@ func (a *API) list(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
+	if d := r.URL.Query().Get("deleted"); d == "1" || d == "true" {
+		a.listDeleted(w, r, room)
+		return
+	}
 	ctx := r.Context()
 	if rs, ok := a.Store.(roomRever); ok {
 		if err := pumasi.CheckID("room", room); err != nil {

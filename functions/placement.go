@@ -53,7 +53,7 @@ func (a *API) placeAgent(w http.ResponseWriter, r *http.Request, p params) {
 	ctx := r.Context()
 	// The store checks the token's reach against the agent's current room
 	// inside the write, so a move landing in between is never overridden.
-	prev, changed, err := a.Store.Place(ctx, pumasi.PlaceInput{Room: room, Agent: agent, Machine: req.MachineID, Reach: who.CanRoom})
+	prev, changed, err := a.Store.Place(ctx, pumasi.PlaceInput{Room: room, Agent: agent, Machine: req.MachineID, Reach: who.CanRoom, By: who.Who()})
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -95,7 +95,8 @@ func (a *API) findPlacement(r *http.Request, room, agent string) (pumasi.Placeme
 // unplaceAgent removes an agent from a room; its machine empties the copy.
 func (a *API) unplaceAgent(w http.ResponseWriter, r *http.Request, p params) {
 	room, agent := p["room"], p["agent"]
-	if _, err := a.authRoom(r, room); err != nil {
+	who, err := a.authRoom(r, room)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -103,7 +104,7 @@ func (a *API) unplaceAgent(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, err)
 		return
 	}
-	pl, err := a.Store.UnplaceAgent(r.Context(), room, agent)
+	pl, err := a.Store.Unplace(r.Context(), pumasi.UnplaceInput{Room: room, Agent: agent, By: who.Who()})
 	if err != nil {
 		a.fail(w, r, err)
 		return

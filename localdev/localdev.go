@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"pumasi"
 	"pumasi/adapters/push"
 	"pumasi/functions"
 	"pumasi/internal/wire"
@@ -56,6 +57,9 @@ type Config struct {
 	// and its staleness half-life; the zero value keeps it with the file
 	// storage, or in the home's SQLite database when that is S3.
 	Knowledge wire.KnowledgeConfig
+	// History is the retention of room file history (PUMASI_HISTORY_*);
+	// the zero value keeps the defaults.
+	History pumasi.Retention
 	// MergeThreshold overrides the embedder's merge threshold
 	// (PUMASI_MERGE_THRESHOLD); zero keeps the embedder's own.
 	MergeThreshold float64
@@ -121,7 +125,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: cfg.Storage, Home: cfg.Home, Grace: cfg.SweepGrace, Log: cfg.Log})
+	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: cfg.Storage, Home: cfg.Home, Grace: cfg.SweepGrace, Log: cfg.Log, History: cfg.History})
 	if err != nil {
 		return err
 	}

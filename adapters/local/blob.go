@@ -169,10 +169,12 @@ func (s *Store) syncWAL() error {
 	return nil
 }
 
-// referenced reports whether any row of room points at sum.
+// referenced reports whether any row of room points at sum: a file or a
+// kept version.
 func referenced(ctx context.Context, tx *sql.Tx, room, sum string) (bool, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM files WHERE room_id = ? AND sha256 = ?`, room, sum).Scan(&n)
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM files WHERE room_id = ? AND sha256 = ?)
+		OR EXISTS (SELECT 1 FROM room_changes WHERE room_id = ? AND to_sha256 = ?)`, room, sum, room, sum).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("blob refs %s: %w", sum, err)
 	}
@@ -215,7 +217,47 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepRep
 	if grace < 0 {
 		grace = 0
 	}
-	return s.sweep(ctx, time.Now().Add(-grace), false)
+	versions, err := s.sweepHistory(ctx)
+	if err != nil {
+		return pumasi.SweepReport{Versions: versions}, err
+	}
+	rep, err := s.sweep(ctx, time.Now().Add(-grace), false)
+	rep.Versions = versions
+	return rep, err
+}
+
+// sweepHistory applies the retention to every room that keeps changes,
+// before the blob sweep, so what falls out is reaped in the same run.
+func (s *Store) sweepHistory(ctx context.Context) (int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT room_id FROM room_changes`)
+	if err != nil {
+		return 0, fmt.Errorf("sweep history: %w", err)
+	}
+	var rooms []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("sweep history: %w", err)
+		}
+		rooms = append(rooms, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("sweep history: %w", err)
+	}
+	total := 0
+	for _, room := range rooms {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		n, err := s.applyRetention(ctx, room)
+		total += n
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // sweep cleans every room. With all set (boot, no other process on the
@@ -254,7 +296,8 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time, al
 	err := s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
 		rep = pumasi.SweepReport{}
 		refs := map[string]bool{}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT sha256 FROM files WHERE room_id = ?`, room)
+		rows, err := tx.QueryContext(ctx, `SELECT sha256 FROM files WHERE room_id = ?
+			UNION SELECT to_sha256 FROM room_changes WHERE room_id = ? AND to_sha256 != ''`, room, room)
 		if err != nil {
 			return fmt.Errorf("sweep %s: %w", room, err)
 		}

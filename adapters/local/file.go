@@ -110,6 +110,14 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			ID: uuid.NewString(), RoomID: in.Room, Name: name, SHA256: sum, Size: size,
 			ContentType: contentType, Version: 1, UploadedBy: in.UploadedBy, CreatedAt: now, UpdatedAt: now,
 		}
+		if !found && !s.history.Off {
+			// A name deleted before goes on from its kept versions.
+			last, err := lastVersion(ctx, tx, in.Room, name)
+			if err != nil {
+				return err
+			}
+			f.Version = pumasi.NextVersion(nil, last)
+		}
 		if found {
 			f.ID, f.Version, f.CreatedAt = cur.ID, cur.Version+1, cur.CreatedAt
 			_, err = tx.ExecContext(ctx, `UPDATE files SET sha256 = ?, size = ?, content_type = ?, version = ?,
@@ -125,6 +133,14 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		}
 		rev, err := bumpRev(ctx, tx, in.Room)
 		if err != nil {
+			return err
+		}
+		c := pumasi.Change{Rev: rev, Kind: pumasi.ChangeUpload, Name: name, FileID: f.ID, Version: f.Version,
+			ToSHA256: sum, Size: size, ContentType: contentType, By: in.UploadedBy, At: now}
+		if found {
+			c.FromSHA256 = cur.SHA256
+		}
+		if err := s.record(ctx, tx, in.Room, c); err != nil {
 			return err
 		}
 		if found {
@@ -283,7 +299,14 @@ func (s *Store) RoomRev(ctx context.Context, room string) (int64, error) {
 // reaped once no row references it (see retire). Returns not_found when absent and
 // precondition_failed when ifMatch is set and differs from the current sha256.
 func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pumasi.File, int64, error) {
-	name, err := checkRoomName(room, name)
+	return s.Delete(ctx, pumasi.DeleteInput{Room: room, Name: name, IfMatch: ifMatch})
+}
+
+// Delete is DeleteFile recording in.By in the room log; the deleted
+// content stays a version of the name until retention drops it.
+func (s *Store) Delete(ctx context.Context, in pumasi.DeleteInput) (pumasi.File, int64, error) {
+	room, ifMatch := in.Room, in.IfMatch
+	name, err := checkRoomName(room, in.Name)
 	if err != nil {
 		return pumasi.File{}, 0, err
 	}
@@ -305,6 +328,10 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 			return fmt.Errorf("delete row: %w", err)
 		}
 		if rev, err = bumpRev(ctx, tx, room); err != nil {
+			return err
+		}
+		if err := s.record(ctx, tx, room, pumasi.Change{Rev: rev, Kind: pumasi.ChangeDelete, Name: name, FileID: cur.ID,
+			Version: cur.Version + 1, FromSHA256: cur.SHA256, By: in.By, At: s.now().UTC()}); err != nil {
 			return err
 		}
 		f = cur

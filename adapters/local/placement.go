@@ -47,11 +47,30 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 			agent, room, machine, formatTime(now)); err != nil {
 			return fmt.Errorf("write placement: %w", err)
 		}
-		if _, err := bumpRev(ctx, tx, room); err != nil {
+		rev, err := bumpRev(ctx, tx, room)
+		if err != nil {
+			return err
+		}
+		c := pumasi.Change{Rev: rev, Kind: pumasi.ChangePlace, Agent: agent, Machine: machine, By: in.By, At: now}
+		if found {
+			c.Kind = pumasi.ChangeMove
+			if p.RoomID != room {
+				c.FromRoom = p.RoomID
+			}
+			if p.MachineID != machine {
+				c.FromMachine = p.MachineID
+			}
+		}
+		if err := s.record(ctx, tx, room, c); err != nil {
 			return err
 		}
 		if found && p.RoomID != room {
-			if _, err := bumpRev(ctx, tx, p.RoomID); err != nil {
+			rev, err := bumpRev(ctx, tx, p.RoomID)
+			if err != nil {
+				return err
+			}
+			if err := s.record(ctx, tx, p.RoomID, pumasi.Change{Rev: rev, Kind: pumasi.ChangeMove, Agent: agent,
+				Machine: machine, FromMachine: p.MachineID, ToRoom: room, By: in.By, At: now}); err != nil {
 				return err
 			}
 		}
@@ -67,6 +86,12 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 // UnplaceAgent removes agent from room and bumps the room's rev. Returns
 // not_found when the agent is not placed in that room.
 func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Placement, error) {
+	return s.Unplace(ctx, pumasi.UnplaceInput{Room: room, Agent: agent})
+}
+
+// Unplace is UnplaceAgent recording in.By in the room log.
+func (s *Store) Unplace(ctx context.Context, in pumasi.UnplaceInput) (pumasi.Placement, error) {
+	room, agent := in.Room, in.Agent
 	if err := checkIDs("room", room, "agent", agent); err != nil {
 		return pumasi.Placement{}, err
 	}
@@ -86,7 +111,12 @@ func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Pl
 		if _, err := tx.ExecContext(ctx, `DELETE FROM placements WHERE agent_id = ?`, agent); err != nil {
 			return fmt.Errorf("delete placement: %w", err)
 		}
-		if _, err := bumpRev(ctx, tx, room); err != nil {
+		rev, err := bumpRev(ctx, tx, room)
+		if err != nil {
+			return err
+		}
+		if err := s.record(ctx, tx, room, pumasi.Change{Rev: rev, Kind: pumasi.ChangeUnplace, Agent: agent,
+			Machine: cur.MachineID, By: in.By, At: s.now().UTC()}); err != nil {
 			return err
 		}
 		p = cur

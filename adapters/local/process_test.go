@@ -192,6 +192,9 @@ func TestCrashRecovery(t *testing.T) {
 				t.Fatalf("round %d: ReadFile(%s): %v", round, f.Name, err)
 			}
 		}
+		for sha := range keptShas(t, s, "crash") {
+			listed[sha] = true
+		}
 		for sha := range blobs {
 			if !listed[sha] {
 				t.Fatalf("round %d: blob %s has no row", round, sha)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"pumasi"
 )
 
 // TestRetiredBlobs checks the life of a blob a commit stopped referencing:
@@ -12,7 +14,8 @@ import (
 // mtime is its retirement, not its upload), the reaper removes it once the
 // grace is over, and never when a row took the same content up again.
 func TestRetiredBlobs(t *testing.T) {
-	s := openT(t, t.TempDir(), Options{})
+	// With history off nothing keeps a replaced version's blob.
+	s := openT(t, t.TempDir(), Options{History: pumasi.Retention{Off: true}})
 	s.retireGrace = 200 * time.Millisecond
 	ctx := context.Background()
 	v1 := putT(t, s, "r", "a.md", "one\n").File.SHA256

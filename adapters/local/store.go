@@ -43,6 +43,9 @@ type Options struct {
 	// Grace is the age past which boot cleanup removes leftovers when other
 	// processes share the home (DefaultGrace).
 	Grace time.Duration
+	// History is how much of the rooms' past the store keeps; the zero
+	// value keeps the defaults (pumasi.Retention).
+	History pumasi.Retention
 }
 
 // Store is the local backend. It is safe for concurrent use, also by other
@@ -59,6 +62,7 @@ type Store struct {
 	maxFiles int
 	maxBytes int64
 	grace    time.Duration
+	history  pumasi.Retention
 
 	// wmu serialises this process's write transactions. It only spares
 	// SQLite's busy handler; correctness comes from BEGIN IMMEDIATE.
@@ -101,6 +105,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		maxFiles: opts.MaxRoomFiles,
 		maxBytes: opts.MaxRoomBytes,
 		grace:    opts.Grace,
+		history:  opts.History.WithDefaults(),
 
 		retireGrace: retireGrace,
 	}

@@ -23,7 +23,7 @@ func harness() storagetest.Harness {
 	return storagetest.Harness{
 		New: func(t *testing.T, lim storagetest.Limits) pumasi.Store {
 			home := t.TempDir()
-			s := openT(t, home, Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+			s := openT(t, home, Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes, History: lim.History, Now: lim.Now})
 			// Whatever a suite test did, no upload or delete may leave a temp file.
 			t.Cleanup(func() {
 				rooms, _ := os.ReadDir(filepath.Join(home, "room_files"))
@@ -39,7 +39,7 @@ func harness() storagetest.Harness {
 			return blobsOn(t, s.(*Store).home, room)
 		},
 		Reopen: func(t *testing.T, s pumasi.Store, lim storagetest.Limits) pumasi.Store {
-			return openT(t, s.(*Store).home, Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+			return openT(t, s.(*Store).home, Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes, History: lim.History, Now: lim.Now})
 		},
 		PutOrphan: func(t *testing.T, s pumasi.Store, room string, body []byte) {
 			t.Helper()
@@ -246,9 +246,9 @@ func TestReopen(t *testing.T) {
 	if st, err := s2.AgentStatuses(ctx, []string{"agent-1"}); err != nil || len(st["agent-1"].Files) != 1 {
 		t.Fatalf("status after reopen = %+v, %v", st, err)
 	}
-	// The old blob of b.md went with its update; only referenced blobs remain.
-	if blobs := blobsOn(t, home, "keep"); len(blobs) != 2 {
-		t.Fatalf("blobs after reopen = %d, want 2", len(blobs))
+	// The old blob of b.md stays as its version 1; nothing else remains.
+	if blobs := blobsOn(t, home, "keep"); len(blobs) != 3 {
+		t.Fatalf("blobs after reopen = %d, want 3 (two files and b.md's first version)", len(blobs))
 	}
 }
 
@@ -283,8 +283,9 @@ func TestBootCleanupAlone(t *testing.T) {
 		t.Fatalf(".tmp after boot holds %q, want nothing", left)
 	}
 	blobs := blobsOn(t, home, "boot")
-	if len(blobs) != 1 || string(blobs[keep.File.SHA256]) != "keep me" {
-		t.Fatalf("blobs after boot = %v, want only keep.md's", keysOf(blobs))
+	// gone.md's content stays as a version of the deleted name.
+	if len(blobs) != 2 || string(blobs[keep.File.SHA256]) != "keep me" || string(blobs[gone.File.SHA256]) != "delete me" {
+		t.Fatalf("blobs after boot = %v, want keep.md's and deleted gone.md's", keysOf(blobs))
 	}
 	if _, b, err := s2.ReadFile(ctx, "boot", "keep.md"); err != nil || string(b) != "keep me" {
 		t.Fatalf("keep.md after boot = %q, %v", b, err)

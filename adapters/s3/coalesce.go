@@ -128,5 +128,7 @@ func (m *manifest) clone() manifest {
 	cp.Files = slices.Clone(m.Files)
 	cp.Placements = slices.Clone(m.Placements)
 	cp.Log = slices.Clone(m.Log)
-	return cp
+	cp.Changes = slices.Clone(m.Changes)
+	cp.Segs = slices.Clone(m.Segs)
+	return cp // Deleted is copied on write (forget, remember).
 }

@@ -42,7 +42,21 @@ type fileModel struct {
 	sha     string
 	id      string
 	version int
+	// hist is every version acknowledged, oldest first; sha "" for a delete.
+	hist []histEntry
 }
+
+type histEntry struct {
+	version int
+	sha     string
+}
+
+// faultKeep is the sweeping store's retention: only the newest versions of
+// each name are sure to be kept, older ones may be reaped at any moment.
+const faultKeep = 3
+
+// sureKept reports whether hist[i] is among the versions retention keeps.
+func (m *fileModel) sureKept(i int) bool { return len(m.hist)-i <= faultKeep }
 
 type placeModel struct {
 	room, machine string
@@ -105,7 +119,11 @@ func TestFaultProxy(t *testing.T) {
 	// Two stores behind the proxy, as two processes with their own caches.
 	var stores [2]*s3store.Store
 	for i := range stores {
-		st, err := s3store.Open(ctx, rawURL, s3store.Options{Credentials: e.srv.Credentials()})
+		opts := s3store.Options{Credentials: e.srv.Credentials()}
+		if i == 1 { // The sweeper reaps all but the newest versions.
+			opts.History = pumasi.Retention{Versions: faultKeep}
+		}
+		st, err := s3store.Open(ctx, rawURL, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +151,7 @@ func TestFaultProxy(t *testing.T) {
 	// and must never leave a referenced blob missing. Its grace (2 s) is
 	// above the longest upload here, as Sweep requires.
 	stopSweep := make(chan struct{})
-	sweeps, swept := 0, 0
+	sweeps, swept, reaped := 0, 0, 0
 	var sweepErr error
 	var sweepWG sync.WaitGroup
 	sweepWG.Add(1)
@@ -151,6 +169,7 @@ func TestFaultProxy(t *testing.T) {
 			}
 			sweeps++
 			swept += rep.Blobs
+			reaped += rep.Versions
 		}
 	}()
 	var wg sync.WaitGroup
@@ -191,7 +210,7 @@ func TestFaultProxy(t *testing.T) {
 	t.Logf("fault run: %d operations in %s (%s)", total, elapsed.Round(time.Millisecond), strings.Join(kinds, ", "))
 	landed := s3store.Landed(stores[0]) + s3store.Landed(stores[1])
 	t.Logf("faults: %s; the stores found %d lost-answer writes applied on reading back", proxy.Summary(), landed)
-	t.Logf("sweeps during the run: %d, blobs collected: %d", sweeps, swept)
+	t.Logf("sweeps during the run: %d, blobs collected: %d, versions reaped: %d", sweeps, swept, reaped)
 	t.Logf("violations: %d (%s)", nv, strings.Join(vkinds, ", "))
 	inj := proxy.Injected()
 	for k, n := range inj {
@@ -206,6 +225,9 @@ func TestFaultProxy(t *testing.T) {
 	}
 	if swept == 0 {
 		t.Errorf("the sweep collected nothing during the run; it raced nothing")
+	}
+	if reaped == 0 || run.ops["restore"] == 0 {
+		t.Errorf("%d versions reaped and %d restores during the run; history was not exercised", reaped, run.ops["restore"])
 	}
 	if nv > 0 {
 		for k, vs := range run.violations {
@@ -239,8 +261,10 @@ func (fw *faultWorker) step(ctx context.Context) {
 		fw.upload(ctx, "if-match", room, name, m, pumasi.PutFileInput{Body: content, IfMatch: tag})
 	case x < 50:
 		fw.upload(ctx, "if-match-star", room, name, m, pumasi.PutFileInput{Body: content, IfMatch: "*"})
-	case x < 62:
+	case x < 57:
 		fw.delete(ctx, room, name, m)
+	case x < 64:
+		fw.restore(ctx, room, name, m)
 	case x < 82:
 		fw.placeAgent(ctx)
 	case x < 92:
@@ -274,12 +298,9 @@ func (fw *faultWorker) upload(ctx context.Context, kind, room, name string, m *f
 		return
 	}
 	wantChanged := !m.exists || m.sha != sha
-	wantVersion := 1
-	if m.exists {
-		wantVersion = m.version
-		if wantChanged {
-			wantVersion++
-		}
+	wantVersion := m.version // Versions go on across deletes.
+	if wantChanged {
+		wantVersion++
 	}
 	if res.Changed != wantChanged || res.File.Version != wantVersion || res.File.SHA256 != sha || (m.exists && res.File.ID != m.id) {
 		r.violate(kind, "%s/%s: changed=%v version=%d id=%s, want changed=%v version=%d (model %+v)",
@@ -287,8 +308,55 @@ func (fw *faultWorker) upload(ctx context.Context, kind, room, name string, m *f
 	}
 	if wantChanged {
 		r.bump(room, 1)
+		m.hist = append(m.hist, histEntry{res.File.Version, sha})
 	}
-	*m = fileModel{exists: true, sha: sha, id: res.File.ID, version: res.File.Version}
+	*m = fileModel{exists: true, sha: sha, id: res.File.ID, version: res.File.Version, hist: m.hist}
+}
+
+// restore brings back a version the worker made: one retention is sure to
+// keep must come back; an older one may answer not_found, never anything
+// untrue.
+func (fw *faultWorker) restore(ctx context.Context, room, name string, m *fileModel) {
+	r := fw.run
+	var content []int
+	for i, h := range m.hist {
+		if h.sha != "" {
+			content = append(content, i)
+		}
+	}
+	if len(content) == 0 {
+		return
+	}
+	r.count("restore")
+	i := content[fw.rnd.IntN(len(content))]
+	h := m.hist[i]
+	in := pumasi.RestoreInput{Room: room, Name: name, Version: h.version, By: "fault"}
+	if m.exists && fw.rnd.IntN(2) == 0 {
+		in.IfMatch = `"` + m.sha + `"`
+	}
+	res, body, err := fw.st.RestoreFile(ctx, in)
+	if err != nil {
+		if pumasi.ErrorCode(err) == pumasi.ENotFound && !m.sureKept(i) {
+			return // Reaped: a true answer.
+		}
+		r.violate("restore", "%s/%s version %d: %v (model %+v)", room, name, h.version, err, *m)
+		fw.resync(ctx, room, name, m)
+		return
+	}
+	wantChanged := !m.exists || m.sha != h.sha
+	wantVersion := m.version
+	if wantChanged {
+		wantVersion++
+	}
+	if res.Changed != wantChanged || res.File.Version != wantVersion || res.File.SHA256 != h.sha || sum(body) != h.sha {
+		r.violate("restore", "%s/%s version %d: changed=%v version=%d sha=%s, want changed=%v version=%d sha=%s",
+			room, name, h.version, res.Changed, res.File.Version, res.File.SHA256[:8], wantChanged, wantVersion, h.sha[:8])
+	}
+	if wantChanged {
+		r.bump(room, 1)
+		m.hist = append(m.hist, histEntry{res.File.Version, h.sha})
+	}
+	*m = fileModel{exists: true, sha: h.sha, id: res.File.ID, version: res.File.Version, hist: m.hist}
 }
 
 func (fw *faultWorker) delete(ctx context.Context, room, name string, m *fileModel) {
@@ -314,7 +382,7 @@ func (fw *faultWorker) delete(ctx context.Context, room, name string, m *fileMod
 		r.violate("delete", "%s/%s: removed %s (%s), want %s (%s)", room, name, f.SHA256, f.ID, m.sha, m.id)
 	}
 	r.bump(room, 1)
-	*m = fileModel{}
+	*m = fileModel{version: m.version + 1, hist: append(m.hist, histEntry{m.version + 1, ""})}
 }
 
 // resync replaces the model of a name after an untrue answer with the truth.
@@ -323,6 +391,13 @@ func (fw *faultWorker) resync(ctx context.Context, room, name string, m *fileMod
 	*m = fileModel{}
 	if err == nil {
 		*m = fileModel{exists: true, sha: f.SHA256, id: f.ID, version: f.Version}
+	}
+	// The history too: every version listed is taken as acknowledged.
+	if vs, err := fw.st.FileVersions(ctx, room, name); err == nil {
+		m.version = max(m.version, vs[0].Version)
+		for i := len(vs) - 1; i >= 0; i-- {
+			m.hist = append(m.hist, histEntry{vs[i].Version, vs[i].SHA256})
+		}
 	}
 	fw.run.mu.Lock()
 	fw.run.revs[room] = -1 << 40 // no longer known: the rev check reports it

@@ -44,6 +44,7 @@ func checkFaultState(t *testing.T, ctx context.Context, direct *s3store.Store, r
 						violate("state-blob", "%s: read %v", key, err)
 					}
 				}
+				checkFaultHistory(ctx, direct, run, key, room, name, m)
 				delete(got, name)
 			}
 		}
@@ -97,6 +98,44 @@ func checkFaultState(t *testing.T, ctx context.Context, direct *s3store.Store, r
 		}
 		if conns[fw.conn] != fw.connM {
 			violate("state-conn", "%s listed on %q, want %q", fw.conn, conns[fw.conn], fw.connM)
+		}
+	}
+}
+
+// checkFaultHistory: every version retention is sure to keep is listed with
+// the content acknowledged for it and reads back byte-exact (0 lost), and
+// no version is listed that nobody acknowledged (0 false).
+func checkFaultHistory(ctx context.Context, direct *s3store.Store, run *faultRun, key, room, name string, m *fileModel) {
+	if len(m.hist) == 0 {
+		return
+	}
+	vs, err := direct.FileVersions(ctx, room, name)
+	if err != nil {
+		run.violate("state-history", "%s: FileVersions: %v", key, err)
+		return
+	}
+	listed := map[int]pumasi.FileVersion{}
+	for _, v := range vs {
+		listed[v.Version] = v
+	}
+	acked := map[int]string{}
+	for i, h := range m.hist {
+		acked[h.version] = h.sha
+		v, ok := listed[h.version]
+		switch {
+		case !ok && m.sureKept(i):
+			run.violate("state-history", "%s: version %d was lost", key, h.version)
+		case ok && (v.SHA256 != h.sha || v.Deleted != (h.sha == "")):
+			run.violate("state-history", "%s: version %d lists %q, want %q", key, h.version, v.SHA256, h.sha)
+		case ok && h.sha != "":
+			if _, b, err := direct.ReadVersion(ctx, room, name, h.version); err != nil || sum(b) != h.sha {
+				run.violate("state-history", "%s: ReadVersion(%d): %v", key, h.version, err)
+			}
+		}
+	}
+	for v := range listed {
+		if _, ok := acked[v]; !ok {
+			run.violate("state-history", "%s: version %d listed, acknowledged by nobody", key, v)
 		}
 	}
 }

@@ -127,14 +127,22 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			ContentType: contentType, Version: 1, UploadedBy: in.UploadedBy, CreatedAt: now, UpdatedAt: now,
 		}
 		m.Rev++
+		c := pumasi.Change{Rev: m.Rev, Kind: pumasi.ChangeUpload, Name: name, ToSHA256: sum, Size: size,
+			ContentType: contentType, By: in.UploadedBy, At: now}
 		if i >= 0 {
 			old := m.Files[i]
 			f.ID, f.CreatedAt, f.Version = old.ID, old.CreatedAt, old.Version+1
+			c.FromSHA256 = old.SHA256
 			m.Files[i] = f
 		} else {
+			// A name deleted before goes on from its kept versions.
+			f.Version = pumasi.NextVersion(nil, m.Deleted[name])
+			m.forget(name)
 			at, _ := slices.BinarySearchFunc(m.Files, name, func(f pumasi.File, n string) int { return strings.Compare(f.Name, n) })
 			m.Files = slices.Insert(m.Files, at, f)
 		}
+		c.FileID, c.Version = f.ID, f.Version
+		s.record(m, c)
 		res = pumasi.PutFileResult{File: f, Changed: true, Rev: m.Rev}
 		return true, nil
 	})
@@ -255,6 +263,13 @@ func (s *Store) ListFiles(ctx context.Context, room string) (pumasi.Listing, err
 // sweep finds it unreferenced: deleting it here would race with an upload of
 // the same content that has already PUT the blob.
 func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pumasi.File, int64, error) {
+	return s.Delete(ctx, pumasi.DeleteInput{Room: room, Name: name, IfMatch: ifMatch})
+}
+
+// Delete is DeleteFile recording in.By in the room log; the deleted content
+// stays a version of the name until retention drops it.
+func (s *Store) Delete(ctx context.Context, in pumasi.DeleteInput) (pumasi.File, int64, error) {
+	room, name, ifMatch := in.Room, in.Name, in.IfMatch
 	if err := pumasi.CheckID("room", room); err != nil {
 		return pumasi.File{}, 0, err
 	}
@@ -277,6 +292,9 @@ func (s *Store) DeleteFile(ctx context.Context, room, name, ifMatch string) (pum
 		m.Files = slices.Delete(m.Files, i, i+1)
 		m.Rev++
 		rev = m.Rev
+		s.record(m, pumasi.Change{Rev: m.Rev, Kind: pumasi.ChangeDelete, Name: n, FileID: removed.ID,
+			Version: removed.Version + 1, FromSHA256: removed.SHA256, By: in.By, At: s.now().UTC()})
+		s.remember(m, n, removed.Version+1)
 		return true, nil
 	})
 	if err != nil {
@@ -308,6 +326,14 @@ func (s *Store) Sweep(ctx context.Context, grace time.Duration) (pumasi.SweepRep
 		return rep, fmt.Errorf("sweep: %w", err)
 	}
 	for _, room := range rooms {
+		v, err := s.applyRetention(ctx, room)
+		rep.Versions += v
+		if err != nil {
+			return rep, fmt.Errorf("sweep room %s: %w", room, err)
+		}
+		if err := s.sweepSegments(ctx, room); err != nil {
+			return rep, fmt.Errorf("sweep room %s: %w", room, err)
+		}
 		n, err := s.sweepRoom(ctx, room, cutoff)
 		rep.Blobs += n
 		if err != nil {
@@ -371,7 +397,10 @@ func (s *Store) sweepRoom(ctx context.Context, room string, cutoff time.Time) (i
 	if err != nil {
 		return 0, err
 	}
-	referenced := make(map[string]bool, len(m.Files))
+	referenced, err := m.historyRefs(ctx, s)
+	if err != nil {
+		return 0, err
+	}
 	for _, f := range m.Files {
 		referenced[f.SHA256] = true
 	}
@@ -423,14 +452,18 @@ func (s *Store) sweepBlob(ctx context.Context, room, sum string, cutoff time.Tim
 	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)}); err != nil {
 		return false, fmt.Errorf("delete blob %s: %w", sum, err)
 	}
-	m, err := s.readManifest(ctx, room)
+	m, cs, err := s.readHistory(ctx, room)
 	if err != nil {
 		return false, fmt.Errorf("recheck blob %s: %w", sum, err)
 	}
+	refs := map[string]bool{}
+	for _, c := range cs {
+		refs[c.ToSHA256] = true
+	}
 	for _, f := range m.Files {
-		if f.SHA256 != sum {
-			continue
-		}
+		refs[f.SHA256] = true
+	}
+	if refs[sum] {
 		if h := sha256.Sum256(body); hex.EncodeToString(h[:]) != sum {
 			return false, fmt.Errorf("restore blob %s: the bytes read do not match", sum)
 		}

@@ -52,6 +52,13 @@ type manifest struct {
 	Placements []placement   `json:"placements"` // sorted by agent id
 	Base       string        `json:"base,omitempty"`
 	Log        []fileChange  `json:"log,omitempty"`
+	// The room's history (history.go): the newest changes inline, the keys
+	// of the segments holding older ones, and the last version of each
+	// deleted name whose versions are kept. A manifest written before
+	// history has none of them and loads as a room with no past.
+	Changes []pumasi.Change `json:"changes,omitempty"`
+	Segs    []string        `json:"segs,omitempty"`
+	Deleted map[string]int  `json:"deleted,omitempty"`
 
 	room   string
 	loaded []pumasi.File // Files as load left them, to find what changed
@@ -114,6 +121,9 @@ func (m *manifest) apply(c fileChange) {
 // small, else the changes since load appended to the log, compacted into a
 // new snapshot once the log is longer than maxLog.
 func (m *manifest) store(ctx context.Context, s *Store) error {
+	if err := m.flushChanges(ctx, s); err != nil {
+		return err
+	}
 	m.stored = m.Files
 	if len(m.Files) <= inlineFiles {
 		m.Base, m.Log = "", nil
@@ -148,7 +158,8 @@ func (m *manifest) store(ctx context.Context, s *Store) error {
 // this process then starts from it without decoding the body it wrote. The
 // value is shared and must not change; restore hands out copies.
 func (m *manifest) keep() any {
-	return &manifest{Rev: m.Rev, Files: m.stored, Placements: m.Placements, Base: m.Base, Log: m.Log, room: m.room}
+	return &manifest{Rev: m.Rev, Files: m.stored, Placements: m.Placements, Base: m.Base, Log: m.Log,
+		Changes: m.Changes, Segs: m.Segs, Deleted: m.Deleted, room: m.room}
 }
 
 // restore sets m to a copy of a value keep returned, as load leaves it.
@@ -159,6 +170,7 @@ func (m *manifest) restore(kept any) bool {
 	}
 	*m = manifest{
 		Rev: k.Rev, Files: slices.Clone(k.Files), Placements: slices.Clone(k.Placements), Base: k.Base, Log: slices.Clone(k.Log),
+		Changes: slices.Clone(k.Changes), Segs: slices.Clone(k.Segs), Deleted: k.Deleted, // Deleted is copied on write (forget, remember)
 		room: k.room, loaded: k.Files, // loaded is only read (diffFiles)
 	}
 	return true

@@ -26,6 +26,10 @@ type placement struct {
 	// projections of a record younger than its grace to the placement call
 	// still reconciling them, instead of racing it.
 	ChangedAt time.Time `json:"changed_at,omitzero"`
+	// By is who made the record and From the room the agent was in before
+	// it, for the room logs its projections write.
+	By   string `json:"by,omitempty"`
+	From string `json:"from,omitempty"`
 }
 
 func (p placement) placed() bool { return p.RoomID != "" }
@@ -85,6 +89,8 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: s.now().UTC()},
 			Gen:       uuid.NewString(),
 			ChangedAt: s.now().UTC(),
+			By:        in.By,
+			From:      prev.RoomID,
 		}
 		return true, nil
 	})
@@ -113,6 +119,12 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 // the projections follow (see PlaceAgent). A stale projection entry left by
 // a crash is removed too and reported as the placement.
 func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Placement, error) {
+	return s.Unplace(ctx, pumasi.UnplaceInput{Room: room, Agent: agent})
+}
+
+// Unplace is UnplaceAgent recording in.By in the room log.
+func (s *Store) Unplace(ctx context.Context, in pumasi.UnplaceInput) (pumasi.Placement, error) {
+	room, agent := in.Room, in.Agent
 	if err := pumasi.CheckID("room", room); err != nil {
 		return pumasi.Placement{}, err
 	}
@@ -129,7 +141,7 @@ func (s *Store) UnplaceAgent(ctx context.Context, room, agent string) (pumasi.Pl
 		if pumasi.PlanUnplace(cur, agent, room) != nil {
 			return false, nil // A stale projection entry may still be there: reconcile removes it.
 		}
-		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString(), ChangedAt: s.now().UTC()}
+		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString(), ChangedAt: s.now().UTC(), By: in.By, From: rec.RoomID}
 		return true, nil
 	})
 	if err != nil {
@@ -203,6 +215,10 @@ func (s *Store) syncRoomEntry(ctx context.Context, room, agent string, truth pla
 		removed, didRemove = placement{}, false
 		i, found := slices.BinarySearchFunc(m.Placements, agent, byAgent)
 		want := truth.placed() && truth.RoomID == room
+		c := pumasi.Change{Agent: agent, Machine: truth.MachineID, By: truth.By, At: truth.ChangedAt}
+		if c.At.IsZero() {
+			c.At = s.now().UTC()
+		}
 		switch {
 		case want && found:
 			cur := m.Placements[i]
@@ -211,15 +227,30 @@ func (s *Store) syncRoomEntry(ctx context.Context, room, agent string, truth pla
 			}
 			if cur.MachineID != truth.MachineID {
 				m.Rev++
+				c.Rev, c.Kind, c.FromMachine = m.Rev, pumasi.ChangeMove, cur.MachineID
+				s.record(m, c)
 			}
 			m.Placements[i] = truth
 		case want:
 			m.Placements = slices.Insert(m.Placements, i, truth)
 			m.Rev++
+			c.Rev, c.Kind = m.Rev, pumasi.ChangePlace
+			if truth.From != "" {
+				c.Kind = pumasi.ChangeMove
+				if truth.From != room {
+					c.FromRoom = truth.From
+				}
+			}
+			s.record(m, c)
 		case found:
 			removed, didRemove = m.Placements[i], true
 			m.Placements = slices.Delete(m.Placements, i, i+1)
 			m.Rev++
+			c.Rev, c.Kind, c.Machine = m.Rev, pumasi.ChangeUnplace, removed.MachineID
+			if truth.placed() {
+				c.Kind, c.ToRoom, c.Machine, c.FromMachine = pumasi.ChangeMove, truth.RoomID, truth.MachineID, removed.MachineID
+			}
+			s.record(m, c)
 		default:
 			return false, nil
 		}

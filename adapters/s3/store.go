@@ -9,6 +9,8 @@
 //	rooms/<room>/manifest.json     rev, files and placements of the room
 //	rooms/<room>/snap/<rev>-<id>   immutable file lists a large room's manifest
 //	                               builds on (manifest.go)
+//	rooms/<room>/hist/<rev>-<id>   immutable segments of the room's history
+//	                               (history.go)
 //	agents/<agent>.json            where the agent is placed (the commit point)
 //	machines/<machine>.json        the placements on that machine
 //	status/<agent>.json            what the agent's daemon last reported
@@ -57,6 +59,9 @@ type Options struct {
 	MaxRoomFiles int
 	// MaxRoomBytes caps the total size of one room (pumasi.DefaultMaxRoomBytes).
 	MaxRoomBytes int64
+	// History is how much of the rooms' past the store keeps; the zero
+	// value keeps the defaults (pumasi.Retention).
+	History pumasi.Retention
 	// Credentials overrides the standard AWS credential chain; nil uses the
 	// chain (env, shared config, IMDS, ...). Tests and embedders set it.
 	Credentials aws.CredentialsProvider
@@ -120,6 +125,7 @@ type Store struct {
 	log      *slog.Logger
 	maxFiles int
 	maxBytes int64
+	history  pumasi.Retention
 
 	// conflicts counts compare-and-swap attempts that lost a race (412/409)
 	// and were retried; tests and logs read it.
@@ -134,6 +140,8 @@ type Store struct {
 	cache objCache
 	// snaps holds decoded manifest snapshots, which never change (manifest.go).
 	snaps snapCache
+	// segs holds decoded history segments, which never change (history.go).
+	segs segCache
 	// coalesce joins concurrent changes to one manifest (coalesce.go).
 	coalesce coalescer
 
@@ -197,6 +205,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		log:      opts.Logger,
 		maxFiles: opts.MaxRoomFiles,
 		maxBytes: opts.MaxRoomBytes,
+		history:  opts.History.WithDefaults(),
 	}
 	if loc.Prefix != "" {
 		s.prefix = loc.Prefix + "/"

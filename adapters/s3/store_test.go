@@ -128,7 +128,7 @@ func TestConformance(t *testing.T) {
 		New: func(t *testing.T, lim storagetest.Limits) pumasi.Store {
 			e := base
 			e.prefix = fmt.Sprintf("conf%d/%s", prefixSeq.Add(1), strings.ToLower(strings.ReplaceAll(t.Name(), "/", "-")))
-			st := e.open(t, s3store.Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+			st := e.open(t, s3store.Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes, History: lim.History, Now: lim.Now})
 			mu.Lock()
 			envs[st] = e
 			mu.Unlock()
@@ -147,7 +147,7 @@ func TestConformance(t *testing.T) {
 		},
 		Reopen: func(t *testing.T, s pumasi.Store, lim storagetest.Limits) pumasi.Store {
 			e := envOf(t, s)
-			st := e.open(t, s3store.Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes})
+			st := e.open(t, s3store.Options{MaxRoomFiles: lim.MaxRoomFiles, MaxRoomBytes: lim.MaxRoomBytes, History: lim.History, Now: lim.Now})
 			mu.Lock()
 			envs[st] = e
 			mu.Unlock()

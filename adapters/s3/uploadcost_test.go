@@ -72,6 +72,8 @@ func objectKind(path string) string {
 		return "blob"
 	case strings.Contains(path, "/snap/"):
 		return "snapshot"
+	case strings.Contains(path, "/hist/"):
+		return "segment"
 	}
 	return path
 }
@@ -97,7 +99,7 @@ func TestSequentialPutFileRequests(t *testing.T) {
 	log := &reqLog{}
 	s3store.WrapHTTPClient(st, func(c s3.HTTPClient) s3.HTTPClient { log.next = c; return log })
 	const n = 200
-	snaps := 0
+	snaps, segs := 0, 0
 	for i := 0; i < n; i++ {
 		if _, err := st.PutFile(ctx, pumasi.PutFileInput{Room: "seq", Name: fmt.Sprintf("f%05d.txt", i), Body: uploadBody(i), ContentType: "text/plain"}); err != nil {
 			t.Fatalf("upload %d: %v", i, err)
@@ -122,12 +124,19 @@ func TestSequentialPutFileRequests(t *testing.T) {
 			snaps++
 			want = "PUT blob, PUT snapshot, PUT manifest"
 		}
+		if i > 0 && len(reqs) >= 3 && reqs[len(reqs)-2].kind == "segment" {
+			segs++ // One history segment per 32 changes (history.go).
+			want = strings.TrimSuffix(want, ", PUT manifest") + ", PUT segment, PUT manifest"
+		}
 		if got != want {
 			t.Fatalf("upload %d sent %q, want %q", i, got, want)
 		}
 		if i == 99 || i == n-1 {
 			t.Logf("manifest PUT at %d files: %d bytes", i+1, reqs[len(reqs)-1].size)
 		}
+	}
+	if segs < n/33 || segs > n/32 {
+		t.Errorf("%d history segment PUTs in %d uploads, want one per 32", segs, n)
 	}
 	// 200 files: the first snapshot at 65 files, then one per maxLog changes.
 	if snaps < 2 || snaps > 4 {

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "put", summary: "upload files to a room: put --room R FILE... ", run: runPut})
+	register(command{name: "put", summary: "upload files to a room: put --room R [--if-match SHA] FILE... ", run: runPut})
 	register(command{name: "ls", summary: "list a room's files: ls --room R", run: runLs})
 	register(command{name: "get", summary: "print a room file: get --room R NAME", run: runGet})
 	register(command{name: "rm", summary: "delete a room file: rm --room R NAME", run: runRm})
@@ -44,6 +44,7 @@ func needRoom(room string) error {
 func runPut(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "put")
 	name := fs.String("name", "", "store under this name (one file only)")
+	ifMatch := fs.String("if-match", "", "only replace the content with this sha256 (one file only); a stale one is refused with the current sha256, so nobody's change is lost")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -56,6 +57,9 @@ func runPut(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if *name != "" && len(files) > 1 {
 		return errors.New("--name works with one file only")
+	}
+	if *ifMatch != "" && len(files) > 1 {
+		return errors.New("--if-match works with one file only")
 	}
 	c, err := mk()
 	if err != nil {
@@ -87,9 +91,12 @@ func runPut(ctx context.Context, env *cliEnv, args []string) error {
 		part.Write(data)
 		mw.Close()
 		h := http.Header{"Content-Type": {mw.FormDataContentType()}}
+		for k, v := range ifMatchHeader(*ifMatch) {
+			h[k] = v
+		}
 		resp, err := c.do(ctx, "POST", roomPath(*room, "files")+"?name="+url.QueryEscape(n), &buf, h)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", path, staleHint(err))
 		}
 		var f struct {
 			pumasi.File
@@ -141,20 +148,26 @@ func runLs(ctx context.Context, env *cliEnv, args []string) error {
 func runGet(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "get")
 	out := fs.String("o", "", "write to this file instead of standard output")
-	if err := fs.Parse(args); err != nil {
+	version := fs.Int("version", 0, "print this kept version instead of the current one (see pumasi versions)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		return errors.New("get needs exactly one NAME")
 	}
 	c, err := mk()
 	if err != nil {
 		return err
 	}
-	resp, err := c.do(ctx, "GET", roomPath(*room, "files", fs.Arg(0)), nil, nil)
+	path := roomPath(*room, "files", pos[0])
+	if *version > 0 {
+		path += fmt.Sprintf("?version=%d", *version)
+	}
+	resp, err := c.do(ctx, "GET", path, nil, nil)
 	if err != nil {
 		return err
 	}

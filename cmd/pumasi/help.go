@@ -26,9 +26,13 @@ type helpText struct {
 }
 
 var helpTexts = map[string]helpText{
-	"put":             {"upload files to a room", "put --room R [--name N] FILE...", "pumasi put --room r1 spec.md", nil},
+	"put":             {"upload files to a room", "put --room R [--name N] [--if-match SHA] FILE...", "pumasi put --room r1 spec.md", nil},
 	"ls":              {"list a room's files with their rev", "ls --room R [--json]", "pumasi ls --room r1", nil},
-	"get":             {"print a room file's bytes", "get --room R NAME", "pumasi get --room r1 spec.md", nil},
+	"get":             {"print a room file's bytes", "get --room R NAME [--version N]", "pumasi get --room r1 spec.md", nil},
+	"versions":        {"list a room file's kept versions, newest first, with who made each", "versions ROOM NAME [--json]", "pumasi versions r1 spec.md", nil},
+	"log":             {"list a room's changes in rev order: who uploaded, deleted, restored, placed or moved what", "log ROOM [--since REV] [--limit N] [--json]", "pumasi log r1 --since 0", nil},
+	"diff":            {"print a line diff between two versions of a room file", "diff ROOM NAME A B (version numbers, or current)", "pumasi diff r1 spec.md 1 current", nil},
+	"restore":         {"make a kept version current again as a new version; brings back a deleted name", "restore ROOM NAME --version N [--if-match SHA]", "pumasi restore r1 spec.md --version 1", nil},
 	"rm":              {"delete a room file", "rm --room R NAME", "pumasi rm --room r1 spec.md", nil},
 	"resolve":         {"resolve $references in a text into the <referenced-files> hint", "resolve --room R TEXT", "pumasi resolve --room r1 'please review $spec.md'", nil},
 	"rooms":           {"list the rooms your token reaches, with rev, files, bytes and agents", "rooms [--json]", "pumasi rooms", nil},
@@ -37,7 +41,7 @@ var helpTexts = map[string]helpText{
 	"agents":          {"list a room's agents with their sync state", "agents --room R [--json]", "pumasi agents --room r1", nil},
 	"context":         {"print an agent's <shared-context> block from its local copy", "context --agent A [--home DIR] [--budget 65536] [--hook]", "pumasi context --agent my-agent", nil},
 	"machine run":     {"run the machine daemon that mirrors each agent's room", "machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL] [--metrics ADDR]", "pumasi machine run --server http://127.0.0.1:8787 --machine m1 --token \"$(pumasi token --machine m1)\"", nil},
-	"mcp":             {"serve the shared files and knowledge tools over MCP (stdio)", "mcp --agent A [--home DIR] [--server URL]", "claude mcp add pumasi -- pumasi mcp --agent my-agent", nil},
+	"mcp":             {"serve the shared files and knowledge tools over MCP (stdio)", "mcp --agent A [--home DIR] [--server URL] [--token T] [--room R]", "claude mcp add pumasi -- pumasi mcp --agent my-agent", nil},
 	"init":            {"write an agent host's hooks and MCP configuration", "init claude-code|codex|cursor --agent A [--server URL] [--dry-run]", "pumasi init claude-code --agent my-agent --dry-run", []string{"claude-code"}},
 	"know query":      {"search collective knowledge", "know query TEXT [--limit 5] [--hive H]", "pumasi know query 'sqlite busy'", nil},
 	"know contribute": {"share a finding with collective knowledge", "know contribute --agent A --title T --content C [--hive H] [--tags a,b]", "pumasi know contribute --agent my-agent --title 'pgx pool size' --content 'pgx v5: set pool_max_conns=10 in the DSN'", nil},
@@ -46,7 +50,7 @@ var helpTexts = map[string]helpText{
 	"know hook":       {"a prompt hook that adds relevant knowledge to an agent's prompt", "know hook [flags] < event.json", "echo '{\"prompt\":\"sqlite busy\"}' | pumasi know hook", nil},
 	"localdev":        {"run the whole product offline (disk + SQLite) on 127.0.0.1:8787", "localdev [--addr A] [--home DIR] [--storage URL] [--no-machine]", "pumasi localdev", nil},
 	"sweep":           {"run the sweep now: orphan blobs, temp files, near-duplicate knowledge", "sweep [--grace 10m]", "pumasi sweep --grace 10m", nil},
-	"token":           {"mint a token signed with the secret", "token --admin | --room R | --machine M [--ttl 720h] [--new-secret]", "pumasi token --room r1 --ttl 24h", nil},
+	"token":           {"mint a token signed with the secret", "token --admin | --room R | --machine M [--subject NAME] [--ttl 720h] [--new-secret]", "pumasi token --room r1 --ttl 24h", nil},
 	"version":         {"print the module version and VCS revision", "version", "pumasi version", nil},
 	"help":            {"print the commands, or one command's description, example and flags", "help [COMMAND]", "pumasi help put", nil},
 }

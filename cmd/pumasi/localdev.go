@@ -71,6 +71,10 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	if limits.PerAddress, err = functions.ParseRateLimit(*perAddr); err != nil {
 		return err
 	}
+	history, err := wire.ReadRetention(env.getenv)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
 	h, err := homeDir(env, *home)
 	if err != nil {
 		return err
@@ -95,6 +99,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		AllowedHosts:   hosts,
 		Knowledge:      wire.KnowledgeConfig{URL: *knowledge, HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight},
 		MergeThreshold: tuning.MergeThreshold,
+		History:        history,
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),

@@ -23,7 +23,7 @@ import (
 func init() {
 	register(command{
 		name:    "mcp",
-		summary: "serve an agent's shared files and collective knowledge over MCP (stdio): mcp --agent A [--home DIR] [--server URL]",
+		summary: "serve an agent's shared files and collective knowledge over MCP (stdio): mcp --agent A [--home DIR] [--server URL] [--token T --room R]",
 		run:     runMCP,
 	})
 }
@@ -64,6 +64,8 @@ const mcpInstructions = `pumasi shares a room's files with every agent placed in
 	`(pumasi://shared/<name>) you can read or subscribe to, and the shared_context prompt injects them all. ` +
 	`Tools: list_shared_files lists the files and read_shared_file reads one; resolve_references turns $name ` +
 	`references in a message into file paths; shared_context returns the whole <shared-context> block. ` +
+	`When the server holds a token that may write your room, write_shared_file changes a shared file for the whole ` +
+	`room: pass the sha256 you read as base_sha256, and on a conflict redo your edit on the current content it returns. ` +
 	`Before a task, call query_knowledge with what you are about to do; call cite_knowledge with the id of each ` +
 	`entry you use, and endorse_knowledge when one proved right (unused entries fade from the ranking). After the task, ` +
 	`call contribute_knowledge with one specific, actionable finding (tool, version, error message, fix): ` +

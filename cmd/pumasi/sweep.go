@@ -37,7 +37,11 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 	// Opening a local home cleans it at boot too; with a long grace there
 	// that cleanup leaves the work (and the count) to the sweep below,
 	// unless no other process holds the home, when it removes every orphan.
-	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: *storage, Home: h, Grace: 365 * 24 * time.Hour, Log: log})
+	history, err := wire.ReadRetention(env.getenv)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
+	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: *storage, Home: h, Grace: 365 * 24 * time.Hour, Log: log, History: history})
 	if err != nil {
 		return err
 	}

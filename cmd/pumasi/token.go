@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(command{name: "token", summary: "mint a token: token --admin | --room R | --machine M [--ttl 720h] [--new-secret]", run: runToken})
+	register(command{name: "token", summary: "mint a token: token --admin | --room R | --machine M [--subject NAME] [--ttl 720h] [--new-secret]", run: runToken})
 }
 
 func runToken(ctx context.Context, env *cliEnv, args []string) error {
@@ -25,7 +25,7 @@ func runToken(ctx context.Context, env *cliEnv, args []string) error {
 	fs.Var(&rooms, "room", "access to this room (repeatable)")
 	fs.Var(&machines, "machine", "act as this machine daemon (repeatable)")
 	ttl := fs.Duration("ttl", 720*time.Hour, "lifetime")
-	sub := fs.String("subject", "", "who the token is for (recorded as uploaded_by)")
+	sub := fs.String("subject", "", "who the token is for, a person or an agent: the room log and uploaded_by name it (default: the first scope)")
 	home := fs.String("home", "", "data folder holding the secret (env PUMASI_HOME, default ~/.pumasi)")
 	newSecret := fs.Bool("new-secret", false, "create <home>/secret when it does not exist (servers using another secret reject the token)")
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +67,8 @@ func runToken(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	subject := *sub
 	if subject == "" {
+		// The room log and uploaded_by show the subject: without one they
+		// can only name the scope.
 		subject = scopes[0]
 	}
 	tok, err := pumasi.SignToken(secret, subject, scopes, *ttl, time.Now())

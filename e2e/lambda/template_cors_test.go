@@ -9,13 +9,14 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"pumasi"
 	"pumasi/functions"
 	"pumasi/functions/lambdaapp"
 )
 
 // knobEnv are the optional knobs a deploy passes from a parameter: the
-// knowledge tuning and the CORS policy.
-var knobEnv = append([]string{lambdaapp.EnvCORSOrigins, lambdaapp.EnvCORSRoutes}, functions.KnowledgeTuningEnv...)
+// knowledge tuning, the CORS policy and the history retention.
+var knobEnv = append(append([]string{lambdaapp.EnvCORSOrigins, lambdaapp.EnvCORSRoutes}, functions.KnowledgeTuningEnv...), pumasi.HistoryEnv...)
 
 // knobRef returns the parameter the template passes as env var k (on the
 // function or in Globals), or nil.

@@ -65,9 +65,10 @@ var (
 	// must all hold the one policy localdev holds. The Host check's extra
 	// names (PUMASI_ALLOWED_HOSTS) go with it: the API's own domain is
 	// served without them.
-	cors        = []string{EnvCORSOrigins, EnvCORSRoutes, EnvAllowedHosts}
-	httpStorage = with(storageSecret, cors)
-	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors)
+	cors = []string{EnvCORSOrigins, EnvCORSRoutes, EnvAllowedHosts}
+	// The file functions keep room history by one retention (PUMASI_HISTORY_*).
+	httpStorage = with(storageSecret, cors, pumasi.HistoryEnv)
+	pushing     = with([]string{EnvStorage, EnvSecret, EnvGateway}, cors, pumasi.HistoryEnv)
 	// The knowledge functions build the engine with the same tuning
 	// localdev reads (functions.ReadKnowledgeTuning).
 	knowledgeEnv = with([]string{EnvStorage, EnvKnowledge}, functions.KnowledgeTuningEnv)
@@ -104,7 +105,7 @@ var table = []Function{
 	// The sweep embeds too: it merges at the embedder's own threshold (or
 	// PUMASI_MERGE_THRESHOLD), and embeds again entries an earlier
 	// embedder made.
-	{Name: "sweep", Kind: KindSchedule, Env: with([]string{EnvSweepGrace}, embedding), Required: []string{EnvStorage}},
+	{Name: "sweep", Kind: KindSchedule, Env: with([]string{EnvSweepGrace}, embedding, pumasi.HistoryEnv), Required: []string{EnvStorage}},
 }
 
 // Functions returns every Lambda function, sorted by name.
@@ -144,6 +145,8 @@ type Config struct {
 	// AllowedHosts are the names an HTTP function serves besides the API's
 	// own domain and loopback (PUMASI_ALLOWED_HOSTS).
 	AllowedHosts functions.AllowedHosts
+	// History is the room file history's retention (PUMASI_HISTORY_*).
+	History pumasi.Retention
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -207,6 +210,9 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 	if cfg.AllowedHosts, err = functions.ParseAllowedHosts(env[EnvAllowedHosts]); err != nil {
 		return Config{}, fmt.Errorf("function %s: %w", function, err)
 	}
+	if cfg.History, err = pumasi.RetentionFromEnv(func(k string) string { return env[k] }); err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
 	if s := env[EnvSweepGrace]; s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
@@ -237,7 +243,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 	if cfg.Storage == "" {
 		return api, nil
 	}
-	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log})
+	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log, History: cfg.History})
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,15 @@ type StoreConfig struct {
 	Grace   time.Duration
 	Log     *slog.Logger
 	Now     func() time.Time
+	// History is the retention of room file history (ReadRetention).
+	History pumasi.Retention
+}
+
+// ReadRetention reads the history retention from the environment
+// (pumasi.HistoryEnv), as localdev, pumasi sweep and every Lambda do.
+// Returns invalid_request for a bad value.
+func ReadRetention(getenv func(string) string) (pumasi.Retention, error) {
+	return pumasi.RetentionFromEnv(getenv)
 }
 
 // OpenStore opens the configured backend.
@@ -31,9 +40,9 @@ func OpenStore(ctx context.Context, cfg StoreConfig) (pumasi.Store, error) {
 		if cfg.Home == "" {
 			return nil, fmt.Errorf("local storage needs a home folder (PUMASI_HOME)")
 		}
-		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now})
+		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now, History: cfg.History})
 	case strings.HasPrefix(cfg.Storage, "s3://"):
-		return s3.Open(ctx, cfg.Storage, s3.Options{Logger: cfg.Log, Now: cfg.Now})
+		return s3.Open(ctx, cfg.Storage, s3.Options{Logger: cfg.Log, Now: cfg.Now, History: cfg.History})
 	default:
 		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
 	}

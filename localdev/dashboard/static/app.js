@@ -409,8 +409,11 @@
       el('td', { 'data-label': 'Updated', class: 'updated' },
         el('time', { datetime: f.updated_at, title: `${absTime(f.updated_at)}${f.uploaded_by ? ' by ' + f.uploaded_by : ''}`, text: relTime(f.updated_at) })),
       el('td', { class: 'actions' },
+        el('button', { type: 'button', class: 'btn ghost small history-btn', 'aria-label': `History of ${f.name}`, onclick: () => hooks.history && hooks.history(f.name) }, 'History'),
         el('button', { type: 'button', class: 'btn ghost small danger-text', 'aria-label': `Delete ${f.name}`, onclick: () => confirmDelete(f) }, 'Delete'))));
     $('files-body').replaceChildren(...rows);
+    state.rev = rev;
+    if (hooks.roomChanged) hooks.roomChanged(state.room, rev);
   }
 
   async function copySha(sha) {
@@ -857,6 +860,11 @@
       if (document.visibilityState === 'visible' && state.view === 'rooms' && state.room) poll(false);
     });
   }
+
+  // hooks are set by history.js (file history, diff, restore, room log),
+  // which reaches the helpers below through window.pumasi.
+  const hooks = {};
+  window.pumasi = { api, el, encPath, state, relTime, absTime, formatSize, toast, showAlert, errorText, ask, poll: () => poll(false), hooks };
 
   function boot() {
     takeFragment();
