@@ -119,10 +119,6 @@ func Routes() []Route {
 	return out
 }
 
-func init() {
-	addRoute("GET", "/healthz", "health", (*API).health)
-}
-
 // Handler returns the whole API as one http.Handler.
 func (a *API) Handler() http.Handler {
 	var h http.Handler = http.HandlerFunc(a.ServeHTTP)
@@ -130,6 +126,7 @@ func (a *API) Handler() http.Handler {
 		if a.Metrics.lagSource == nil {
 			a.Metrics.lagSource = a.agentLags
 		}
+		a.Metrics.watchHealth(a)
 		h = a.Metrics.instrument(h)
 	}
 	for _, wrap := range handlerWraps {
@@ -178,7 +175,9 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, pumasi.Errorf(pumasi.EInternal, "internal error"))
 		}
 	}()
-	rt.handle(a, w, r, p)
+	// The log lets a failure after a write be answered honestly (fail).
+	ctx, _ := pumasi.WithWriteLog(r.Context())
+	rt.handle(a, w, r.WithContext(ctx), p)
 }
 
 // codeMethodNotAllowed is the error code of a 405 (DESIGN.md §4).
@@ -287,40 +286,6 @@ func matchPattern(pattern string, segs []string) (params, bool) {
 	return p, true
 }
 
-func (a *API) health(w http.ResponseWriter, r *http.Request, _ params) {
-	// Not alive for writes: a supervisor restarting the process reopens
-	// the store, which is what it needs. The store logged why, once.
-	for _, s := range a.healthReporters() {
-		if s.Healthy() != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": errorDetail{Code: pumasi.EInternal,
-				Message: "the store can no longer make writes durable; restart the server"}})
-			return
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
-}
-
-// healthReporters are the file store and the knowledge driver, when they
-// report their health.
-func (a *API) healthReporters() []healthReporter {
-	var out []healthReporter
-	if h, ok := a.Store.(healthReporter); ok {
-		out = append(out, h)
-	}
-	if k, ok := a.Knowledge.(interface{ Driver() knowledge.Driver }); ok {
-		if h, ok := k.Driver().(healthReporter); ok {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// healthReporter is what a store may add to tell /healthz that it cannot
-// serve any more (the local store after a failed WAL sync).
-type healthReporter interface {
-	Healthy() error
-}
-
 type errorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -343,15 +308,29 @@ func (b errorBody) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
+// RetryAfter is the Retry-After (seconds) of an unavailable answer.
+const RetryAfter = "5"
+
 // writeError sends the contract's error body; internal causes are logged by
-// the caller through fail, never sent.
+// the caller through fail, never sent. An unavailable answer carries
+// Retry-After.
 func writeError(w http.ResponseWriter, err error) {
 	code := pumasi.ErrorCode(err)
+	if code == pumasi.EUnavailable {
+		w.Header().Set("Retry-After", RetryAfter)
+	}
 	writeJSON(w, pumasi.HTTPStatus(code), errorBody{errorDetail{code, pumasi.ErrorMessage(err)}})
 }
 
-// fail logs internal errors and answers with the error body.
+// fail logs internal errors and answers with the error body. A failure
+// that would promise nothing was applied, met after this request's writes
+// were applied or lost their answer, is answered as an unknown outcome.
 func (a *API) fail(w http.ResponseWriter, r *http.Request, err error) {
+	err = pumasi.WriteLogFrom(r.Context()).Honest(err)
+	switch pumasi.ErrorCode(err) {
+	case pumasi.EUnavailable, pumasi.EInsufficientStorage:
+		a.log().Warn("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
 	if pumasi.ErrorCode(err) == pumasi.EInternal && !errors.Is(err, context.Canceled) {
 		a.log().Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

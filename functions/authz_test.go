@@ -86,6 +86,7 @@ var handle = map[string]string{functions.HeaderAgent: "matrix-agent"}
 // plan.md and agent a2 on machine m2 (see newAuthzEnv).
 var authzRows = []authzRow{
 	{route: "GET /healthz", name: "health", method: "GET", path: "/healthz", want: everyone(200)},
+	{route: "GET /livez", name: "liveness", method: "GET", path: "/livez", want: everyone(200)},
 
 	{route: "POST /rooms/{room}/files", name: "upload r1", method: "POST", path: "/rooms/r1/files?name=new.md", body: "new\n", want: room1Write(201)},
 	{route: "POST /rooms/{room}/files", name: "upload r2", method: "POST", path: "/rooms/r2/files?name=new.md", body: "new\n", want: room2Write(201)},

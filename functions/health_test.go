@@ -32,7 +32,8 @@ func TestHealthAfterFailedSync(t *testing.T) {
 		t.Fatalf("upload whose sync failed = %d %s, want 500 internal", r.status, r.body)
 	}
 	h := e.do("GET", "/healthz", "", nil, nil)
-	if h.status != http.StatusServiceUnavailable || h.code() != pumasi.EInternal || !strings.Contains(string(h.body), `"ok":false`) {
+	if h.status != http.StatusServiceUnavailable || h.code() != pumasi.EUnavailable || !strings.Contains(string(h.body), `"ok":false`) ||
+		!strings.Contains(string(h.body), `"failing":["durable"]`) {
 		t.Fatalf("healthz after a failed sync = %d %s, want 503", h.status, h.body)
 	}
 	if r := e.do("DELETE", "/rooms/r/files/warm.md", e.admin, nil, nil); r.status != http.StatusInternalServerError {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,6 +39,8 @@ type Metrics struct {
 	syncLag   *prometheus.Desc
 	missing   *prometheus.Desc
 	lagSource func(ctx context.Context) ([]agentLag, error)
+	// healthOnce registers the readiness and disk collector (health_metrics.go).
+	healthOnce sync.Once
 }
 
 // agentLag is one placed agent's delivery as its last status report says.

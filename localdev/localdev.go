@@ -49,6 +49,10 @@ type Config struct {
 	// SweepGrace is how old an unreferenced blob must be before the sweep
 	// removes it.
 	SweepGrace time.Duration
+	// MinFree is the free space the home keeps (PUMASI_MIN_FREE; zero:
+	// local.DefaultMinFree, negative: none). Below it uploads and
+	// contributions answer 507 and GET /healthz 503.
+	MinFree int64
 	Log        *slog.Logger
 	// Embeddings selects the knowledge embedder (PUMASI_EMBEDDINGS_*); the
 	// zero value is the offline hashed one.
@@ -125,7 +129,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: cfg.Storage, Home: cfg.Home, Grace: cfg.SweepGrace, Log: cfg.Log, History: cfg.History})
+	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: cfg.Storage, Home: cfg.Home, Grace: cfg.SweepGrace, MinFree: cfg.MinFree, Log: cfg.Log, History: cfg.History})
 	if err != nil {
 		return err
 	}
@@ -141,6 +145,9 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	if kcfg.Log == nil {
 		kcfg.Log = cfg.Log
+	}
+	if kcfg.MinFree == 0 {
+		kcfg.MinFree = cfg.MinFree
 	}
 	know, closeKnow, err := wire.OpenKnowledge(ctx, store, kcfg)
 	if err != nil {

@@ -52,9 +52,12 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		}
 	}
 
+	if err := s.roomToGrow(); err != nil {
+		return res, err
+	}
 	tmp, err := s.writeTemp(in.Room, in.Body)
 	if err != nil {
-		return res, fmt.Errorf("put file: %w", err)
+		return res, wrapInternal("put file", err)
 	}
 	defer os.Remove(tmp) // Gone already once renamed into place.
 
@@ -397,13 +400,14 @@ func normalizeETag(s string) string {
 	return strings.ToLower(strings.Trim(strings.TrimSpace(s), `"`))
 }
 
-// wrapInternal leaves coded errors as they are and wraps the rest with op.
+// wrapInternal leaves coded errors as they are and wraps the rest with op
+// (a lack of space becomes insufficient_storage).
 func wrapInternal(op string, err error) error {
 	var pe *pumasi.Error
 	if errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("%s: %w", op, err)
+	return storageErr(fmt.Errorf("%s: %w", op, err))
 }
 
 func randHex(n int) string {

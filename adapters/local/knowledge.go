@@ -104,6 +104,9 @@ func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (strin
 // Insert writes e with its first contribution unless (hive, norm_hash) is
 // taken; the unique key decides across processes.
 func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first knowledge.Contribution) (string, bool, error) {
+	if err := k.s.roomToGrow(); err != nil {
+		return "", false, err
+	}
 	tags, err := json.Marshal(nonNilTags(e.Tags))
 	if err != nil {
 		return "", false, fmt.Errorf("insert entry: %w", err)
@@ -140,6 +143,9 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 
 // AddContribution records c; the count moves only for a new contributor.
 func (k *Knowledge) AddContribution(ctx context.Context, id string, c knowledge.Contribution) (bool, error) {
+	if err := k.s.roomToGrow(); err != nil {
+		return false, err
+	}
 	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
 		counted = false

@@ -46,6 +46,10 @@ type Options struct {
 	// History is how much of the rooms' past the store keeps; the zero
 	// value keeps the defaults (pumasi.Retention).
 	History pumasi.Retention
+	// MinFree is the free space the home keeps (DefaultMinFree when zero,
+	// none when negative): below it uploads and contributions answer
+	// insufficient_storage and the disk health check fails (space.go).
+	MinFree int64
 }
 
 // Store is the local backend. It is safe for concurrent use, also by other
@@ -74,6 +78,10 @@ type Store struct {
 	// (checkpoint.go).
 	wal  walSync
 	ckpt checkpointer
+	// space watches the home's free space (space.go); blobs caches the
+	// blobs' total size for DiskUsage (health.go).
+	space space
+	blobs blobWalk
 
 	// rmu guards the blobs retired by this process's commits, oldest
 	// first, and when they were last reaped (blob.go).
@@ -124,6 +132,12 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if s.grace <= 0 {
 		s.grace = DefaultGrace
 	}
+	switch {
+	case opts.MinFree == 0:
+		s.space.minFree = DefaultMinFree
+	case opts.MinFree > 0:
+		s.space.minFree = opts.MinFree
+	}
 	if err := os.MkdirAll(s.filesDir, 0o755); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -168,6 +182,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if rep.TempFiles > 0 || rep.Blobs > 0 {
 		s.log.Info("boot cleanup", "home", home, "alone", alone, "temp_files", rep.TempFiles, "blobs", rep.Blobs)
 	}
+	s.keepReserve()
 	s.startCheckpointer()
 	return s, nil
 }
@@ -273,24 +288,32 @@ func (s *Store) writeTxNoSync(ctx context.Context, fn func(tx *sql.Tx) error) er
 // rows answered only after a later sync (an upload group), before it can
 // be seen, so that an "unchanged" answer read from its rows waits for that
 // sync (durableFiles).
+//
+// A write that fails for lack of space is insufficient_storage (nothing was
+// applied: SQLite rolls the transaction back). On a disk nearly full the
+// reserve is released first, so that deletes still find room.
 func (s *Store) writeTxMarked(ctx context.Context, fn func(tx *sql.Tx) error, files bool) error {
+	s.spareReserve()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return storageErr(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return storageErr(err)
 	}
 	if files {
 		s.markFileCommit()
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return storageErr(fmt.Errorf("commit: %w", err))
 	}
 	s.committed()
+	if !files { // An upload group's members answer for themselves.
+		pumasi.NoteApplied(ctx)
+	}
 	return nil
 }
 

@@ -30,6 +30,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	gatewayPush := fs.Bool("gateway-push", gatewayPushEnv, "push frames through the own @connections endpoint with the API Gateway adapter and the store's connection registry, as in AWS (env PUMASI_GATEWAY_PUSH=1)")
 	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
+	minFree := fs.String("min-free", envOr(env, "PUMASI_MIN_FREE", "64MiB"), "free space the home keeps: below it uploads and contributions answer 507 and /healthz 503; bytes, 64MiB, 1GiB or off (env PUMASI_MIN_FREE)")
 	verbose := fs.Bool("v", false, "log debug messages")
 	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
@@ -71,6 +72,10 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	if limits.PerAddress, err = functions.ParseRateLimit(*perAddr); err != nil {
 		return err
 	}
+	floor, err := wire.ParseMinFree(*minFree)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
 	history, err := wire.ReadRetention(env.getenv)
 	if err != nil {
 		return &exitCodeError{2, err}
@@ -92,6 +97,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		NoMachine:      *noMachine,
 		GatewayPush:    *gatewayPush,
 		Poll:           *poll,
+		MinFree:        floor,
 		Log:            log,
 		Out:            env.stdout,
 		RateLimits:     limits,

@@ -98,7 +98,9 @@ var table = []Function{
 	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
 	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
 	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors), Required: []string{EnvStorage}},
-	{Name: "health", Kind: KindHTTP, Env: cors},
+	// health checks what the others need: the bucket and the knowledge
+	// database, when there is one.
+	{Name: "health", Kind: KindHTTP, Env: with([]string{EnvStorage, EnvKnowledge}, cors)},
 	{Name: "ws-connect", Kind: KindWebSocket, Env: storageSecret, Required: storageSecret},
 	{Name: "ws-disconnect", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
 	{Name: "ws-default", Kind: KindWebSocket, Env: []string{EnvStorage}, Required: []string{EnvStorage}},
@@ -255,6 +257,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 			return nil, err
 		}
 		api.Pusher = g
+	}
+	if cfg.Function.Name == "health" && cfg.Knowledge != "" {
+		if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, cfg.Tuning.Options(), log); err != nil {
+			store.Close()
+			return nil, err
+		}
 	}
 	if strings.HasPrefix(cfg.Function.Name, "knowledge-") || cfg.Function.Name == "sweep" {
 		if cfg.Knowledge != "" {

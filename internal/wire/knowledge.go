@@ -49,7 +49,10 @@ type KnowledgeConfig struct {
 	// VectorWeight is the share of cosine similarity in relevance
 	// (PUMASI_KNOWLEDGE_VECTOR_WEIGHT; 0 takes the engine's default).
 	VectorWeight float64
-	Log          *slog.Logger
+	// MinFree is the free-space floor of a database opened under Home
+	// (local.Options.MinFree).
+	MinFree int64
+	Log     *slog.Logger
 	Now          func() time.Time
 }
 
@@ -71,7 +74,7 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 	if cfg.Home == "" {
 		return nil, nil, fmt.Errorf("storage backend %T keeps no knowledge: set PUMASI_KNOWLEDGE=postgres://…", store)
 	}
-	s, err := local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Now: cfg.Now})
+	s, err := local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Now: cfg.Now, MinFree: cfg.MinFree})
 	if err != nil {
 		return nil, nil, fmt.Errorf("open knowledge in %s: %w", cfg.Home, err)
 	}

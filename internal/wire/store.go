@@ -20,6 +20,8 @@ type StoreConfig struct {
 	Storage string
 	Home    string
 	Grace   time.Duration
+	// MinFree is the home's free-space floor (local.Options.MinFree).
+	MinFree int64
 	Log     *slog.Logger
 	Now     func() time.Time
 	// History is the retention of room file history (ReadRetention).
@@ -40,10 +42,14 @@ func OpenStore(ctx context.Context, cfg StoreConfig) (pumasi.Store, error) {
 		if cfg.Home == "" {
 			return nil, fmt.Errorf("local storage needs a home folder (PUMASI_HOME)")
 		}
-		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now, History: cfg.History})
+		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now, History: cfg.History, MinFree: cfg.MinFree})
 	case strings.HasPrefix(cfg.Storage, "s3://"):
 		return s3.Open(ctx, cfg.Storage, s3.Options{Logger: cfg.Log, Now: cfg.Now, History: cfg.History})
 	default:
 		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
 	}
 }
+
+// ParseMinFree reads PUMASI_MIN_FREE (--min-free) for StoreConfig.MinFree:
+// bytes or a size like 64MiB, "off" for no floor.
+func ParseMinFree(v string) (int64, error) { return local.ParseMinFree(v) }
