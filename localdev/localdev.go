@@ -53,7 +53,7 @@ type Config struct {
 	// local.DefaultMinFree, negative: none). Below it uploads and
 	// contributions answer 507 and GET /healthz 503.
 	MinFree int64
-	Log        *slog.Logger
+	Log     *slog.Logger
 	// Embeddings selects the knowledge embedder (PUMASI_EMBEDDINGS_*); the
 	// zero value is the offline hashed one.
 	Embeddings wire.EmbedderConfig

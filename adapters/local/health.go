@@ -112,4 +112,6 @@ func treeSize(dir string) int64 {
 
 // DiskUsage is the store's DiskUsage, for a driver whose store keeps no
 // room files (S3 storage with knowledge in the home).
-func (k *Knowledge) DiskUsage(ctx context.Context) (pumasi.DiskUsage, error) { return k.s.DiskUsage(ctx) }
+func (k *Knowledge) DiskUsage(ctx context.Context) (pumasi.DiskUsage, error) {
+	return k.s.DiskUsage(ctx)
+}

@@ -53,7 +53,7 @@ type KnowledgeConfig struct {
 	// (local.Options.MinFree).
 	MinFree int64
 	Log     *slog.Logger
-	Now          func() time.Time
+	Now     func() time.Time
 }
 
 // OpenKnowledge returns the knowledge engine over the configured driver and
