@@ -46,7 +46,7 @@ func (s *Store) committed() {
 	w := &s.wal
 	w.mu.Lock()
 	w.commits++
-	kick := w.commits%checkpointEvery == 0
+	kick := w.commits%kickEvery == 0
 	w.mu.Unlock()
 	if kick {
 		s.kickCheckpoint()

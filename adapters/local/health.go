@@ -24,7 +24,6 @@ func (s *Store) HealthChecks(ctx context.Context) []pumasi.HealthCheck {
 		durable.Message = "a WAL sync failed: the store can no longer make writes durable; restart the server"
 	}
 	disk := pumasi.HealthCheck{Name: pumasi.CheckDisk, OK: true, FloorBytes: s.space.minFree}
-	s.forgetSpace()
 	free, err := s.freeBytes()
 	switch {
 	case err != nil:

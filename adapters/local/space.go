@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
-	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -35,44 +33,23 @@ const (
 	reserveName = ".reserve"
 )
 
-// spaceTTL is how long a free-space reading is reused: a statfs costs a
-// system call, and uploads ask for it on every write.
-const spaceTTL = 250 * time.Millisecond
-
-// space watches the free space of the home.
+// space watches the free space of the home. Every reading is a fresh
+// statfs (about a microsecond): a reading from before another process
+// filled the disk would let a write eat the reserve.
 type space struct {
 	// minFree is the floor; zero turns the floor off (the reserve stays).
 	minFree int64
-
-	mu     sync.Mutex
-	at     time.Time
-	free   int64
-	err    error
-	statfs func(path string) (int64, error) // tests replace it
+	// statfs reads the free bytes; tests replace it.
+	statfs func(path string) (int64, error)
 }
 
 // freeBytes returns the bytes available to this process on the home's
-// filesystem, read at most every spaceTTL.
+// filesystem.
 func (s *Store) freeBytes() (int64, error) {
-	sp := &s.space
-	sp.mu.Lock()
-	defer sp.mu.Unlock()
-	if now := time.Now(); now.Sub(sp.at) > spaceTTL {
-		statfs := sp.statfs
-		if statfs == nil {
-			statfs = statfsFree
-		}
-		sp.free, sp.err = statfs(s.home)
-		sp.at = now
+	if s.space.statfs != nil {
+		return s.space.statfs(s.home)
 	}
-	return sp.free, sp.err
-}
-
-// forgetSpace makes the next freeBytes read the filesystem again.
-func (s *Store) forgetSpace() {
-	s.space.mu.Lock()
-	s.space.at = time.Time{}
-	s.space.mu.Unlock()
+	return statfsFree(s.home)
 }
 
 func statfsFree(path string) (int64, error) {
@@ -111,7 +88,7 @@ func (s *Store) RoomToGrow() error { return s.roomToGrow() }
 func (s *Store) reservePath() string { return filepath.Join(s.home, reserveName) }
 
 // spareReserve releases the reserve when the disk is nearly full, so the
-// write about to run finds room for its WAL pages. Cheap otherwise.
+// write about to run finds room for its WAL pages. It costs one statfs.
 func (s *Store) spareReserve() {
 	free, err := s.freeBytes()
 	if err != nil || free >= 2*reserveSize {
@@ -119,7 +96,6 @@ func (s *Store) spareReserve() {
 	}
 	if err := os.Remove(s.reservePath()); err == nil {
 		s.log.Warn("disk nearly full: released the reserve so deletes can still commit", "home", s.home, "free", free)
-		s.forgetSpace()
 	}
 }
 
@@ -157,7 +133,6 @@ func (s *Store) keepReserve() {
 		os.Remove(tmp)
 		s.log.Debug("make the disk reserve (tried again later)", "err", err)
 	}
-	s.forgetSpace()
 }
 
 // storageErr turns a failure for lack of space (ENOSPC, EDQUOT, SQLite's

@@ -50,6 +50,10 @@ type Options struct {
 	// none when negative): below it uploads and contributions answer
 	// insufficient_storage and the disk health check fails (space.go).
 	MinFree int64
+
+	// walTarget and walLimit replace the checkpointer's thresholds in
+	// tests (checkpoint.go).
+	walTarget, walLimit int64
 }
 
 // Store is the local backend. It is safe for concurrent use, also by other
@@ -143,7 +147,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	}
 
 	dsn := filepath.Join(home, "pumasi.db") +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(0)" +
+		fmt.Sprintf("&_pragma=journal_size_limit(%d)&_txlock=immediate", walTarget)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err)
@@ -183,6 +188,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		s.log.Info("boot cleanup", "home", home, "alone", alone, "temp_files", rep.TempFiles, "blobs", rep.Blobs)
 	}
 	s.keepReserve()
+	s.ckpt.target, s.ckpt.limit = opts.walTarget, opts.walLimit
 	s.startCheckpointer()
 	return s, nil
 }
