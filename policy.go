@@ -102,15 +102,17 @@ const (
 )
 
 // PlanPut decides an upload of in (Name in NFC, content sha256 sum) into a
-// room whose file with the same name up to case is cur (nil when none) and
-// whose usage is use. In order: a different name that folds to the same one
-// is name_conflict; an unmet If-None-Match: * or If-Match is
+// room whose file with the same name up to case is cur, or failing that the
+// file whose LookalikeKey equals the name's (nil when none), and whose
+// usage is use. In order: a new name must pass CheckNewName (invalid_name);
+// a different name that folds to the same one, or looks like it, is
+// name_conflict; an unmet If-None-Match: * or If-Match is
 // precondition_failed; identical content is PutUnchanged (even over a quota);
 // then the quotas. The quota rule: a write is refused only for a limit it
 // makes worse, so a room over a lowered quota may still shrink, or replace a
 // file with one no larger; a new file needs a free slot and, like a growing
 // replacement, must fit under the byte limit. Returns too_large,
-// name_conflict, precondition_failed and quota_exceeded.
+// invalid_name, name_conflict, precondition_failed and quota_exceeded.
 func PlanPut(cur *File, use RoomUsage, in PutFileInput, sum string) (PutPlan, error) {
 	size := int64(len(in.Body))
 	if size > MaxFileSize {
@@ -127,7 +129,15 @@ type writeInput struct {
 }
 
 func planWrite(cur *File, use RoomUsage, in writeInput) (PutPlan, error) {
+	if cur == nil {
+		if err := CheckNewName(in.name); err != nil {
+			return 0, err
+		}
+	}
 	if cur != nil && cur.Name != in.name {
+		if FoldName(cur.Name) != FoldName(in.name) {
+			return 0, Errorf(ENameConflict, "%q looks like existing file %q (names that look alike cannot coexist: Unicode confusables)", in.name, cur.Name)
+		}
 		return 0, Errorf(ENameConflict, "%q clashes with existing file %q (names differing only in case cannot coexist)", in.name, cur.Name)
 	}
 	if in.ifNoneMatch && cur != nil {

@@ -68,6 +68,9 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 	// statement inside the shared transaction could roll back the group.
 	op.apply = func(ctx context.Context, tx txStmts, g *groupTx) error {
 		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
+		if err == nil && !found {
+			cur, found, err = fileByLook(ctx, tx, in.Room, pumasi.LookalikeKey(name))
+		}
 		if err != nil {
 			return err
 		}
@@ -127,9 +130,9 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 				uploaded_by = ?, updated_at = ? WHERE id = ?`,
 				f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy, formatTime(now), f.ID)
 		} else {
-			_, err = tx.ExecContext(ctx, `INSERT INTO files (`+fileColumns+`, fold) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			_, err = tx.ExecContext(ctx, `INSERT INTO files (`+fileColumns+`, fold, look) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				f.ID, f.RoomID, f.Name, f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy,
-				formatTime(now), formatTime(now), pumasi.FoldName(name))
+				formatTime(now), formatTime(now), pumasi.FoldName(name), pumasi.LookalikeKey(name))
 		}
 		if err != nil {
 			return fmt.Errorf("write row: %w", err)

@@ -161,6 +161,10 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.fillLookalikeKeys(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 
 	alone, err := s.takeLock()
 	if err != nil {

@@ -108,6 +108,8 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		var cur *pumasi.File
 		if j := m.findFold(name); j >= 0 {
 			cur = &m.Files[j]
+		} else if j := m.findLookalike(name); j >= 0 {
+			cur = &m.Files[j]
 		}
 		count, total := m.usage()
 		use := pumasi.RoomUsage{Files: count, Bytes: total, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}

@@ -71,6 +71,7 @@ func Run(t *testing.T, h Harness) {
 		{"RecreateAfterDelete", testRecreateAfterDelete},
 		{"Preconditions", testPreconditions},
 		{"Names", testNames},
+		{"Lookalikes", testLookalikes},
 		{"Quotas", testQuotas},
 		{"LoweredQuota", testLoweredQuota},
 		{"WeakTag", testWeakTag},
@@ -506,17 +507,20 @@ func testNames(t *testing.T, h Harness) {
 	s := h.New(t, Limits{})
 	const room = "names"
 
-	for _, n := range []string{"회의록.md", "my notes.md", "a.md", "\u0430.md"} {
+	for _, n := range []string{"회의록.md", "my notes.md", "a.md", "b\u00a0c.md"} {
 		put(t, s, room, n, "content of "+n)
 	}
-	for _, n := range []string{"회의록.md", "my notes.md", "a.md", "\u0430.md"} {
+	for _, n := range []string{"회의록.md", "my notes.md", "a.md", "b\u00a0c.md"} {
 		f, b := read(t, s, room, n)
 		if f.Name != n || b != "content of "+n {
 			t.Fatalf("ReadFile(%q) = name %q body %q", n, f.Name, b)
 		}
 	}
+	// A Cyrillic а looks like the Latin a (Unicode TR39 confusables).
+	_, err := s.PutFile(ctx, pumasi.PutFileInput{Room: room, Name: "\u0430.md", Body: []byte("x"), ContentType: md})
+	wantCode(t, "PutFile(Cyrillic а.md) beside a.md", err, pumasi.ENameConflict)
 	if l := list(t, s, room); len(l.Files) != 4 {
-		t.Fatalf("Latin a and Cyrillic а should be two files; listed %q", names(l))
+		t.Fatalf("a lookalike was stored; listed %q", names(l))
 	}
 
 	for _, base := range []string{"한글.md", "café.md"} {
@@ -584,7 +588,7 @@ func testNames(t *testing.T, h Harness) {
 	if l := list(t, s, fresh); l.Rev != 0 || len(l.Files) != 0 {
 		t.Fatalf("invalid names stored something: rev %d files %q", l.Rev, names(l))
 	}
-	_, err := s.StatFile(ctx, room, "../names/a.md")
+	_, err = s.StatFile(ctx, room, "../names/a.md")
 	if c := pumasi.ErrorCode(err); c != pumasi.EInvalidName && c != pumasi.ENotFound {
 		t.Fatalf("StatFile(../names/a.md) code = %q, want invalid_name or not_found", c)
 	}
