@@ -27,7 +27,9 @@ type tokenClaims struct {
 
 // Principal is who a verified token speaks for.
 type Principal struct {
-	Subject  string
+	Subject string
+	// Expires is when the token expires; a WebSocket it opened closes then.
+	Expires  time.Time
 	Admin    bool
 	Rooms    map[string]bool
 	Machines map[string]bool
@@ -137,6 +139,9 @@ func ParseToken(secret []byte, token string, now time.Time) (*Principal, error) 
 		return nil, Errorf(EUnauthorized, "token is not valid")
 	}
 	p := &Principal{Subject: c.Subject, Rooms: map[string]bool{}, Machines: map[string]bool{}}
+	if c.ExpiresAt != nil {
+		p.Expires = c.ExpiresAt.Time
+	}
 	for _, s := range strings.Fields(c.Scope) {
 		switch {
 		case s == ScopeAdmin:

@@ -26,7 +26,9 @@ const MaxJSONBody = 64 << 10
 // MachineSocket serves a machine daemon's WebSocket after the API has
 // authenticated it; localdev's gateway implements it.
 type MachineSocket interface {
-	ServeMachine(w http.ResponseWriter, r *http.Request, machine string)
+	// ServeMachine serves the connection until it ends, or until expires
+	// (the token's expiry): then it closes it with 1008 and a reason.
+	ServeMachine(w http.ResponseWriter, r *http.Request, machine string, expires time.Time)
 }
 
 // API is the set of handlers and what they need. Build one per process; it is

@@ -16,10 +16,11 @@ func init() {
 // socket authenticates a machine daemon and hands the connection to the
 // gateway. Without a gateway (in AWS the WebSocket API is its own endpoint)
 // the path does not exist here.
-func (a *API) socket(w http.ResponseWriter, r *http.Request, p params) {
-	machine := p["machine"]
+func (a *API) socket(w http.ResponseWriter, r *http.Request, ps params) {
+	machine := ps["machine"]
 	r = tokenFromQuery(r)
-	if _, err := a.authMachine(r, machine); err != nil {
+	p, err := a.authMachine(r, machine)
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -33,7 +34,7 @@ func (a *API) socket(w http.ResponseWriter, r *http.Request, p params) {
 		a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "this endpoint needs a WebSocket upgrade"))
 		return
 	}
-	a.Socket.ServeMachine(w, r, machine)
+	a.Socket.ServeMachine(w, r, machine, p.Expires)
 }
 
 // tokenFromQuery lets a browser, which cannot set headers on a WebSocket,

@@ -78,7 +78,7 @@ func tokenExpiry(tok string) (time.Time, bool) {
 
 // clonePrincipal copies p, so no caller can change what the cache holds.
 func clonePrincipal(p *pumasi.Principal) *pumasi.Principal {
-	cp := &pumasi.Principal{Subject: p.Subject, Admin: p.Admin, Rooms: map[string]bool{}, Machines: map[string]bool{}}
+	cp := &pumasi.Principal{Subject: p.Subject, Expires: p.Expires, Admin: p.Admin, Rooms: map[string]bool{}, Machines: map[string]bool{}}
 	for k, v := range p.Rooms {
 		cp.Rooms[k] = v
 	}

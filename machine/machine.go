@@ -43,6 +43,11 @@ type Config struct {
 	Machine string
 	// Token is a machine:<id> (or admin) bearer token.
 	Token string
+	// TokenFile, when set, holds the token instead: it is read again for
+	// every request and every (re)connect, so a token replaced in the file
+	// before the old one expires is picked up without a restart (the
+	// server closes a WebSocket when its token expires, 1008).
+	TokenFile string
 	// Home holds agents/<agent>/memory/shared/ and the daemon's state.
 	Home string
 	// Poll is the fallback poll interval; DefaultPoll when zero.
@@ -152,8 +157,11 @@ type daemon struct {
 	cfg    Config
 	server string // base URL without trailing slash
 	log    *slog.Logger
-	hc     *http.Client
-	blobs  *blobCache
+	// tok is the token last read from Config.TokenFile (under tokMu).
+	tokMu sync.Mutex
+	tok   string
+	hc    *http.Client
+	blobs *blobCache
 
 	syncCh    chan struct{}
 	statusCh  chan struct{}
@@ -179,7 +187,7 @@ func newDaemon(cfg Config) (*daemon, error) {
 	if cfg.Home == "" {
 		return nil, errors.New("home directory is not set")
 	}
-	if cfg.Token == "" {
+	if cfg.Token == "" && cfg.TokenFile == "" {
 		return nil, errors.New("machine token is not set")
 	}
 	if cfg.Poll <= 0 {

@@ -86,12 +86,14 @@ func (d *daemon) socketLoop(ctx context.Context, queues []chan pumasi.Frame) {
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: 10 * time.Second,
 	}
-	hdr := http.Header{}
-	hdr.Set("Authorization", "Bearer "+d.cfg.Token)
-	hdr.Set("User-Agent", "pumasi-machine")
 	bo := newBackoff()
 	down := false
 	for ctx.Err() == nil {
+		// The current token, every time: the server closes a connection
+		// whose token expired, and a replaced token file must be used.
+		hdr := http.Header{}
+		hdr.Set("Authorization", "Bearer "+d.token())
+		hdr.Set("User-Agent", "pumasi-machine")
 		ws, resp, err := dialer.DialContext(ctx, d.socketURL(), hdr)
 		if resp != nil && resp.Body != nil {
 			resp.Body.Close()
@@ -129,18 +131,46 @@ func (d *daemon) socketLoop(ctx context.Context, queues []chan pumasi.Frame) {
 		down = false
 		start := time.Now()
 		d.requestSync()
-		d.readFrames(ctx, ws, queues)
+		closeErr := d.readFrames(ctx, ws, queues)
 		if ctx.Err() != nil {
 			return
 		}
 		if time.Since(start) > stableConn {
 			bo.reset()
 		}
-		d.log.Info("websocket closed; reconnecting")
+		var ce *websocket.CloseError
+		if errors.As(closeErr, &ce) && ce.Code == websocket.ClosePolicyViolation && ce.Text == "token expired" {
+			d.log.Info("websocket closed: the token expired; reconnecting with the current token")
+			bo.reset() // not the server's trouble: come back at once
+		} else {
+			d.log.Info("websocket closed; reconnecting")
+		}
 		if !sleep(ctx, bo.next()) {
 			return
 		}
 	}
+}
+
+// token returns the token to send now: Config.TokenFile's content when
+// set (the last one read if the file cannot be read), else Config.Token.
+func (d *daemon) token() string {
+	if d.cfg.TokenFile == "" {
+		return d.cfg.Token
+	}
+	b, err := os.ReadFile(d.cfg.TokenFile)
+	if t := strings.TrimSpace(string(b)); err == nil && t != "" {
+		d.tokMu.Lock()
+		d.tok = t
+		d.tokMu.Unlock()
+		return t
+	}
+	d.log.Warn("read the token file (keeping the last token)", "file", d.cfg.TokenFile, "err", err)
+	d.tokMu.Lock()
+	defer d.tokMu.Unlock()
+	if d.tok == "" {
+		return d.cfg.Token
+	}
+	return d.tok
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -159,7 +189,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // WebSocket API (Config.WS) it also sends {"action":"ping"} data messages,
 // which reset API Gateway's idle timer where control pings may not, and
 // waits for traffic up to one ping interval plus wsPongWait.
-func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []chan pumasi.Frame) {
+func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []chan pumasi.Frame) error {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	defer func() {
@@ -218,7 +248,7 @@ func (d *daemon) readFrames(ctx context.Context, ws *websocket.Conn, queues []ch
 	for {
 		typ, msg, err := ws.ReadMessage()
 		if err != nil {
-			return
+			return err
 		}
 		alive()
 		if typ != websocket.TextMessage {

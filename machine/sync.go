@@ -62,7 +62,7 @@ func (d *daemon) newRequest(ctx context.Context, method, path string, body io.Re
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+d.cfg.Token)
+	req.Header.Set("Authorization", "Bearer "+d.token())
 	req.Header.Set("User-Agent", "pumasi-machine")
 	return req, nil
 }

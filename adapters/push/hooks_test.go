@@ -19,7 +19,7 @@ import (
 func hookServer(t *testing.T, hub *push.Hub) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.ServeMachine(w, r, "m1")
+		hub.ServeMachine(w, r, "m1", time.Time{})
 	}))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
 	return "ws" + strings.TrimPrefix(srv.URL, "http")

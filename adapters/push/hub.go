@@ -133,6 +133,14 @@ type conn struct {
 	mu      sync.Mutex
 	ws      *websocket.Conn
 	machine string
+	// closeCode and closeText are the close frame's (1001 going away
+	// unless a reason was given, as when the token expired); under mu.
+	closeCode int
+	closeText string
+
+	// expires is when the token that opened the connection expires; zero
+	// for never. The writer closes the connection then (1008).
+	expires time.Time
 }
 
 // close stops the connection once; the writer and reader goroutines exit.
@@ -143,12 +151,18 @@ func (c *conn) close() {
 	c.once.Do(func() {
 		close(c.done)
 		c.mu.Lock()
-		ws := c.ws
+		ws, code, text := c.ws, c.closeCode, c.closeText
 		c.mu.Unlock()
+		if code == 0 {
+			code = websocket.CloseGoingAway
+		}
 		if ws != nil {
 			go func() {
 				_ = ws.WriteControl(websocket.CloseMessage,
-					websocket.FormatCloseMessage(websocket.CloseGoingAway, ""), time.Now().Add(time.Second))
+					websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+				if code != websocket.CloseGoingAway {
+					drainAfterClose(ws) // so the reason reaches the peer
+				}
 				_ = ws.Close()
 			}()
 		}
@@ -298,11 +312,14 @@ func (h *Hub) Close() error {
 }
 
 // ServeMachine upgrades an already authenticated request to a WebSocket for
-// machine and serves it until the connection dies. It implements
-// functions.MachineSocket. OnConnect, when set, runs before the upgrade.
-func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine string) {
+// machine and serves it until the connection dies, or until expires (the
+// token's expiry; zero for never): then it is closed with 1008 (policy
+// violation) and the reason "token expired", and nothing more is sent on
+// it. It implements functions.MachineSocket. OnConnect, when set, runs
+// before the upgrade.
+func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine string, expires time.Time) {
 	id := uuid.NewString()
-	h.ServeConnection(w, r, id, func(ctx context.Context) (string, bool) {
+	h.serveConnection(w, r, id, expires, func(ctx context.Context) (string, bool) {
 		if h.OnConnect != nil {
 			if err := h.OnConnect(ctx, machine, id); err != nil {
 				h.log.Error("websocket: connect hook", "machine", machine, "err", err)
@@ -321,7 +338,11 @@ func (h *Hub) ServeMachine(w http.ResponseWriter, r *http.Request, machine strin
 // answered, the connection joins its machine and is served until it dies;
 // OnDisconnect runs at the end. An id already live is refused with 409.
 func (h *Hub) ServeConnection(w http.ResponseWriter, r *http.Request, id string, connect func(ctx context.Context) (machine string, ok bool)) {
-	c := &conn{id: id, send: make(chan []byte, h.SendQueue), done: make(chan struct{})}
+	h.serveConnection(w, r, id, time.Time{}, connect)
+}
+
+func (h *Hub) serveConnection(w http.ResponseWriter, r *http.Request, id string, expires time.Time, connect func(ctx context.Context) (machine string, ok bool)) {
+	c := &conn{id: id, send: make(chan []byte, h.SendQueue), done: make(chan struct{}), expires: expires}
 	switch h.reserve(c) {
 	case errClosed:
 		jsonError(w, http.StatusServiceUnavailable, "gateway is shutting down")
@@ -490,9 +511,18 @@ func (h *Hub) writeLoop(c *conn) {
 		defer it.Stop()
 		idle = it.C
 	}
+	var expiry <-chan time.Time
+	if !c.expires.IsZero() {
+		et := time.NewTimer(time.Until(c.expires))
+		defer et.Stop()
+		expiry = et.C
+	}
 	for {
 		select {
 		case <-c.done:
+			return
+		case <-expiry:
+			h.expired(c)
 			return
 		case <-lifetime:
 			h.log.Info("websocket: closing a connection at its maximum lifetime", "conn", c.id)
@@ -505,6 +535,10 @@ func (h *Hub) writeLoop(c *conn) {
 			}
 			it.Reset(h.MaxIdle - quiet)
 		case msg := <-c.send:
+			if !c.expires.IsZero() && !time.Now().Before(c.expires) {
+				h.expired(c) // the timer may not have fired yet
+				return
+			}
 			_ = c.ws.SetWriteDeadline(time.Now().Add(h.WriteWait))
 			err := c.ws.WriteMessage(websocket.TextMessage, msg)
 			h.written(c, int64(len(msg)))
@@ -521,6 +555,19 @@ func (h *Hub) writeLoop(c *conn) {
 			}
 		}
 	}
+}
+
+// errTokenExpired is the close reason of a connection whose token expired.
+const errTokenExpired = "token expired"
+
+// expired closes c because its token expired: 1008 with the reason, so the
+// daemon knows to reconnect with its current token.
+func (h *Hub) expired(c *conn) {
+	h.log.Info("websocket: closing a connection whose token expired", "machine", c.machineID(), "conn", c.id)
+	c.mu.Lock()
+	c.closeCode, c.closeText = websocket.ClosePolicyViolation, errTokenExpired
+	c.mu.Unlock()
+	h.drop(c)
 }
 
 // jsonError answers in the API's error shape; these are server-side

@@ -40,7 +40,7 @@ var helpTexts = map[string]helpText{
 	"unplace":         {"take an agent out of its room; its machine empties the copy", "unplace --room R --agent A", "pumasi unplace --room r1 --agent my-agent", nil},
 	"agents":          {"list a room's agents with their sync state", "agents --room R [--json]", "pumasi agents --room r1", nil},
 	"context":         {"print an agent's <shared-context> block from its local copy", "context --agent A [--home DIR] [--budget 65536] [--hook]", "pumasi context --agent my-agent", nil},
-	"machine run":     {"run the machine daemon that mirrors each agent's room", "machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL] [--metrics ADDR]", "pumasi machine run --server http://127.0.0.1:8787 --machine m1 --token \"$(pumasi token --machine m1)\"", nil},
+	"machine run":     {"run the machine daemon that mirrors each agent's room", "machine run --server URL --machine ID [--token T | --token-file F] [--home DIR] [--poll 30s] [--ws URL] [--metrics ADDR]", "pumasi machine run --server http://127.0.0.1:8787 --machine m1 --token \"$(pumasi token --machine m1)\"", nil},
 	"mcp":             {"serve the shared files and knowledge tools over MCP (stdio)", "mcp --agent A [--home DIR] [--server URL] [--token T] [--room R]", "claude mcp add pumasi -- pumasi mcp --agent my-agent", nil},
 	"init":            {"write an agent host's hooks and MCP configuration", "init claude-code|codex|cursor --agent A [--server URL] [--dry-run]", "pumasi init claude-code --agent my-agent --dry-run", []string{"claude-code"}},
 	"know query":      {"search collective knowledge", "know query TEXT [--limit 5] [--hive H]", "pumasi know query 'sqlite busy'", nil},

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(command{
 		name:    "machine run",
-		summary: "run the machine daemon: machine run --server URL --machine ID [--token T] [--home DIR] [--poll 30s] [--ws URL [--ws-ping 5m]] [--metrics ADDR]",
+		summary: "run the machine daemon: machine run --server URL --machine ID [--token T | --token-file F] [--home DIR] [--poll 30s] [--ws URL [--ws-ping 5m]] [--metrics ADDR]",
 		run:     runMachine,
 	})
 }
@@ -29,6 +29,7 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	server := fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
 	id := fs.String("machine", "", "this machine's id (required)")
 	token := fs.String("token", "", "machine:<id> token (env PUMASI_TOKEN, else <home>/admin.token)")
+	tokenFile := fs.String("token-file", "", "a file holding the machine token, read again at every request and reconnect, so a token replaced before it expires is used (default <home>/admin.token when no --token or PUMASI_TOKEN)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
 	poll := fs.Duration("poll", machine.DefaultPoll, "fallback poll interval for assignments")
 	ws := fs.String("ws", env.getenv("PUMASI_WS_URL"), "WebSocket API URL when it is not the server's, e.g. wss://ID.execute-api.REGION.amazonaws.com/STAGE (env PUMASI_WS_URL)")
@@ -58,10 +59,16 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	if tok == "" {
 		tok = env.getenv("PUMASI_TOKEN")
 	}
-	if tok == "" {
-		b, err := os.ReadFile(filepath.Join(h, "admin.token"))
-		if err != nil {
-			return fmt.Errorf("machine run: no token: pass --token (pumasi token --machine %s), or set PUMASI_TOKEN", *id)
+	file := *tokenFile
+	if tok == "" && file == "" {
+		file = filepath.Join(h, "admin.token")
+	}
+	if file != "" {
+		// Read again on every request and reconnect: a token replaced in
+		// the file before the old one expires is picked up.
+		b, err := os.ReadFile(file)
+		if err != nil || strings.TrimSpace(string(b)) == "" {
+			return fmt.Errorf("machine run: no token: pass --token or --token-file (pumasi token --machine %s), or set PUMASI_TOKEN", *id)
 		}
 		tok = strings.TrimSpace(string(b))
 	}
@@ -76,13 +83,14 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 		}
 	}
 	return machine.Run(ctx, machine.Config{
-		Server:  *server,
-		Machine: *id,
-		Token:   tok,
-		Home:    h,
-		Poll:    *poll,
-		WS:      *ws,
-		WSPing:  *wsPing,
-		Log:     log,
+		Server:    *server,
+		Machine:   *id,
+		Token:     tok,
+		TokenFile: file,
+		Home:      h,
+		Poll:      *poll,
+		WS:        *ws,
+		WSPing:    *wsPing,
+		Log:       log,
 	})
 }
