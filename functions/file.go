@@ -143,6 +143,9 @@ func readUpload(r *http.Request) (string, []byte, error) {
 		if _, err := mr.NextPart(); err != nil && !errors.Is(err, io.EOF) {
 			return "", nil, malformed()
 		}
+		if in.n > maxUploadRequest { // the limit reader let one byte more through
+			return "", nil, malformed()
+		}
 		return partFileName(part), body, nil
 	}
 }

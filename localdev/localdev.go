@@ -90,7 +90,8 @@ const (
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultReadTimeout       = 2 * time.Minute
 	DefaultIdleTimeout       = 2 * time.Minute
-	// MaxHeaderBytes bounds a request's header block; more answers 431.
+	// MaxHeaderBytes bounds a request's head (request line, header fields
+	// and the blank line), counted as sent; one byte more answers 431.
 	MaxHeaderBytes = 64 << 10
 )
 
@@ -171,11 +172,11 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 	srv := &http.Server{
-		Handler:           edge(ln.Addr(), cfg).Wrap(ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler())))),
+		Handler:           edge(ln.Addr(), cfg).Wrap(limitHead(ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler()))))),
 		ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       orDefault(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
-		MaxHeaderBytes:    MaxHeaderBytes,
+		MaxHeaderBytes:    MaxHeaderBytes - headerSlack,
 		ErrorLog:          slog.NewLogLogger(cfg.Log.Handler(), slog.LevelWarn),
 	}
 	if err := writeFileAtomic(filepath.Join(cfg.Home, "localdev.addr"), []byte(base+"\n"), 0o600); err != nil {
