@@ -36,9 +36,10 @@ var _ knowledge.Driver = (*Knowledge)(nil)
 // brought up to date.
 func NewKnowledgeDriver(pool *pgxpool.Pool) *Knowledge { return &Knowledge{pool: pool} }
 
-// NewKnowledge returns the knowledge engine over pool.
+// NewKnowledge returns the knowledge engine over pool, with broken
+// connections retried where that is safe (retry.go).
 func NewKnowledge(pool *pgxpool.Pool, opt knowledge.Options) *knowledge.Engine {
-	return knowledge.New(NewKnowledgeDriver(pool), opt)
+	return knowledge.New(Retrying(NewKnowledgeDriver(pool)), opt)
 }
 
 // seqLockKey is the advisory lock that makes entry seqs visible in order:
@@ -99,6 +100,9 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 			if errors.Is(err, pgx.ErrNoRows) { // the winner was swept away since
 				return pumasi.Errorf(pumasi.ENotFound, "exact duplicate of %q gone", e.Title)
 			}
+			// Our own id: a retry of this very insert, whose commit landed
+			// though its answer was lost (retry.go).
+			created = err == nil && id == e.ID
 			return err
 		}
 		if err != nil {

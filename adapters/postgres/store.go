@@ -45,6 +45,10 @@ func OpenWith(ctx context.Context, rawURL string, opt Options) (*pgxpool.Pool, e
 		cfg.MaxConns = opt.MaxConns
 	}
 	cfg.AfterConnect = registerVector
+	// Outcomes of writes for the request's log, and a live connection for
+	// a retry after a break (retry.go).
+	cfg.ConnConfig.Tracer = outcomeTracer{}
+	cfg.ShouldPing = shouldPing
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open knowledge database %s: %w", redact(rawURL), err)

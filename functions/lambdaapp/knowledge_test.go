@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pumasi/adapters/postgres"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
 	"pumasi/knowledge"
@@ -71,7 +71,7 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s knowledge = %T, want the engine", fn, api.Knowledge)
 		}
-		pool := k.Driver().(*postgres.Knowledge).Pool()
+		pool := k.Driver().(interface{ Pool() *pgxpool.Pool }).Pool()
 		t.Cleanup(pool.Close)
 		if got := pool.Config().MaxConns; got != KnowledgePoolSize {
 			t.Errorf("%s pool MaxConns = %d, want %d", fn, got, KnowledgePoolSize)

@@ -43,6 +43,9 @@ type PostgresServer struct {
 	exited  chan struct{}
 	dir     string
 	logPath string
+	// bin and cred start it again after Halt (postgres_restart.go).
+	bin  string
+	cred *syscall.Credential
 }
 
 // pgShared is the cluster every test of one binary shares. Under Main it
@@ -302,13 +305,33 @@ func tryStartPostgres(bin, dir string, cred *syscall.Credential) (*PostgresServe
 	if err != nil {
 		return nil, err
 	}
-	srv := &PostgresServer{Port: port, exited: make(chan struct{}), dir: dir,
+	srv := &PostgresServer{Port: port, exited: make(chan struct{}), dir: dir, bin: bin, cred: cred,
 		logPath: filepath.Join(dir, fmt.Sprintf("postgres-%d.log", port))}
-	logf, err := os.Create(srv.logPath)
-	if err != nil {
+	if err := srv.launch(); err != nil {
 		return nil, err
 	}
+	if err := srv.waitReady(); err != nil {
+		srv.kill()
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	if err := srv.createTemplate(ctx); err != nil {
+		srv.kill()
+		return nil, err
+	}
+	return srv, nil
+}
+
+// launch starts the postmaster on p's data folder and port.
+func (p *PostgresServer) launch() error {
+	logf, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
 	defer logf.Close()
+	bin, dir, port, cred := p.bin, p.dir, p.Port, p.cred
+	p.exited = make(chan struct{})
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", filepath.Join(dir, "data"),
 		"-p", strconv.Itoa(port),
 		"-c", "listen_addresses=127.0.0.1",
@@ -323,21 +346,12 @@ func tryStartPostgres(bin, dir string, cred *syscall.Credential) (*PostgresServe
 	// up; Go sets it after switching to cred, so the switch does not clear it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+		return fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
-	srv.cmd = cmd
-	go func() { cmd.Wait(); close(srv.exited) }()
-	if err := srv.waitReady(); err != nil {
-		srv.kill()
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-	defer cancel()
-	if err := srv.createTemplate(ctx); err != nil {
-		srv.kill()
-		return nil, err
-	}
-	return srv, nil
+	p.cmd = cmd
+	exited := p.exited
+	go func() { cmd.Wait(); close(exited) }()
+	return nil
 }
 
 // waitReady returns once the server has answered SELECT 1 over a real
