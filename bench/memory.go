@@ -113,6 +113,7 @@ func benchMemory(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprintf(os.Stderr, "bench: memory: before: %s; %s\n", goMemory(ctx, client, base, tok), rssParts(pid))
 
 	lctx, cancel := context.WithTimeout(ctx, dur)
 	defer cancel()
@@ -155,6 +156,7 @@ func benchMemory(ctx context.Context, cfg config) ([]row, error) {
 	}
 	fmt.Fprintf(os.Stderr, "bench: memory: %d requests in %s from 50 clients (%d failed); RSS idle %.1f MiB before, peak %.1f MiB, idle %.1f MiB %s after\n",
 		ops.Load(), dur, failures.Load(), mib(before), mib(peak.Load()), mib(after), memIdleWait)
+	fmt.Fprintf(os.Stderr, "bench: memory: after: %s; %s\n", goMemory(ctx, client, base, tok), rssParts(pid))
 	if failures.Load() > 0 {
 		return nil, fmt.Errorf("%d of the load's requests failed", failures.Load())
 	}
@@ -205,4 +207,46 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+// goMemory reads the Go runtime's view of the server's memory from its
+// /metrics, to tell the Go heap from what SQLite and the stacks hold.
+func goMemory(ctx context.Context, c *http.Client, base, tok string) string {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := c.Do(req)
+	if err != nil {
+		return err.Error()
+	}
+	defer res.Body.Close()
+	var out []string
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		for _, name := range []string{"go_memstats_heap_inuse_bytes", "go_memstats_heap_idle_bytes", "go_memstats_heap_released_bytes",
+			"go_memstats_stack_inuse_bytes", "go_memstats_sys_bytes", "go_goroutines"} {
+			if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+				f, _ := strconv.ParseFloat(v, 64)
+				if strings.HasSuffix(name, "_bytes") {
+					v = fmt.Sprintf("%.1f MiB", f/(1<<20))
+				}
+				out = append(out, strings.TrimPrefix(strings.TrimPrefix(name, "go_memstats_"), "go_")+" "+v)
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// rssParts reads the anonymous and file-backed parts of a process's RSS.
+func rssParts(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return err.Error()
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "RssAnon:") || strings.HasPrefix(l, "RssFile:") {
+			out = append(out, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return strings.Join(out, ", ")
 }

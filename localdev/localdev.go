@@ -171,8 +171,9 @@ func Run(ctx context.Context, cfg Config) error {
 			return err
 		}
 	}
+	mem := &idleMemory{}
 	srv := &http.Server{
-		Handler:           edge(ln.Addr(), cfg).Wrap(limitHead(ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler()))))),
+		Handler:           mem.count(edge(ln.Addr(), cfg).Wrap(limitHead(ConnectionsHandler(hub, secret, api.MetricsHandler(dashboard.Wrap(api.Handler())))))),
 		ReadHeaderTimeout: orDefault(cfg.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       orDefault(cfg.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       orDefault(cfg.IdleTimeout, DefaultIdleTimeout),
@@ -187,6 +188,7 @@ func Run(ctx context.Context, cfg Config) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go runSweeps(ctx, func(ctx context.Context) { sweepOnce(ctx, cfg.Log, api, cfg.SweepGrace) })
+	go mem.run(ctx, cfg.Log, func() { releaseMemory(store, know) })
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

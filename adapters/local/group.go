@@ -106,7 +106,12 @@ func (s *Store) leadGroup() {
 	g.mu.Lock()
 	n := min(len(g.pending), maxGroup)
 	batch := append([]*putOp(nil), g.pending[:n]...)
-	g.pending = append(g.pending[:0], g.pending[n:]...)
+	rest := copy(g.pending, g.pending[n:])
+	// The slots past the queue still point at taken ops, and through their
+	// closures at upload bodies: clear them, or an idle store keeps up to
+	// a group's worth of bodies alive.
+	clear(g.pending[rest:])
+	g.pending = g.pending[:rest]
 	g.commits++
 	g.mu.Unlock()
 

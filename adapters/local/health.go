@@ -114,3 +114,7 @@ func treeSize(dir string) int64 {
 func (k *Knowledge) DiskUsage(ctx context.Context) (pumasi.DiskUsage, error) {
 	return k.s.DiskUsage(ctx)
 }
+
+// ReleaseMemory is the store's ReleaseMemory, for the knowledge driver
+// over it.
+func (k *Knowledge) ReleaseMemory() { k.s.ReleaseMemory() }

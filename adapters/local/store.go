@@ -30,6 +30,13 @@ import (
 // process that is not alone on its home removes it at boot.
 const DefaultGrace = 10 * time.Minute
 
+// maxConns bounds the pooled SQLite connections; connMaxIdle is how long
+// one may sit unused before it is closed.
+const (
+	maxConns    = 16
+	connMaxIdle = 15 * time.Second
+)
+
 // Options configures a Store. Zero values mean the defaults.
 type Options struct {
 	// Now is the clock for created_at, updated_at, placed_at and reported_at.
@@ -153,8 +160,12 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open db: %w", err)
 	}
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
+	// A connection holds its page cache (up to 2 MiB) and its statements
+	// outside the Go heap: after a busy spell, idle ones are closed, so
+	// that memory goes back to the system.
+	db.SetConnMaxIdleTime(connMaxIdle)
 	s.db = db
 	s.reads = &stmtCache{db: db}
 	if err := s.migrate(ctx); err != nil {
