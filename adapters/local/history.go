@@ -241,6 +241,9 @@ func (s *Store) RestoreFile(ctx context.Context, in pumasi.RestoreInput) (pumasi
 		}
 		v := cs[0]
 		cur, found, err := fileByFold(ctx, tx, in.Room, pumasi.FoldName(name))
+		if err == nil && !found {
+			cur, found, err = fileByLook(ctx, tx, in.Room, pumasi.LookalikeKey(name))
+		}
 		if err != nil {
 			return err
 		}
@@ -285,9 +288,9 @@ func (s *Store) RestoreFile(ctx context.Context, in pumasi.RestoreInput) (pumasi
 				uploaded_by = ?, updated_at = ? WHERE id = ?`,
 				f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy, formatTime(now), f.ID)
 		} else {
-			_, err = tx.ExecContext(ctx, `INSERT INTO files (`+fileColumns+`, fold) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			_, err = tx.ExecContext(ctx, `INSERT INTO files (`+fileColumns+`, fold, look) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				f.ID, f.RoomID, f.Name, f.SHA256, f.Size, f.ContentType, f.Version, f.UploadedBy,
-				formatTime(now), formatTime(now), pumasi.FoldName(name))
+				formatTime(now), formatTime(now), pumasi.FoldName(name), pumasi.LookalikeKey(name))
 		}
 		if err != nil {
 			return fmt.Errorf("write row: %w", err)

@@ -194,6 +194,8 @@ func (s *Store) RestoreFile(ctx context.Context, in pumasi.RestoreInput) (pumasi
 		var cur *pumasi.File
 		if j := m.findFold(name); j >= 0 {
 			cur = &m.Files[j]
+		} else if j := m.findLookalike(name); j >= 0 {
+			cur = &m.Files[j]
 		}
 		count, total := m.usage()
 		plan, err := pumasi.PlanRestore(cur, pumasi.RoomUsage{Files: count, Bytes: total, MaxFiles: s.maxFiles, MaxBytes: s.maxBytes}, in, v)
