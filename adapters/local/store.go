@@ -59,8 +59,9 @@ type Options struct {
 	MinFree int64
 
 	// walTarget and walLimit replace the checkpointer's thresholds in
-	// tests (checkpoint.go).
+	// tests (checkpoint.go); statfs the free-space reading (space.go).
 	walTarget, walLimit int64
+	statfs              func(path string) (int64, error)
 }
 
 // Store is the local backend. It is safe for concurrent use, also by other
@@ -143,6 +144,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if s.grace <= 0 {
 		s.grace = DefaultGrace
 	}
+	s.space.statfs = opts.statfs
 	switch {
 	case opts.MinFree == 0:
 		s.space.minFree = DefaultMinFree
