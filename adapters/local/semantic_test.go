@@ -102,36 +102,38 @@ func (s *semanticAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
-// TestSemanticEmbedderMerges runs the labelled pairs through the engine with
-// an OpenAI-compatible embedder: at its own threshold (0.94) rewordings
-// merge and different findings do not, the bag-of-words detail check being
-// the offline embedder's alone.
+// TestSemanticEmbedderMerges runs the labelled pairs of both corpus parts
+// through the engine with an OpenAI-compatible embedder: at its own
+// threshold (0.94) rewordings merge and different findings do not.
 func TestSemanticEmbedderMerges(t *testing.T) {
-	pairs := readJSONL[qPair](t, "pairs.jsonl")
-	srv := httptest.NewServer(newSemanticAPI(pairs))
-	defer srv.Close()
-	emb, err := embed.NewOpenAI(embed.OpenAIConfig{URL: srv.URL, Model: "semantic-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	k := NewKnowledge(s)
-	vec := func(text string) []float32 {
-		v, err := emb.Embed(ctx, []string{text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v[0]
-	}
-	tp, fp, fn, tn := mergePairs(t, k, pairs, emb.Model(), vec, emb.MergeThreshold(), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
-	t.Logf("semantic embedder at %.2f: %d rewordings merged, %d missed; %d different findings kept apart, %d merged",
-		emb.MergeThreshold(), tp, fn, tn, fp)
-	if fn != 0 || fp != 0 {
-		t.Fatalf("merge errors: %d rewordings missed, %d different findings merged", fn, fp)
+	for _, part := range []corpusPart{tuningPart, heldOutPart} {
+		t.Run(part.name, func(t *testing.T) {
+			pairs := readJSONL[qPair](t, part, "pairs.jsonl")
+			srv := httptest.NewServer(newSemanticAPI(pairs))
+			defer srv.Close()
+			emb, err := embed.NewOpenAI(embed.OpenAIConfig{URL: srv.URL, Model: "semantic-test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			s, err := Open(ctx, t.TempDir(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			k := NewKnowledge(s)
+			vec := func(text string) []float32 {
+				v, err := emb.Embed(ctx, []string{text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v[0]
+			}
+			m := mergePairs(t, part, k, pairs, emb.Model(), vec, emb.MergeThreshold(), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+			t.Logf("%s, semantic embedder at %.2f: %v", part.name, emb.MergeThreshold(), m)
+			if m.fn != 0 || m.fp != 0 {
+				t.Fatalf("merge errors: %d rewordings missed, %d different findings merged", m.fn, m.fp)
+			}
+		})
 	}
 }
