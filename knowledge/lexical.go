@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -52,7 +53,7 @@ func lexWords(text string) []string {
 			if w == "" || koreanStop[w] {
 				return
 			}
-		} else if english.IsStopWord(w) || len(w) < 2 && !isDigits(w) {
+		} else if englishStop[w] || len(w) < 2 && !isDigits(w) {
 			return
 		}
 		out = append(out, w)
@@ -82,23 +83,32 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// koreanEndings are particles (조사) and common verb endings cut from the end
-// of a Hangul word, longest first, so "트랜잭션에서는" and "트랜잭션" match.
-var koreanEndings = []string{
-	"에서는", "으로는", "에서도", "이라는", "하려면", "하더라도", "해야한다", "되어야",
-	"에서", "으로", "에게", "한테", "까지", "부터", "처럼", "보다", "마다", "라는", "이란",
-	"하면", "하고", "해야", "하는", "하지", "한다", "했다", "해서", "하여", "된다", "되면", "되는", "되고", "됐다", "된", "할", "한", "해",
-	"은", "는", "이", "가", "을", "를", "에", "의", "와", "과", "도", "만", "로", "나",
-}
+// englishStop, koreanStop and koreanEndings come from stopwords.txt:
+// words too common to search by, and the particles (조사) and common verb
+// endings cut from the end of a Hangul word, longest first, so
+// "트랜잭션에서는" and "트랜잭션" match.
+var englishStop, koreanStop, koreanEndings = parseStopwords(stopwordsText)
 
-// koreanStop are Hangul words too common to search by.
-var koreanStop = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("은 는 가 을 를 에 의 와 과 도 만 로 나 그 이 저 것 수 등 및 더 또 때 안 못 잘 그리고 하지만 그래서 때문 경우 있다 없다 있는 없는 있으면 없으면 같은 이런 그런 모든 각 다른") {
-		m[w] = true
+func parseStopwords(text string) (en, ko map[string]bool, endings []string) {
+	en, ko = map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		kind, words, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(kind, "#") {
+			continue
+		}
+		for _, w := range strings.Fields(words) {
+			switch kind {
+			case "en":
+				en[w] = true
+			case "ko":
+				ko[w] = true
+			case "ending":
+				endings = append(endings, w)
+			}
+		}
 	}
-	return m
-}()
+	return en, ko, endings
+}
 
 // trimKorean cuts one particle or ending off a Hangul word, keeping at least
 // two syllables of stem (one for a word of two).
@@ -127,83 +137,200 @@ func lexStem(w string) string {
 	return english.Stem(w, true)
 }
 
-// lexDoc is one candidate's stems.
-type lexDoc map[string]bool
+// lexDoc is one candidate's words: the stems it holds (stemLiteral) or
+// stands for through its Korean words (stemBridge), and its thesaurus
+// groups, sorted.
+type lexDoc struct {
+	stems    map[string]uint8
+	concepts []int32
+}
+
+const (
+	stemLiteral = 1
+	stemBridge  = 2
+)
 
 func newLexDoc(e Entry) lexDoc {
-	d := lexDoc{}
+	l := lex()
+	d := lexDoc{stems: map[string]uint8{}}
+	seen := map[int32]bool{}
 	for _, w := range lexWords(e.Title + "\n" + e.Content + "\n" + strings.Join(e.Tags, " ")) {
-		s := lexStem(w)
-		d[s] = true
-		if c := Concept(s); c != "" {
-			d["~"+c] = true
+		a := l.analyze(w)
+		d.stems[a.stem] = stemLiteral
+		for _, b := range a.bridgeStems {
+			if d.stems[b] == 0 {
+				d.stems[b] = stemBridge
+			}
+		}
+		for _, c := range a.concepts {
+			if !seen[c] {
+				seen[c] = true
+				d.concepts = append(d.concepts, c)
+			}
 		}
 		// A Hangul compound holds its leading parts too: "커넥션풀" answers
 		// "커넥션".
-		if r := []rune(s); len(r) > 2 && unicode.Is(unicode.Hangul, r[0]) {
+		if r := []rune(a.stem); len(r) > 2 && unicode.Is(unicode.Hangul, r[0]) {
 			for i := 2; i < len(r); i++ {
-				d[string(r[:i])] = true
+				if p := string(r[:i]); d.stems[p] == 0 {
+					d.stems[p] = stemLiteral
+				}
 			}
 		}
 	}
+	slices.Sort(d.concepts)
 	return d
 }
 
-// conceptMatch is how much a word's thesaurus group counts where the word
-// itself is absent.
-const conceptMatch = 0.6
+func (d lexDoc) hasConcept(cs []int32) bool {
+	for _, c := range cs {
+		if _, ok := slices.BinarySearch(d.concepts, c); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// How much a query word counts in an entry that lacks it but holds a word
+// it stands for in the other language (bridgeMatch: 재시작 for "restart",
+// 캐시 for "cache"), a word of one of its curated thesaurus groups
+// (conceptMatch) or a WordNet synonym (wordnetMatch: general English, so
+// less telling).
+const (
+	bridgeMatch  = 0.8
+	conceptMatch = 0.6
+	wordnetMatch = 0.3
+)
 
 // lexicalScores gives each candidate the weighted share of the query's terms
-// it holds, a term held only through its thesaurus group counting
-// conceptMatch. A term's weight is its inverse document frequency among the
-// candidates, so the words that tell candidates apart count most. Computed
-// here, not by a driver's full-text rank, so every backend scores alike.
+// it holds, a term held only through the other language counting
+// bridgeMatch and only through its thesaurus group conceptMatch. A term's
+// weight is its inverse document frequency among the candidates, so the
+// words that tell candidates apart count most. Computed here, not by a
+// driver's full-text rank, so every backend scores alike.
 func lexicalScores(terms []string, docs []lexDoc) []float64 {
 	out := make([]float64, len(docs))
 	if len(terms) == 0 {
 		return out
 	}
-	type qterm struct{ stem, concept string }
-	var qs []qterm
+	l := lex()
+	var qs []lexWord
 	seen := map[string]bool{}
 	for _, t := range terms {
-		if s := lexStem(t); !seen[s] {
-			seen[s] = true
-			c := Concept(s)
-			if c != "" {
-				c = "~" + c
-			}
-			qs = append(qs, qterm{s, c})
+		if a := l.analyze(t); !seen[a.stem] {
+			seen[a.stem] = true
+			qs = append(qs, a)
 		}
 	}
-	match := func(d lexDoc, q qterm) float64 {
-		switch {
-		case d[q.stem]:
+	match := func(d lexDoc, q lexWord) float64 {
+		switch k := d.stems[q.stem]; {
+		case k == stemLiteral:
 			return 1
-		case q.concept != "" && d[q.concept]:
-			return conceptMatch
+		case k == stemBridge:
+			return bridgeMatch
 		}
-		return 0
+		for _, b := range q.bridgeStems {
+			if d.stems[b] != 0 {
+				return bridgeMatch
+			}
+		}
+		best := 0.0
+		for _, c := range q.concepts {
+			if _, ok := slices.BinarySearch(d.concepts, c); ok {
+				m := conceptMatch
+				if int(c) >= l.g.curated {
+					m = wordnetMatch
+				}
+				best = math.Max(best, m)
+			}
+		}
+		return best
 	}
 	n := float64(len(docs))
 	weights := make([]float64, len(qs))
+	scores := make([][]float64, len(qs))
 	var total float64
 	for i, q := range qs {
+		scores[i] = make([]float64, len(docs))
 		df := 0.0
-		for _, d := range docs {
-			if match(d, q) > 0 {
+		for j, d := range docs {
+			if m := match(d, q); m > 0 {
+				scores[i][j] = m
 				df++
 			}
 		}
 		weights[i] = math.Log(1 + (n+1)/(df+0.5))
 		total += weights[i]
 	}
-	for j, d := range docs {
+	for j := range docs {
 		var got float64
-		for i, q := range qs {
-			got += weights[i] * match(d, q)
+		for i := range qs {
+			got += weights[i] * scores[i][j]
 		}
 		out[j] = got / total
+	}
+	return out
+}
+
+// SearchWords are the words of text that search and the offline embedder
+// look at: LexicalTerms' words in order, repeats kept.
+func SearchWords(text string) []string { return lexWords(text) }
+
+// Stem is the form under which two search words match (see LexicalTerms).
+func Stem(word string) string { return lexStem(word) }
+
+// expandTerms adds to terms, for full-text candidate search, the English
+// words a Hangul term stands for, the Korean words of the glossary an
+// English term translates, and up to per other words of each term's
+// curated thesaurus groups, up to max terms in all.
+func expandTerms(terms []string, max, per int) []string {
+	l := lex()
+	out := append([]string(nil), terms...)
+	seen := map[string]bool{}
+	for _, t := range terms {
+		seen[t] = true
+	}
+	push := func(w string) bool {
+		if len(out) >= max {
+			return false
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+		return true
+	}
+	for _, t := range terms {
+		a := l.analyze(t)
+		for _, b := range a.bridges {
+			if !push(b) {
+				return out
+			}
+		}
+		added := 0
+		for _, ko := range l.reverse[t] {
+			if added == 2 || !push(ko) {
+				break
+			}
+			added++
+		}
+		added = 0
+		for _, id := range a.concepts {
+			if int(id) >= l.g.curated {
+				continue
+			}
+			for _, w := range l.g.words[id] {
+				if added >= per {
+					break
+				}
+				if !seen[w] {
+					if !push(w) {
+						return out
+					}
+					added++
+				}
+			}
+		}
 	}
 	return out
 }
@@ -233,3 +360,6 @@ func Interleave(n int, lists ...[]string) []string {
 	}
 	return out
 }
+
+// CuratedConcept reports whether a concept name is a curated group's.
+func CuratedConcept(name string) bool { return strings.HasPrefix(name, "t:") }

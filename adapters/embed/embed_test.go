@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -27,7 +29,7 @@ func norm2(v []float32) float64 {
 
 func TestHashedDeterministicAndNormalised(t *testing.T) {
 	h := NewHashed(0)
-	if h.Dim() != DefaultDim || h.Model() != "hashed-ngram-v2-512" {
+	if h.Dim() != DefaultDim || !regexp.MustCompile(`^hashed-ngram-v3-512-[0-9a-f]{12}$`).MatchString(h.Model()) {
 		t.Fatalf("dim %d model %q", h.Dim(), h.Model())
 	}
 	texts := []string{"Postgres `now()` is frozen in a transaction", "SQLite WAL 모드는 NFS 에서 잠긴다", ""}
@@ -55,6 +57,38 @@ func TestHashedDeterministicAndNormalised(t *testing.T) {
 	cancel()
 	if _, err := h.Embed(ctx, texts); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Embed err = %v", err)
+	}
+}
+
+// TestHashedModelNamesItsInputs: the model name changes with anything that
+// shapes a vector (the embedder's settings, every input of the lexicon), so
+// a deployment re-embeds its entries when one changes, and only then.
+func TestHashedModelNamesItsInputs(t *testing.T) {
+	inputs := knowledge.LexiconInputs()
+	var names []string
+	for _, in := range inputs {
+		names = append(names, in.Name)
+	}
+	want := "[stopwords.txt thesaurus.txt wordnet.txt glossary.txt transliteration.txt loanwords.txt stemmer]"
+	if got := fmt.Sprint(names); got != want {
+		t.Fatalf("lexicon inputs %s, want %s", got, want)
+	}
+	base := knowledge.DigestOf(inputs)
+	if base != knowledge.LexiconDigest() {
+		t.Fatal("LexiconDigest is not the digest of LexiconInputs")
+	}
+	for i := range inputs {
+		changed := append([]knowledge.LexiconInput(nil), inputs...)
+		changed[i].Text += "\nx"
+		if knowledge.DigestOf(changed) == base {
+			t.Errorf("changing %s leaves the lexicon digest as it is", inputs[i].Name)
+		}
+	}
+	if digestOf(settings, base) == digestOf(settings+" ", base) || digestOf(settings, base) == digestOf(settings, base+"0") {
+		t.Error("the model digest ignores the embedder's settings or the lexicon")
+	}
+	if !strings.HasSuffix(NewHashed(0).Model(), "-"+digestOf(settings, base)) {
+		t.Errorf("model %q does not end in the digest of its inputs", NewHashed(0).Model())
 	}
 }
 

@@ -5,10 +5,13 @@ package embed
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/cases"
@@ -21,19 +24,32 @@ import (
 const DefaultDim = 512
 
 // Feature weights of the hashed embedder. Word stems carry the meaning;
-// thesaurus groups let other words for the same idea meet ("fails" and
-// "오류" both feed "error"); stem bigrams keep some order; character
-// n-grams make typos, compounds and Korean inflections land near each other.
+// the English words a Korean word stands for (재시작: restart, 캐시: cache)
+// feed those words' stems, so the two languages meet; thesaurus groups let
+// other words for the same idea meet ("fails" and "오류" both feed
+// "error"), a word's weight shared among its groups; stem bigrams keep
+// some order; character n-grams make typos, compounds and Korean
+// inflections land near each other.
 const (
 	stemWeight    = 1.0
-	conceptWeight = 0.8
+	bridgeWeight  = 0.8
+	conceptWeight = 1.0
+	wordnetWeight = 0.3 // a WordNet synonym group's: general English, so less telling
 	bigramWeight  = 0.5
 	gramWeight    = 0.25
+	latinGram     = 3 // character n-gram length, Latin words
+	hangulGram    = 2 // and Hangul words
+	hashedFormat  = 3 // bump when Vector's features or hashing change
 )
 
+// settings is every setting of Vector, for the model name's digest.
+var settings = fmt.Sprintf("format=%d stem=%g bridge=%g concept=%g wordnet=%g bigram=%g gram=%g latin=%d hangul=%d hash=fnv64a-fmix",
+	hashedFormat, stemWeight, bridgeWeight, conceptWeight, wordnetWeight, bigramWeight, gramWeight, latinGram, hangulGram)
+
 // Hashed is the offline embedder: the search words of a text (stop words
-// out, English stemmed, Korean particles cut; see pumasi.SearchWords), their
-// thesaurus groups, stem bigrams and character n-grams (trigrams, bigrams
+// out, English stemmed, Korean particles cut; see knowledge.SearchWords),
+// the English words a Korean word stands for, their thesaurus groups (see
+// knowledge.Analyze), stem bigrams and character n-grams (trigrams, bigrams
 // for Hangul), feature-hashed with random signs into Dim buckets and
 // L2-normalised. The same text always yields the same vector, on any machine.
 type Hashed struct {
@@ -49,10 +65,23 @@ func NewHashed(dim int) *Hashed {
 	return &Hashed{dim: dim}
 }
 
-// Model names the embedder and its dimension; vectors are comparable only
-// within one model name.
+// Model names the embedder, its dimension and a digest of everything that
+// shapes its vectors: its own settings and the lexicon it reads words by
+// (stop words, stemmer, thesaurus, glossary, transliteration rules; see
+// knowledge.LexiconDigest). Vectors are comparable only within one model
+// name, so a change to any of them re-embeds the stored entries once, as
+// any change of embedder does.
 func (h *Hashed) Model() string {
-	return fmt.Sprintf("%sngram-v2-%d", knowledge.LexicalModelPrefix, h.dim)
+	return fmt.Sprintf("%sngram-v%d-%d-%s", knowledge.LexicalModelPrefix, hashedFormat, h.dim, modelDigest())
+}
+
+var modelDigest = sync.OnceValue(func() string { return digestOf(settings, knowledge.LexiconDigest()) })
+
+// digestOf is the model name's digest of the embedder's settings and the
+// lexicon's digest: 12 hex digits.
+func digestOf(settings, lexicon string) string {
+	sum := sha256.Sum256([]byte(settings + "\n" + lexicon))
+	return hex.EncodeToString(sum[:6])
 }
 
 // Dim is the vector length.
@@ -79,19 +108,27 @@ func (h *Hashed) Vector(text string) []float32 {
 	acc := make([]float64, h.dim)
 	prev := ""
 	for _, w := range knowledge.SearchWords(text) {
-		s := knowledge.Stem(w)
+		a := knowledge.Analyze(w)
+		s := a.Stem
 		h.add(acc, "s\x00"+s, stemWeight)
-		if c := knowledge.Concept(s); c != "" {
-			h.add(acc, "k\x00"+c, conceptWeight)
+		for _, b := range a.BridgeStems {
+			h.add(acc, "s\x00"+b, bridgeWeight/math.Sqrt(float64(len(a.BridgeStems))))
+		}
+		for _, c := range a.Concepts {
+			cw := conceptWeight
+			if !knowledge.CuratedConcept(c) {
+				cw = wordnetWeight
+			}
+			h.add(acc, "k\x00"+c, cw/math.Sqrt(float64(len(a.Concepts))))
 		}
 		if prev != "" {
 			h.add(acc, "b\x00"+prev+"\x00"+s, bigramWeight)
 		}
 		prev = s
 		r := []rune(w)
-		n := 3
+		n := latinGram
 		if isHangul(r[0]) {
-			n = 2
+			n = hangulGram
 		}
 		r = []rune("<" + w + ">")
 		for j := 0; j+n <= len(r); j++ {
@@ -140,10 +177,11 @@ func Tokens(text string) []string {
 }
 
 // MergeThreshold is the cosine above which two contributions embedded by
-// the hashed embedder are taken for the same finding (with nested details:
-// see pumasi.LexicalModelPrefix). Measured on the labelled pairs in
-// testdata/knowledge/retrieval: one-word edits and a translation sit at
-// 0.78–0.99, rewordings at 0.41–0.74, different findings on one topic at
-// 0.11–0.53 and findings differing in one detail up to 0.96 (kept apart by
-// the details, not by the cosine).
+// the hashed embedder are taken for the same finding when no decisive
+// detail differs; below it, down to a floor, agreeing details merge a
+// rewording (see knowledge.LexicalModelPrefix and mergeable). Measured on
+// the labelled pairs in testdata/knowledge/retrieval: one-word edits sit at
+// 0.88–0.99, rewordings and translations at 0.42–0.83, different findings
+// on one topic at 0.10–0.61 and findings differing in one detail up to 0.97
+// (kept apart by the details, not by the cosine).
 func (h *Hashed) MergeThreshold() float64 { return 0.80 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"pumasi/adapters/embed"
@@ -10,7 +11,7 @@ import (
 
 func TestOpenEmbedderAndKnowledge(t *testing.T) {
 	e, err := OpenEmbedder(EmbedderConfig{})
-	if err != nil || e.Model() != "hashed-ngram-v2-512" {
+	if err != nil || !strings.HasPrefix(e.Model(), "hashed-ngram-v3-512-") {
 		t.Fatalf("default embedder = %v, %v", e, err)
 	}
 	e, err = OpenEmbedder(EmbedderConfig{URL: "http://127.0.0.1:1/v1", Model: "text-embedding-3-small", Key: "k"})

@@ -1,0 +1,52 @@
+package knowledge
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestTransliteration: Hangul loanwords meet the English words they were
+// written from, by rule, and native words do not pass for loanwords.
+func TestTransliteration(t *testing.T) {
+	for ko, en := range map[string]string{
+		"캐시": "cache", "레플리카": "replica", "스키마": "schema", "쿼리": "query", "타임아웃": "timeout",
+		"클러스터": "cluster", "서버": "server", "프록시": "proxy", "세션": "session", "토큰": "token",
+		"커밋": "commit", "브랜치": "branch", "컨테이너": "container", "인덱스": "index", "트랜잭션": "transaction",
+		"마이그레이션": "migration", "파티션": "partition", "샤드": "shard", "스레드": "thread", "버퍼": "buffer",
+		"롤백": "rollback", "웹훅": "webhook", "파이프라인": "pipeline", "레디스": "redis", "카프카": "kafka",
+		"쿠버네티스": "kubernetes", "데이터베이스": "database", "엔드포인트": "endpoint", "페이로드": "payload",
+		"게이트웨이": "gateway", "스케줄러": "scheduler", "리전": "region", "배포": "deploy",
+	} {
+		a := Analyze(ko)
+		if !slices.Contains(a.Bridges, en) {
+			t.Errorf("%s → %v, want %s", ko, a.Bridges, en)
+		}
+	}
+}
+
+// TestGlossary: native Korean words, conjugated and with particles, meet
+// their English translations.
+func TestGlossary(t *testing.T) {
+	for text, en := range map[string]string{
+		"재시작하면": "restart", "느려서": "slow", "느린": "slow", "사라졌다": "disappear", "연결이": "connection",
+		"설정값을": "config", "끊겼다": "disconnect", "늘어나면": "increase", "빨라졌다": "fast", "멈춘다": "hang",
+	} {
+		ws := SearchWords(text)
+		if len(ws) != 1 {
+			t.Fatalf("SearchWords(%q) = %v", text, ws)
+		}
+		if a := Analyze(ws[0]); !slices.Contains(a.Bridges, en) {
+			t.Errorf("%s (%s) → %v, want %s", text, ws[0], a.Bridges, en)
+		}
+	}
+}
+
+// TestNativeWordsStayNative: common native and Sino-Korean words that the
+// glossary does not hold are not mistaken for loanwords.
+func TestNativeWordsStayNative(t *testing.T) {
+	for _, w := range []string{"사용", "필요", "결과", "대상", "다음", "가능", "기대", "단어", "발생", "보인다", "바꾸고", "나오고", "들어", "그대", "자주"} {
+		if a := Analyze(w); len(a.Bridges) != 0 {
+			t.Errorf("%s → %v, want no English word", w, a.Bridges)
+		}
+	}
+}

@@ -1,0 +1,335 @@
+package knowledge
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Transliteration of Hangul loanwords to the English words they were
+// written from, by the rules of transliteration.txt (see korean.go).
+
+// enRule is one English grapheme rule of transliteration.txt.
+type enRule struct {
+	g      string
+	start  bool
+	before string // letters that may follow; "" for any, "$" for the end
+	alts   []string
+}
+
+// translit holds the parsed transliteration rules.
+type translit struct {
+	initial, final map[string]string
+	vowel          map[string]string
+	en             []enRule
+}
+
+func parseTranslit(text string) *translit {
+	t := &translit{initial: map[string]string{}, final: map[string]string{}, vowel: map[string]string{}}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		cls := f[2]
+		if cls == "-" {
+			cls = ""
+		}
+		switch f[0] {
+		case "initial":
+			t.initial[f[1]] = cls
+		case "final":
+			t.final[f[1]] = cls
+		case "vowel":
+			t.vowel[f[1]] = f[2]
+		case "en":
+			r := enRule{g: f[1]}
+			if strings.HasPrefix(r.g, "^") {
+				r.start, r.g = true, r.g[1:]
+			}
+			if g, before, ok := strings.Cut(r.g, "/"); ok {
+				r.g, r.before = g, before
+			}
+			for _, a := range strings.Split(f[2], "|") {
+				if a == "-" {
+					a = ""
+				}
+				r.alts = append(r.alts, a)
+			}
+			t.en = append(t.en, r)
+		}
+	}
+	return t
+}
+
+// collapse drops repeats of a sound class with no vowel (".") between
+// them, then the vowels.
+func collapse(s string) string {
+	var b strings.Builder
+	var prev byte
+	for i := 0; i < len(s); i++ {
+		if s[i] != prev && s[i] != '.' {
+			b.WriteByte(s[i])
+		}
+		prev = s[i]
+		if s[i] == '.' {
+			prev = 0
+		}
+	}
+	return b.String()
+}
+
+// hangulKey is the consonant-class sequence of a Hangul word and its
+// vowels (the inserted ㅡ left out); ok is false for a word with other
+// letters in it.
+func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
+	var b strings.Builder
+	rs := []rune(w)
+	open := false // the previous syllable ends in a vowel
+	for n, r := range rs {
+		s, isSyl := decompose(r)
+		if !isSyl {
+			return "", nil, false
+		}
+		v := jamoAt(jamoMedial, s.m)
+		if n == 0 && s.i == 11 && !strings.Contains(glideVowels, v) {
+			b.WriteByte('V') // a word that starts with a vowel
+		}
+		b.WriteString(t.initial[jamoAt(jamoInitial, s.i)])
+		switch {
+		case v == "ㅡ" && insertedEu(rs, n, s):
+			// ㅡ is inserted between consonants (스, 트, 클), and the ㅣ of a
+			// final 시, 지, 치 may be (cache, page, batch; but proxy).
+		case v == "ㅣ" && n == len(rs)-1 && s.f == 0 && n > 0 && (s.i == 9 || s.i == 12 || s.i == 14):
+			vowels = append(vowels, "?"+v)
+		case s.i == 11 && (v == "ㅣ" || v == "ㅜ") && open:
+			// the glide of a diphthong: 데이(터), 타임, 아웃
+		default:
+			vowels = append(vowels, v)
+			b.WriteByte('.')
+		}
+		if s.f > 0 {
+			b.WriteString(t.final[jamoFinal[s.f]])
+		}
+		open = s.f == 0
+	}
+	return collapse(b.String()), vowels, true
+}
+
+// insertedEu reports whether the ㅡ of syllable n (s) is the vowel Korean
+// inserts into an English consonant cluster rather than a vowel: past the
+// word's start (테스트, 카프카), before an l or r (크론, 클러스터, 프록시), or
+// after an s (스크립트); with a final only for an l so doubled (클러,
+// 테이블). 그대 and 들어 keep theirs.
+func insertedEu(rs []rune, n int, s syllable) bool {
+	last := n == len(rs)-1
+	nextL := false
+	if !last {
+		next, ok := decompose(rs[n+1])
+		nextL = ok && next.i == 5 // ㄹ
+	}
+	switch s.f {
+	case 0:
+		return n > 0 || last || nextL || s.i == 9 || s.i == 10 // ㅅ ㅆ
+	case 8: // ㄹ
+		return last || nextL
+	}
+	return false
+}
+
+// glideVowels start with a y or w sound: 유, 웹 start with a consonant
+// (unit, webhook).
+const glideVowels = "ㅑㅒㅕㅖㅛㅠㅘㅙㅚㅝㅞㅟ"
+
+// maxKeys caps the alternative sound sequences of one English word.
+const maxKeys = 8
+
+// englishKeys are the consonant-class sequences an English word may sound
+// like, and its vowel groups (runs of vowel letters, a final silent e left
+// out).
+func (t *translit) englishKeys(w string) (keys []string, vowels []string) {
+	keys = []string{""}
+	// A word that starts with a vowel sound, not a "yu" (unit, user).
+	if w != "" && strings.ContainsRune("aeio", rune(w[0])) ||
+		strings.HasPrefix(w, "u") && !(len(w) > 2 && !isVowel(w[1]) && isVowel(w[2])) {
+		keys[0] = "V"
+	}
+	for i := 0; i < len(w); {
+		matched := false
+		for _, r := range t.en {
+			if r.start && i != 0 || !strings.HasPrefix(w[i:], r.g) {
+				continue
+			}
+			next := i + len(r.g)
+			if r.before != "" {
+				if next == len(w) {
+					if !strings.Contains(r.before, "$") {
+						continue
+					}
+				} else if !strings.ContainsRune(r.before, rune(w[next])) {
+					continue
+				}
+			}
+			var out []string
+			for _, k := range keys {
+				for _, a := range r.alts {
+					if len(out) < maxKeys {
+						out = append(out, k+a)
+					}
+				}
+			}
+			keys, i, matched = out, next, true
+			break
+		}
+		if !matched {
+			i++ // a letter no rule knows: silent
+		}
+	}
+	for j := range keys {
+		keys[j] = collapse(keys[j])
+	}
+	keys = slices.Compact(keys)
+	end := len(w)
+	if end > 2 && w[end-1] == 'e' && !strings.ContainsRune("aeiou", rune(w[end-2])) {
+		end--
+	}
+	for i := 0; i < end; {
+		if !strings.ContainsRune("aeiouy", rune(w[i])) || (w[i] == 'y' && i == 0) {
+			i++
+			continue
+		}
+		j := i + 1
+		// a y between vowels is a consonant: layout is "ay" + "ou".
+		for j < end && strings.ContainsRune("aeiouy", rune(w[j])) && !(w[j] == 'y' && j+1 < end && strings.ContainsRune("aeiou", rune(w[j+1]))) {
+			j++
+		}
+		if j < end && w[j] == 'y' {
+			j++
+		}
+		g := w[i:j]
+		// A final y, and a lone e between single consonants inside a
+		// compound (pipeline, gateway), may go unwritten in Hangul.
+		if j == len(w) && g == "y" || g == "e" && i >= 2 && j < end && !isVowel(w[i-1]) && isVowel(w[i-2]) && !isVowel(w[j]) && j+1 < end && isVowel(w[j+1]) {
+			g = "?" + g
+		}
+		vowels = append(vowels, g)
+		i = j
+	}
+	return keys, vowels
+}
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiouy", c) >= 0 }
+
+// vowelScore is how well Korean vowels match English vowel groups: their
+// longest common subsequence (a Korean vowel matching a group holding one
+// of its letters) over the longer of the two, optional vowels ("?")
+// counting where they match only.
+func (t *translit) vowelScore(kv, ev []string) float64 {
+	required := func(vs []string) int {
+		n := 0
+		for _, v := range vs {
+			if !strings.HasPrefix(v, "?") {
+				n++
+			}
+		}
+		return n
+	}
+	den := max(required(kv), required(ev))
+	if den == 0 {
+		return 1
+	}
+	prev := make([]int, len(ev)+1)
+	cur := make([]int, len(ev)+1)
+	for i := range kv {
+		letters := t.vowel[strings.TrimPrefix(kv[i], "?")]
+		for j := range ev {
+			switch {
+			case strings.ContainsAny(strings.TrimPrefix(ev[j], "?"), letters):
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return min(1, float64(prev[len(ev)])/float64(den))
+}
+
+// minVowelScore is the least vowel agreement for a transliteration; a
+// sequence of two consonant classes only in a word of two syllables (코드,
+// 로그) is too common among native words to pass with less than full
+// agreement, and then only for short English words.
+const (
+	minVowelScore = 0.75
+	shortKeyWord  = 6
+)
+
+// transliterate returns the English words a Hangul word of two syllables
+// or more may be written from: those of the vocabulary sharing its
+// consonant sequence (two classes at least) whose vowels agree best, at
+// most two.
+func (l *lexicon) transliterate(w string) []string {
+	key, kv, ok := l.tr.hangulKey(w)
+	if !ok || len(strings.TrimPrefix(key, "V")) < 2 || utf8.RuneCountInString(w) < 2 {
+		return nil
+	}
+	best, bestScore := []string(nil), minVowelScore
+	for _, c := range l.vocab[key] {
+		s := l.tr.vowelScore(kv, l.vocabVowels[c])
+		if len(strings.TrimPrefix(key, "V")) == 2 && utf8.RuneCountInString(w) < 3 && (s < 1 || len(c) > shortKeyWord) {
+			continue
+		}
+		switch {
+		case s > bestScore+1e-9:
+			best, bestScore = []string{c}, s
+		case s > bestScore-1e-9:
+			best = append(best, c)
+		}
+	}
+	// Of equals, the shortest words: the fewest letters unwritten.
+	slices.SortStableFunc(best, func(a, b string) int { return len(a) - len(b) })
+	return best[:min(len(best), 2)]
+}
+
+// addVocab adds an English word to the transliteration vocabulary.
+func (l *lexicon) addVocab(w string) {
+	if len(w) < 3 || !isASCIIWord(w) || l.vocabSeen[w] {
+		return
+	}
+	l.vocabSeen[w] = true
+	keys, vowels := l.tr.englishKeys(w)
+	l.vocabVowels[w] = vowels
+	for _, k := range keys {
+		if len(strings.TrimPrefix(k, "V")) >= 2 {
+			l.vocab[k] = append(l.vocab[k], w)
+		}
+	}
+}
+
+// dropInflectedVocab removes from the transliteration vocabulary the
+// plurals and past tenses of its other words ("caches" beside "cache"): a
+// Hangul loanword is written from the plain word (or its -ing: 캐싱).
+func (l *lexicon) dropInflectedVocab() {
+	for key, ws := range l.vocab {
+		kept := ws[:0]
+		for _, w := range ws {
+			inflected := false
+			if !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ed") {
+				kept = append(kept, w)
+				continue
+			}
+			for _, c := range lemmaCandidates(w) {
+				if c != w && l.vocabSeen[c] && lexStem(c) == lexStem(w) {
+					inflected = true
+					break
+				}
+			}
+			if !inflected {
+				kept = append(kept, w)
+			}
+		}
+		l.vocab[key] = kept
+	}
+}
