@@ -3,54 +3,225 @@ package knowledge
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // LexicalModelPrefix starts the model name of an embedder whose vectors
 // are bags of words (the offline hashed one). Alike words are all such a
-// vector sees, so a near-duplicate merge under such a model also needs the
-// two texts' details to be nested (DetailsNested); a semantic embedder's
-// cosine alone decides.
+// vector sees, so its cosine says less about two texts being one finding
+// than a semantic embedder's: mergeable weighs their details more.
 const LexicalModelPrefix = "hashed-"
 
+// Merge evidence under a bag-of-words embedder (see mergeable).
+const (
+	// evidenceFloor is the least cosine at which agreeing details can
+	// merge two texts below the merge threshold: under it they are not
+	// about the same thing, whatever they share.
+	evidenceFloor = 0.40
+	// minSharedDetails and minDetailOverlap are the agreement it takes:
+	// this much weight of decisive details in common (see
+	// detailAgreement), covering this share of the text that has less.
+	minSharedDetails = 2
+	minDetailOverlap = 0.5
+)
+
 // mergeable reports whether a text at cosine sim to an entry's text merges
-// into it under threshold, for vectors of model.
+// into it under threshold, for vectors of model. A decisive detail that
+// differs (DetailsConflict), or a name or word swapped for another in texts
+// or titles that read almost alike (proseConflict), keeps them apart
+// whatever the cosine: two findings that differ in one flag, version,
+// value or product, or give the opposite advice, say different things
+// however alike their words are. Otherwise the cosine above threshold
+// merges; under a bag-of-words embedder, so does a cosine above
+// evidenceFloor when the two texts share enough decisive details, since a
+// rewording keeps the identifiers, versions and error strings of a finding
+// and changes its words.
 func mergeable(model string, sim, threshold float64, text, entryText string) bool {
-	if sim <= threshold {
+	if sim <= evidenceFloor && sim <= threshold {
 		return false
 	}
-	return !strings.HasPrefix(model, LexicalModelPrefix) || DetailsNested(text, entryText)
+	a, b := ParseDetails(text), ParseDetails(entryText)
+	if DetailsConflict(a, b) || proseConflict(a, b) || proseConflict(ParseDetails(firstLine(text)), ParseDetails(firstLine(entryText))) {
+		return false
+	}
+	if sim > threshold {
+		return true
+	}
+	if !strings.HasPrefix(model, LexicalModelPrefix) {
+		return false
+	}
+	shared, fewer := detailAgreement(a, b)
+	return shared >= minSharedDetails && shared >= minDetailOverlap*fewer
 }
 
-// detailPattern finds the details that make a finding what it is: code
-// spans, flags, versions and numbers with their units.
-var detailPattern = regexp.MustCompile("`[^`\n]{1,200}`|(?:^|\\s)(--?[A-Za-z][\\w.-]*(?:=[^\\s,;]+)?)|\\b[vV]?\\d+(?:\\.\\d+)+\\b|\\b\\d+(?:[a-zA-Z%]{1,4})?\\b")
+// firstLine is a title, the first line of an EmbeddingText.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
 
-// Details returns the normalised details of text (see detailPattern).
-func Details(text string) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range detailPattern.FindAllString(text, -1) {
-		m = strings.TrimSpace(strings.Trim(strings.TrimSpace(m), "`"))
-		if m != "" {
-			out[strings.ToLower(m)] = true
+// DetailSet is what ParseDetails finds in a text: its code spans as
+// written (normalised), and the decisive atoms in and out of them:
+// identifiers, flags, versions and numbers, paths, error strings.
+type DetailSet struct {
+	Spans []string        // code spans, case-folded, spaces collapsed
+	Atoms map[string]bool // every decisive atom
+	// Numbers are the numbers and versions of the prose by the word before
+	// them ("postgresql" → 12), so that two texts giving one thing
+	// different numbers can be told from two texts counting different
+	// things.
+	Numbers map[string][]string
+	// Names are the prose's capitalised words past a sentence's start and
+	// its words in capitals (Alpine, MariaDB, MOVED), case-folded; Words
+	// all its words (Korean ones with the English words they stand for);
+	// Negations counts its negations (not, never, 않, 못).
+	Names, Words map[string]bool
+	Negations    int
+}
+
+// negators are the English words of negation; koreanNegators the parts of
+// a Hangul word that negate it (안 된다, 되지 않는다, 할 수 없다, 못 한다).
+var (
+	negators       = map[string]bool{"not": true, "no": true, "never": true, "without": true, "cannot": true, "don": true, "doesn": true, "isn": true, "aren": true, "won": true, "didn": true, "wasn": true, "shouldn": true, "mustn": true, "nor": true}
+	koreanNegators = []string{"않", "못", "없"}
+)
+
+var (
+	codeSpan = regexp.MustCompile("`[^`\n]{1,200}`")
+	quoted   = regexp.MustCompile(`"[^"\n]{3,120}"|'[^'\n]{3,120}'`)
+	// atomPattern finds decisive atoms in prose: flags, paths, versions
+	// and numbers, identifiers joined by _ . : / @ or with inner capitals
+	// (max_connections, go.mod, actions/checkout@v4, readinessProbe), and
+	// words in capitals (SIGTERM, KEEPTTL); a sentence's full stop is no
+	// separator.
+	atomPattern = regexp.MustCompile(`(?:^|[\s(])--?[A-Za-z][\w.-]*(?:=[^\s,;)]+)?` +
+		`|(?:/[\w.-]+){2,}` +
+		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
+		`|\b[A-Za-z][A-Za-z0-9]*(?:[_.:/@-]*[A-Za-z0-9]+)*[_.:/@][A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
+		`|\b[A-Za-z][a-z0-9]*[a-z][A-Z][A-Za-z0-9]*` +
+		`|\b[A-Z][A-Z0-9_]{2,}\b`)
+)
+
+// ParseDetails finds the details of text (see DetailSet).
+func ParseDetails(text string) DetailSet {
+	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}}
+	prose := codeSpan.ReplaceAllStringFunc(text, func(span string) string {
+		s := strings.Join(strings.Fields(strings.ToLower(strings.Trim(span, "`"))), " ")
+		if s != "" {
+			d.Spans = append(d.Spans, s)
+			for _, t := range spanTokens(s) {
+				d.addAtom(t)
+			}
+		}
+		return " "
+	})
+	prose = quoted.ReplaceAllStringFunc(prose, func(q string) string {
+		if s := strings.Join(strings.Fields(strings.ToLower(q[1:len(q)-1])), " "); strings.ContainsFunc(s, unicode.IsLetter) {
+			d.Spans = append(d.Spans, s)
+			for _, t := range spanTokens(s) {
+				d.addAtom(t)
+			}
+		}
+		return " "
+	})
+	for _, ix := range proseWord.FindAllStringIndex(prose, -1) {
+		w := prose[ix[0]:ix[1]]
+		lw := strings.ToLower(w)
+		d.Words[lw] = true
+		if negators[lw] {
+			d.Negations++
+		}
+		// A name: capitalised past a sentence's start (Alpine, MariaDB), or
+		// in capitals (MOVED, TLS).
+		upper := !strings.ContainsFunc(w, unicode.IsLower)
+		if len(w) >= 2 && !englishStop[lw] && (upper || unicode.IsUpper(rune(w[0])) && !sentenceStart(prose[:ix[0]])) {
+			d.Names[lw] = true
 		}
 	}
-	return out
-}
-
-// DetailsNested reports whether the details of one text are all among the
-// other's: a rewording may add or drop detail, but two findings that each
-// name a detail the other lacks (--force vs --force-with-lease, 0 0 * * *
-// vs 0 9 * * *) say different things however alike their words are.
-func DetailsNested(a, b string) bool {
-	da, db := Details(a), Details(b)
-	return subset(da, db) || subset(db, da)
-}
-
-func subset(a, b map[string]bool) bool {
-	for k := range a {
-		if !b[k] {
-			return false
+	for _, w := range lexWords(prose) {
+		if !isHangulWord(w) {
+			continue
+		}
+		d.Words[w] = true
+		for _, neg := range koreanNegators {
+			d.Negations += strings.Count(w, neg)
+		}
+		for _, b := range lex().analyze(w).bridges {
+			d.Words[b] = true // for antonyms across the glossary: 켜면, 끄면
 		}
 	}
-	return true
+	for _, ix := range atomPattern.FindAllStringIndex(prose, -1) {
+		t := d.addAtom(strings.ToLower(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
+		if t != "" && isNumber(t) {
+			if w := wordBefore(prose[:ix[0]]); w != "" {
+				d.Numbers[w] = append(d.Numbers[w], t)
+			}
+		}
+	}
+	return d
+}
+
+// proseWord is a Latin word of prose.
+var proseWord = regexp.MustCompile(`\b[A-Za-z][A-Za-z]*\b`)
+
+// sentenceStart reports whether a word after s starts a sentence (or the
+// text, or a title's part after a colon).
+func sentenceStart(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	return s == "" || strings.ContainsRune(".!?:;\n(", rune(s[len(s)-1]))
+}
+
+// wordBefore is the word a number in prose counts: the last word before
+// it (s ends where the number starts), past a colon, equals sign or
+// bracket ("TTL: 300"), skipping up to two stop words ("defaults to 512":
+// defaults), a Korean word without its particle; "" when other punctuation
+// comes first.
+func wordBefore(s string) string {
+	for i := 0; i < 3; i++ {
+		s = strings.TrimRight(s, " \t:=(")
+		j := strings.LastIndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+		w := strings.ToLower(s[j+1:])
+		if isHangulWord(w) {
+			w = trimKorean(w) // 타임아웃을, 타임아웃은: 타임아웃
+		}
+		if w == "" || !englishStop[w] {
+			return w
+		}
+		s = s[:j+1]
+	}
+	return ""
+}
+
+// spanTokens splits a code span into its words: on spaces and brackets,
+// quotes and separators, keeping what holds . _ - : / = inside a token.
+func spanTokens(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`,;()[]{}"'<>|&`, r)
+	})
+}
+
+func (d DetailSet) addAtom(t string) string {
+	t = strings.Trim(t, ".:,=")
+	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return ""
+	}
+	if isNumber(strings.ReplaceAll(t, ",", "")) {
+		t = strings.TrimLeft(strings.ReplaceAll(t, ",", ""), "vV")
+		if t = strings.TrimLeft(t, "0"); t == "" || t[0] == '.' || t[0] == ':' {
+			t = "0" + t
+		}
+	}
+	d.Atoms[t] = true
+	return t
+}
+
+// isNumber reports whether an atom is a number or version (v1.2.3, 09:00).
+func isNumber(t string) bool {
+	t = strings.TrimLeft(t, "vV")
+	return t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ':' }) < 0 &&
+		unicode.IsDigit(rune(t[0]))
+}
+
+func isFlag(t string) bool {
+	return strings.HasPrefix(t, "-") && len(t) > 1 && unicode.IsLetter(rune(strings.TrimLeft(t, "-")[0]))
 }

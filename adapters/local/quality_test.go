@@ -44,14 +44,16 @@ type qPair struct {
 }
 
 // corpusPart names a part of the corpus and its directory under
-// testdata/knowledge.
+// testdata/knowledge; tunerPairs is a second pairs file, written while
+// tuning (reported apart from pairs.jsonl).
 type corpusPart struct {
-	name, dir string
-	heldOut   bool
+	name, dir  string
+	heldOut    bool
+	tunerPairs string
 }
 
 var (
-	tuningPart  = corpusPart{name: "tuning", dir: "retrieval"}
+	tuningPart  = corpusPart{name: "tuning", dir: "retrieval", tunerPairs: "pairs-tuner.jsonl"}
 	heldOutPart = corpusPart{name: "held-out", dir: "heldout", heldOut: true}
 )
 
@@ -109,7 +111,7 @@ const (
 // verdicts on the pairs.
 type retrievalFigures struct {
 	hits1, hits5, total map[string]int
-	merges              mergeCounts
+	merges, tunerMerges mergeCounts
 }
 
 func (f retrievalFigures) recall1(g string) float64 { return ratio(f.hits1[g], f.total[g]) }
@@ -209,7 +211,10 @@ func measureRetrieval(t *testing.T, part corpusPart, emb *embed.Hashed, opts kno
 	}
 
 	// Dedup: each pair in a hive of its own, a then b, through the engine.
-	fig.merges = mergePairs(t, part, k, pairs, emb.Model(), emb.Vector, threshold, now)
+	fig.merges = mergePairs(t, part, k, "a", pairs, emb.Model(), emb.Vector, threshold, now)
+	if part.tunerPairs != "" {
+		fig.tunerMerges = mergePairs(t, part, k, "b", readJSONL[qPair](t, part, part.tunerPairs), emb.Model(), emb.Vector, threshold, now)
+	}
 	return fig
 }
 
@@ -219,6 +224,9 @@ func (f retrievalFigures) String() string {
 		fmt.Fprintf(&b, "%s r@1 %.3f r@5 %.3f (n=%d) | ", g, f.recall1(g), f.recall5(g), f.total[g])
 	}
 	b.WriteString(f.merges.String())
+	if f.tunerMerges != (mergeCounts{}) {
+		b.WriteString(" | tuner-written pairs: " + f.tunerMerges.String())
+	}
 	return b.String()
 }
 
@@ -260,6 +268,8 @@ func TestRetrievalQuality(t *testing.T) {
 				{"korean recall@5", f.recall5(gKorean), 0.90},
 				{"rewordings merged", f.merges.rewordings(), 0.28},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0},
+				{"tuner-written look-alikes kept apart", ratio(f.tunerMerges.tn, f.tunerMerges.tn+f.tunerMerges.fp), 1},
 			}
 		},
 		heldOutPart.name: func(f retrievalFigures) []floor {
@@ -281,12 +291,12 @@ func TestRetrievalQuality(t *testing.T) {
 
 // mergePairs contributes each labelled pair, a then b, in a hive of its own
 // through k, and counts the verdicts against the labels.
-func mergePairs(t *testing.T, part corpusPart, k *knowledge.Engine, pairs []qPair, model string, vec func(string) []float32, threshold float64, at time.Time) mergeCounts {
+func mergePairs(t *testing.T, part corpusPart, k *knowledge.Engine, tag string, pairs []qPair, model string, vec func(string) []float32, threshold float64, at time.Time) mergeCounts {
 	t.Helper()
 	ctx := context.Background()
 	var m mergeCounts
 	for i, p := range pairs {
-		hive := fmt.Sprintf("pair-%03d", i)
+		hive := fmt.Sprintf("pair-%s-%03d", tag, i)
 		in := func(agent, title, content string) knowledge.ContributeInput {
 			return knowledge.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
 				NormHash: knowledge.Hash(title, content), Model: model,

@@ -109,6 +109,9 @@ func TestSemanticEmbedderMerges(t *testing.T) {
 	for _, part := range []corpusPart{tuningPart, heldOutPart} {
 		t.Run(part.name, func(t *testing.T) {
 			pairs := readJSONL[qPair](t, part, "pairs.jsonl")
+			if part.tunerPairs != "" {
+				pairs = append(pairs, readJSONL[qPair](t, part, part.tunerPairs)...)
+			}
 			srv := httptest.NewServer(newSemanticAPI(pairs))
 			defer srv.Close()
 			emb, err := embed.NewOpenAI(embed.OpenAIConfig{URL: srv.URL, Model: "semantic-test"})
@@ -129,11 +132,51 @@ func TestSemanticEmbedderMerges(t *testing.T) {
 				}
 				return v[0]
 			}
-			m := mergePairs(t, part, k, pairs, emb.Model(), vec, emb.MergeThreshold(), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+			m := mergePairs(t, part, k, "a", pairs, emb.Model(), vec, emb.MergeThreshold(), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
 			t.Logf("%s, semantic embedder at %.2f: %v", part.name, emb.MergeThreshold(), m)
 			if m.fn != 0 || m.fp != 0 {
 				t.Fatalf("merge errors: %d rewordings missed, %d different findings merged", m.fn, m.fp)
 			}
 		})
+	}
+}
+
+// TestHashedModelChangeReembedsOnce: entries embedded under an earlier
+// hashed model (the name before a thesaurus, stemmer or rule change) are
+// embedded again once under the current name, then found by its queries;
+// a second pass has nothing to do.
+func TestHashedModelChangeReembedsOnce(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	k := NewKnowledge(s)
+	emb := embed.NewHashed(0)
+	old := "hashed-ngram-v2-512"
+	texts := [][2]string{
+		{"SQLite database is locked under concurrent writers", "Enable `PRAGMA journal_mode=WAL` and set `busy_timeout` so writers wait instead of failing with SQLITE_BUSY."},
+		{"캐시 서버 재시작 후 세션이 사라진다", "Redis 를 `save \"\"` 로 띄우면 재시작할 때 세션 키가 모두 사라진다. AOF 를 켜라."},
+	}
+	for _, tx := range texts {
+		v := make([]float32, emb.Dim())
+		v[0] = 1 // another model's vector, meaningless to this one
+		if _, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "old-agent", Title: tx[0], Content: tx[1],
+			NormHash: knowledge.Hash(tx[0], tx[1]), Model: old, Vector: v, Specificity: 0.8, Threshold: 1.01}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := k.Reembed(ctx, emb.Model(), emb.Embed); err != nil || n != len(texts) {
+		t.Fatalf("first re-embed = %d, %v; want %d", n, err, len(texts))
+	}
+	if n, err := k.Reembed(ctx, emb.Model(), emb.Embed); err != nil || n != 0 {
+		t.Fatalf("second re-embed = %d, %v; want 0", n, err)
+	}
+	for q, want := range map[string]string{"database is locked": texts[0][0], "cache restart loses sessions": texts[1][0]} {
+		hits, err := k.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: q, Model: emb.Model(), Vector: emb.Vector(q), Limit: 1})
+		if err != nil || len(hits) != 1 || hits[0].Title != want || hits[0].Similarity <= 0 {
+			t.Fatalf("query %q after re-embedding = %+v, %v; want %q with a similarity", q, hits, err, want)
+		}
 	}
 }

@@ -1,0 +1,90 @@
+package knowledge
+
+import "testing"
+
+// TestDetailsConflict: each kind of decisive detail that differs keeps two
+// texts apart; a rewording that adds, drops or restates details does not.
+func TestDetailsConflict(t *testing.T) {
+	tests := []struct {
+		kind     string
+		a, b     string
+		conflict bool
+	}{
+		{"flag", "Use `git push --force-with-lease` after a rebase.", "Use `git push --force` after a rebase.", true},
+		{"flag value", "Set `NODE_OPTIONS=--max-old-space-size=4096`.", "Set `NODE_OPTIONS=--max-semi-space-size=64`.", true},
+		{"version", "On PostgreSQL 12 gen_random_uuid needs pgcrypto.", "On PostgreSQL 13 gen_random_uuid needs pgcrypto.", true},
+		{"setting", "With `pool_mode = transaction` prepared statements break.", "With `pool_mode = session` prepared statements break.", true},
+		{"identifier", "A failing `readinessProbe` removes the pod.", "A failing `livenessProbe` removes the pod.", true},
+		{"identifier variant", "Write the CSV with `encoding='utf-8'`.", "Write the CSV with `encoding='utf-8-sig'`.", true},
+		{"command word", "`kill -15 <pid>` lets it clean up.", "`kill -9 <pid>` lets it clean up.", true},
+		{"statement", "Use `CREATE INDEX CONCURRENTLY` on a busy table.", "Use `DROP INDEX CONCURRENTLY` on a busy table.", true},
+		{"path", "Put it in `/etc/nginx/conf.d/app.conf`.", "Put it in `/etc/nginx/sites-enabled/app`.", true},
+		{"error string", "Node fails with ECONNREFUSED on 5432.", "Node fails with ECONNRESET on 5432.", true},
+		{"rewording adds details", "Run `kubectl rollout restart` after editing the ConfigMap.",
+			"Env from a ConfigMap is read at start: `kubectl rollout restart deployment/api` recreates the pods.", false},
+		{"rewording restates a number", "The stop timeout is 10 seconds.", "After 10 s the container is killed.", false},
+		{"number by its setting", "Set the TTL: 300 for records you change.", "Records you change want a TTL: 60 or less.", true},
+		{"rewording other commands", "`docker stop` kills it after 10 seconds.", "Use `docker run --init` to forward signals.", false},
+	}
+	for _, tt := range tests {
+		if got := DetailsConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {
+			t.Errorf("%s: DetailsConflict = %v, want %v\n  a: %s\n  b: %s", tt.kind, got, tt.conflict, tt.a, tt.b)
+		}
+	}
+}
+
+// TestProseConflict: in texts that read almost alike, a name, a negation or
+// an antonym swapped decides; synonyms swapped do not.
+func TestProseConflict(t *testing.T) {
+	tests := []struct {
+		kind     string
+		a, b     string
+		conflict bool
+	}{
+		{"product", "On Alpine the base image has no zoneinfo, so install tzdata.", "On Ubuntu the base image has no zoneinfo, so install tzdata.", true},
+		{"antonym", "Run the additive migrations before the new code rolls out.", "Run the additive migrations after the new code rolls out.", true},
+		{"negation", "The kubelet restarts the container when the probe fails.", "The kubelet does not restart the container when the probe fails.", true},
+		{"korean antonym", "배포 전에 마이그레이션을 실행하면 옵션을 켜면 된다.", "배포 전에 마이그레이션을 실행하면 옵션을 끄면 된다.", true},
+		{"korean antonym, noun", "`max_connections` 값이 100 이상이면 풀을 나눠서 쓴다.", "`max_connections` 값이 100 이하이면 풀을 나눠서 쓴다.", true},
+		{"synonym", "Raise the limit when the pool is exhausted under load.", "Increase the limit when the pool is exhausted under load.", false},
+		{"rewrite", "Env from a ConfigMap is fixed at start; restart the pods.", "Pods keep old values until they are recreated by a rollout.", false},
+	}
+	for _, tt := range tests {
+		if got := proseConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {
+			t.Errorf("%s: proseConflict = %v, want %v", tt.kind, got, tt.conflict)
+		}
+	}
+}
+
+// TestMergeable: under the hashed model, agreeing details merge a
+// rewording below the threshold, down to evidenceFloor; a conflict keeps
+// even a near-identical text apart, under any model.
+func TestMergeable(t *testing.T) {
+	const hashed, semantic = LexicalModelPrefix + "ngram-test", "openai:test"
+	a := EmbeddingText("goose: CREATE INDEX CONCURRENTLY fails", "goose wraps migrations in a transaction, and Postgres refuses `CREATE INDEX CONCURRENTLY` with `cannot run inside a transaction block`; add `-- +goose NO TRANSACTION`.")
+	b := EmbeddingText("Mark concurrent index migrations NO TRANSACTION", "`ERROR: CREATE INDEX CONCURRENTLY cannot run inside a transaction block` under `goose up`: put `-- +goose NO TRANSACTION` at the top of the file.")
+	c := EmbeddingText("goose: CREATE INDEX CONCURRENTLY fails", "goose wraps migrations in a transaction, and Postgres refuses `DROP INDEX CONCURRENTLY` with `cannot run inside a transaction block`; add `-- +goose NO TRANSACTION`.")
+	tests := []struct {
+		name  string
+		model string
+		sim   float64
+		x, y  string
+		want  bool
+	}{
+		{"rewording, details agree", hashed, 0.6, a, b, true},
+		{"rewording under the floor", hashed, evidenceFloor, a, b, false},
+		{"semantic below its threshold", semantic, 0.6, a, b, false},
+		{"semantic above it", semantic, 0.95, a, b, true},
+		{"look-alike above the threshold", hashed, 0.97, a, c, false},
+		{"semantic look-alike", semantic, 0.97, a, c, false},
+	}
+	for _, tt := range tests {
+		threshold := 0.80
+		if tt.model == semantic {
+			threshold = 0.94
+		}
+		if got := mergeable(tt.model, tt.sim, threshold, tt.x, tt.y); got != tt.want {
+			t.Errorf("%s: mergeable = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,385 @@
+package knowledge
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// detailAgreement weighs the atoms two detail sets share, and the atoms of
+// the one with less: a plain word that a command holds (git, origin)
+// weighs half an identifier, flag, number or path.
+func detailAgreement(a, b DetailSet) (shared, fewer float64) {
+	var wa, wb float64
+	for t := range a.Atoms {
+		w := atomWeight(t)
+		wa += w
+		if b.Atoms[t] {
+			shared += w
+		}
+	}
+	for t := range b.Atoms {
+		wb += atomWeight(t)
+	}
+	return shared, min(wa, wb)
+}
+
+func atomWeight(t string) float64 {
+	if isFlag(t) || isNumber(t) || identifierLike(t) || strings.ContainsAny(t, "/_.") {
+		return 1
+	}
+	return 0.5
+}
+
+// DetailsConflict reports whether two texts' details disagree: each holds
+// a decisive detail of one kind that the other lacks: a different flag
+// (--force, --force-with-lease), a different number or version (PostgreSQL
+// 12, 13), identifiers alike but not the same (readinessProbe,
+// livenessProbe), or a command or setting written differently
+// (`pool_mode = transaction`, `pool_mode = session`; not one extending the
+// other). A rewording may add or drop details; it does not change one.
+func DetailsConflict(a, b DetailSet) bool {
+	var onlyA, onlyB []string
+	for t := range a.Atoms {
+		if !b.Atoms[t] {
+			onlyA = append(onlyA, t)
+		}
+	}
+	for t := range b.Atoms {
+		if !a.Atoms[t] {
+			onlyB = append(onlyB, t)
+		}
+	}
+	for _, x := range onlyA {
+		for _, y := range onlyB {
+			if atomsRival(x, y) {
+				return true
+			}
+		}
+	}
+	return numbersRival(a.Numbers, b.Numbers) || spansRival(a.Spans, b.Spans) || spansSubstituted(a.Spans, b.Spans)
+}
+
+// proseAlike is the share of their Latin words (Jaccard) from which two
+// texts read almost alike.
+const proseAlike = 0.6
+
+// wordOverlap is the Jaccard overlap of two word sets.
+func wordOverlap(a, b map[string]bool) float64 {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	if u := len(a) + len(b) - n; u > 0 {
+		return float64(n) / float64(u)
+	}
+	return 0
+}
+
+// proseConflict reports whether two texts that read almost alike tell of
+// different things: each has a code span or a decisive atom the other
+// lacks (an error string, a path), or names a product or tool the other
+// does not (Alpine, Ubuntu), one negates what the other does not, or one
+// says a word whose antonym the other says (before, after; enable,
+// disable; 켜면, 끄면). Only near-identical texts are judged so: a rewording
+// names and words things its own way.
+func proseConflict(a, b DetailSet) bool {
+	if wordOverlap(a.Words, b.Words) < proseAlike {
+		return false
+	}
+	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) {
+		return true
+	}
+	for x := range a.Names {
+		if b.Words[x] {
+			continue
+		}
+		for y := range b.Names {
+			if !a.Words[y] && !strings.HasPrefix(x, y) && !strings.HasPrefix(y, x) {
+				return true
+			}
+		}
+	}
+	g := lex().g
+	for x := range a.Words {
+		if b.Words[x] {
+			continue
+		}
+		for _, y := range g.antonymsOf(x) {
+			if b.Words[y] && !a.Words[y] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneSided reports whether each set holds something the other lacks.
+func oneSided(a, b map[string]bool) bool {
+	onlyA, onlyB := false, false
+	for x := range a {
+		onlyA = onlyA || !b[x]
+	}
+	for x := range b {
+		onlyB = onlyB || !a[x]
+	}
+	return onlyA && onlyB
+}
+
+func setOf(s []string) map[string]bool {
+	m := make(map[string]bool, len(s))
+	for _, x := range s {
+		m[x] = true
+	}
+	return m
+}
+
+// spansSubstituted reports whether two texts' code spans follow one
+// template with another filler: as many spans in each, and a span of one,
+// not in the other, that shares a word with one of the other's and is
+// about as long (`apk add tzdata` and `apt-get install -y tzdata`: a
+// finding for alpine told again for debian), both plain ASCII (not a
+// translation's placeholder).
+func spansSubstituted(a, b []string) bool {
+	if len(a) != len(b) || len(a) < 2 {
+		return false
+	}
+	for _, x := range a {
+		if slices.Contains(b, x) || !isASCII(x) {
+			continue
+		}
+		tx := spanTokens(x)
+		for _, y := range b {
+			if slices.Contains(a, y) || !isASCII(y) {
+				continue
+			}
+			ty := spanTokens(y)
+			if len(tx) < 2 || len(ty) < 2 || len(tx)-len(ty) > 1 || len(ty)-len(tx) > 1 || extends(tx, ty) || extends(ty, tx) {
+				continue
+			}
+			for _, t := range tx {
+				if slices.Contains(ty, t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// numbersRival reports whether the two texts give one thing (the word
+// before a number) numbers that differ, each a number the other does not
+// give it: PostgreSQL 12 and PostgreSQL 13.
+func numbersRival(a, b map[string][]string) bool {
+	for w, xs := range a {
+		ys, ok := b[w]
+		if !ok {
+			continue
+		}
+		if len(exclusive(xs, ys)) > 0 && len(exclusive(ys, xs)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func exclusive(xs, ys []string) []string {
+	var out []string
+	for _, x := range xs {
+		found := false
+		for _, y := range ys {
+			found = found || x == y
+		}
+		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// atomsRival reports whether two atoms, each in one text only, are
+// details of one kind that differ.
+func atomsRival(x, y string) bool {
+	switch {
+	case isFlag(x) || isFlag(y):
+		// --force and --force-with-lease, --max-old-space-size and
+		// --max-semi-space-size; not -m and --break-system-packages.
+		fx, fy := strings.TrimLeft(x, "-"), strings.TrimLeft(y, "-")
+		return isFlag(x) && isFlag(y) && (commonPrefix(fx, fy) >= 3 || similarWords(fx, fy))
+	case isNumber(x) || isNumber(y):
+		return false // by what they count: see numbersRival
+	}
+	if strings.Contains(x, "/") && strings.Contains(y, "/") {
+		return pathsRival(x, y)
+	}
+	return identifierLike(x) && identifierLike(y) && (similarWords(x, y) || sameEnding(x, y) || insertedVariant(x, y) || insertedVariant(y, x))
+}
+
+// insertedVariant reports whether identifier long is short with a part
+// added inside or at its end (useEffect and useLayoutEffect, utf-8 and
+// utf-8-sig, pg_dump and pg_dumpall): a variant, not a mention of the same
+// thing, which a method or path continued would be (resp.Body and
+// resp.Body.Close).
+func insertedVariant(long, short string) bool {
+	if len(long) < len(short)+3 {
+		return false
+	}
+	p := commonPrefix(long, short)
+	q := commonSuffix(long[p:], short[p:])
+	if p+q < len(short) || p < 2 && q < 2 {
+		return false
+	}
+	ins := long[p : len(long)-q]
+	return !strings.ContainsAny(ins[:1], "./:")
+}
+
+// sameEnding reports whether two identifiers end alike for half the
+// shorter and five letters or more (readinessProbe, livenessProbe).
+func sameEnding(x, y string) bool {
+	n := commonSuffix(x, y)
+	return n >= 5 && 2*n >= min(len(x), len(y))
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// pathsRival reports whether two paths share their first two segments and
+// part after (/etc/nginx/conf.d and /etc/nginx/sites-enabled).
+func pathsRival(x, y string) bool {
+	sx, sy := strings.Split(strings.Trim(x, "/"), "/"), strings.Split(strings.Trim(y, "/"), "/")
+	n := 0
+	for n < len(sx) && n < len(sy) && sx[n] == sy[n] {
+		n++
+	}
+	return n >= 2 && n < len(sx) && n < len(sy)
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// identifierLike reports whether an atom reads as an identifier rather
+// than a word of prose that a code span happened to hold.
+func identifierLike(t string) bool {
+	return len(t) >= 4 && (strings.ContainsAny(t, "_.:/-") || strings.ContainsFunc(t, unicode.IsDigit) || len(t) >= 8)
+}
+
+// similarWords reports whether two identifiers are spelled alike (an edit
+// distance of at most a third of the longer), so that one reads as a
+// variant of the other (readinessprobe, livenessprobe).
+func similarWords(x, y string) bool {
+	n := max(len(x), len(y))
+	return editDistance(x, y)*3 <= n
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c = 1 + min(prev[j-1], prev[j], cur[j-1])
+			}
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// spansRival reports whether a code span of one text and one of the other,
+// neither in the other text, start alike (the same command and subcommand,
+// or key and operator) and neither extends the other: the same command
+// written with another flag, value or argument.
+func spansRival(a, b []string) bool {
+	in := func(s string, set []string) bool {
+		for _, x := range set {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	for _, x := range a {
+		if in(x, b) {
+			continue
+		}
+		tx := spanTokens(x)
+		for _, y := range b {
+			if in(y, a) {
+				continue
+			}
+			ty := spanTokens(y)
+			if oneTokenApart(tx, ty) {
+				return true
+			}
+			if tx[0] != ty[0] || extends(tx, ty) || extends(ty, tx) {
+				continue
+			}
+			// A key and its value (encoding=, cron:), or a command and its
+			// subcommand (git push, uv sync).
+			key := strings.HasSuffix(tx[0], "=") || strings.HasSuffix(tx[0], ":")
+			if !(key && len(tx) >= 2 && len(ty) >= 2 || len(tx) >= 3 && len(ty) >= 3 && tx[1] == ty[1]) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// oneTokenApart reports whether two commands of as many words (three or
+// more) differ in one word, both plain ASCII: `kill -15 <pid>` and `kill -9 <pid>`, `CREATE
+// INDEX CONCURRENTLY` and `DROP INDEX CONCURRENTLY`.
+func oneTokenApart(a, b []string) bool {
+	if len(a) != len(b) || len(a) < 3 {
+		return false
+	}
+	differ := 0
+	for i := range a {
+		if a[i] != b[i] {
+			if !isASCII(a[i]) || !isASCII(b[i]) {
+				return false
+			}
+			differ++
+		}
+	}
+	return differ == 1
+}
+
+// extends reports whether token list long holds all of short, in a row
+// (`kubectl rollout restart` in `kubectl rollout restart deployment/api`,
+// `0 0 * * *` in `cron: '0 0 * * *'`).
+func extends(long, short []string) bool {
+	for i := 0; i+len(short) <= len(long); i++ {
+		if slices.Equal(long[i:i+len(short)], short) {
+			return true
+		}
+	}
+	return false
+}
