@@ -18,6 +18,10 @@ const (
 	// merge two texts below the merge threshold: under it they are not
 	// about the same thing, whatever they share.
 	evidenceFloor = 0.40
+	// evidenceCeiling is the highest merge threshold at which details
+	// merge below it: the offline embedder's own, 0.80. A stricter
+	// threshold (PUMASI_MERGE_THRESHOLD) asks for the cosine alone.
+	evidenceCeiling = 0.80
 	// minSharedDetails and minDetailOverlap are the agreement it takes:
 	// this much weight of decisive details in common (see
 	// detailAgreement), covering this share of the text that has less.
@@ -32,12 +36,12 @@ const (
 // whatever the cosine: two findings that differ in one flag, version,
 // value or product, or give the opposite advice, say different things
 // however alike their words are. Otherwise the cosine above threshold
-// merges; under a bag-of-words embedder, so does a cosine above
-// evidenceFloor when the two texts share enough decisive details, since a
-// rewording keeps the identifiers, versions and error strings of a finding
-// and changes its words.
+// merges; under a bag-of-words embedder at a threshold up to
+// evidenceCeiling, so does a cosine above evidenceFloor when the two texts
+// share enough decisive details, since a rewording keeps the identifiers,
+// versions and error strings of a finding and changes its words.
 func mergeable(model string, sim, threshold float64, text, entryText string) bool {
-	if sim <= evidenceFloor && sim <= threshold {
+	if sim <= threshold && (sim <= evidenceFloor || threshold > evidenceCeiling+1e-9) {
 		return false
 	}
 	a, b := ParseDetails(text), ParseDetails(entryText)

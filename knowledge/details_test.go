@@ -73,6 +73,7 @@ func TestMergeable(t *testing.T) {
 	}{
 		{"rewording, details agree", hashed, 0.6, a, b, true},
 		{"rewording under the floor", hashed, evidenceFloor, a, b, false},
+		{"rewording under a stricter threshold", hashed, 0.9, a, b, false},
 		{"semantic below its threshold", semantic, 0.6, a, b, false},
 		{"semantic above it", semantic, 0.95, a, b, true},
 		{"look-alike above the threshold", hashed, 0.97, a, c, false},
@@ -80,7 +81,7 @@ func TestMergeable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		threshold := 0.80
-		if tt.model == semantic {
+		if tt.model == semantic || tt.name == "rewording under a stricter threshold" {
 			threshold = 0.94
 		}
 		if got := mergeable(tt.model, tt.sim, threshold, tt.x, tt.y); got != tt.want {
