@@ -163,7 +163,10 @@ func newLexDoc(e Entry) lexDoc {
 			}
 		}
 		for _, c := range a.concepts {
-			if !seen[c] {
+			// WordNet's groups feed the offline vector only: general English
+			// synonyms (shop, store) would make words meet that share no
+			// term of the query.
+			if int(c) < l.g.curated && !seen[c] {
 				seen[c] = true
 				d.concepts = append(d.concepts, c)
 			}
@@ -193,13 +196,11 @@ func (d lexDoc) hasConcept(cs []int32) bool {
 
 // How much a query word counts in an entry that lacks it but holds a word
 // it stands for in the other language (bridgeMatch: 재시작 for "restart",
-// 캐시 for "cache"), a word of one of its curated thesaurus groups
-// (conceptMatch) or a WordNet synonym (wordnetMatch: general English, so
-// less telling).
+// 캐시 for "cache") or a word of one of its curated thesaurus groups
+// (conceptMatch; WordNet's groups count in the vector only).
 const (
 	bridgeMatch  = 0.8
 	conceptMatch = 0.6
-	wordnetMatch = 0.3
 )
 
 // lexicalScores gives each candidate the weighted share of the query's terms
@@ -234,17 +235,10 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 				return bridgeMatch
 			}
 		}
-		best := 0.0
-		for _, c := range q.concepts {
-			if _, ok := slices.BinarySearch(d.concepts, c); ok {
-				m := conceptMatch
-				if int(c) >= l.g.curated {
-					m = wordnetMatch
-				}
-				best = math.Max(best, m)
-			}
+		if d.hasConcept(q.concepts) {
+			return conceptMatch
 		}
-		return best
+		return 0
 	}
 	n := float64(len(docs))
 	weights := make([]float64, len(qs))
