@@ -194,17 +194,18 @@ func TestRelevanceFloor(t *testing.T) {
 	t.Logf("floor %.3f, held-out: %v", knowledge.InjectFloor, ho)
 	t.Logf("no floor,    tuning:   %v", figuresAt(tuning, tuningHits, entryOf, 0))
 	t.Logf("no floor,    held-out: %v", figuresAt(heldout, heldoutHits, entryOf, 0))
-	// The figures reached when the floor was chosen (86/94, 70/106; held
-	// out 74/79, 51/87): less is a regression. The issue's goal is 90 % of
-	// both; the related share misses it (see knowledge.InjectFloor).
+	// The figures reached when the floor was chosen again for issue 23's
+	// lexicon (85/94, 78/106; held out 73/79, 59/87; at first 86/94,
+	// 70/106, 74/79, 51/87): less is a regression. The issue's goal is 90 %
+	// of both; the related share misses it (see knowledge.InjectFloor).
 	for _, c := range []struct {
 		name      string
 		got, want float64
 	}{
-		{"tuning: unrelated prompts injecting nothing", tu.clean, 0.914},
-		{"tuning: related prompts getting their entry", tu.found, 0.660},
-		{"held-out: unrelated prompts injecting nothing", ho.clean, 0.936},
-		{"held-out: related prompts getting their entry", ho.found, 0.586},
+		{"tuning: unrelated prompts injecting nothing", tu.clean, 0.904},
+		{"tuning: related prompts getting their entry", tu.found, 0.735},
+		{"held-out: unrelated prompts injecting nothing", ho.clean, 0.924},
+		{"held-out: related prompts getting their entry", ho.found, 0.678},
 	} {
 		if c.got < c.want {
 			t.Errorf("%s = %.1f%%, want at least %.1f%%", c.name, 100*c.got, 100*c.want)
