@@ -257,23 +257,39 @@ func TestRetrievalQuality(t *testing.T) {
 	}
 	emb := embed.NewHashed(0)
 	// The figures reached, less rounding: the corpus and the embedder are
-	// deterministic, so any drop is a real regression.
+	// deterministic, so a drop is a regression (the approximate vector
+	// index moves a query now and then: a floor leaves it that much).
 	floors := map[string]func(f retrievalFigures) []floor{
 		tuningPart.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
-				{"paraphrase recall@1", f.recall1(gParaphrase), 0.37},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.74},
-				{"korean recall@5", f.recall5(gKorean), 0.90},
-				{"rewordings merged", f.merges.rewordings(), 0.28},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.44},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.735},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.89},
+				{"korean recall@5", f.recall5(gKorean), 0.89},
+				{"rewordings merged", f.merges.rewordings(), 0.74},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
-				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0},
+				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0.99},
 				{"tuner-written look-alikes kept apart", ratio(f.tunerMerges.tn, f.tunerMerges.tn+f.tunerMerges.fp), 1},
 			}
 		},
+		// Held-out floors are the figures measured once the change was
+		// done (2026-12-01), not goals: the goals (paraphrase
+		// recall@5 0.85, no look-alike merged) are not reached yet.
 		heldOutPart.name: func(f retrievalFigures) []floor {
-			return []floor{}
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.71}, // 0.718–0.724: the vector index is approximate
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.92},
+				{"rewordings merged", f.merges.rewordings(), 0.94},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.87},
+			}
 		},
 	}
 	for _, part := range []corpusPart{tuningPart, heldOutPart} {
