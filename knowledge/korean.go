@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -67,6 +68,12 @@ func (l *lexicon) parseGlossary(text string) {
 		forms := []string{ko}
 		if strings.HasSuffix(ko, "다") && utf8.RuneCountInString(ko) >= 2 {
 			forms = verbForms(strings.TrimSuffix(ko, "다"))
+		} else if utf8.RuneCountInString(ko) >= 2 {
+			for _, en := range words {
+				if !slices.Contains(l.reverse[en], ko) {
+					l.reverse[en] = append(l.reverse[en], ko)
+				}
+			}
 		}
 		for _, f := range forms {
 			if f != "" && !containsWord(l.glossary[f], words) {

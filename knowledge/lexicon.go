@@ -17,8 +17,9 @@ import (
 // names it, so an embedder built on it can tell when its vectors change.
 
 // lexiconRevision counts changes to the code that reads the lexicon: bump
-// it when a change here, in lexical.go, thesaurus.go or korean.go alters
-// what a word yields, so LexiconDigest changes with it.
+// it when a change here, in lexical.go, thesaurus.go, korean.go or
+// transliteration.go alters what a word yields, so LexiconDigest changes
+// with it.
 const lexiconRevision = 1
 
 //go:embed stopwords.txt
@@ -29,7 +30,7 @@ type lexicon struct {
 	g           *groups
 	tr          *translit
 	glossary    map[string][]string // Korean form -> English words
-	reverse     map[string][]string // English word -> Korean nouns of the glossary
+	reverse     map[string][]string // English word -> Korean nouns of the glossary, in its order
 	vocab       map[string][]string // consonant sequence -> English words
 	vocabVowels map[string][]string
 	vocabSeen   map[string]bool
@@ -61,14 +62,6 @@ func lex() *lexicon {
 		}
 		l.parseGlossary(glossaryText)
 		l.dropInflectedVocab()
-		for ko, ens := range l.glossary {
-			if strings.HasSuffix(ko, "다") || len([]rune(ko)) < 2 {
-				continue
-			}
-			for _, en := range ens {
-				l.reverse[en] = append(l.reverse[en], ko)
-			}
-		}
 		lexData = l
 	})
 	return lexData
