@@ -30,13 +30,14 @@ const (
 )
 
 // mergeable reports whether a text at cosine sim to an entry's text merges
-// into it under threshold, for vectors of model. A decisive detail that
-// differs (DetailsConflict), or a name or word swapped for another in texts
-// or titles that read almost alike (proseConflict), keeps them apart
-// whatever the cosine: two findings that differ in one flag, version,
-// value or product, or give the opposite advice, say different things
-// however alike their words are. Otherwise the cosine above threshold
-// merges; under a bag-of-words embedder at a threshold up to
+// into it under threshold, for vectors of model. A semantic embedder's
+// cosine alone decides. Under a bag-of-words embedder, whose vector sees
+// alike words only, a decisive detail that differs (DetailsConflict), or a
+// name or word swapped for another in texts or titles that read almost
+// alike (proseConflict), keeps them apart whatever the cosine: two
+// findings that differ in one flag, version, value or product, or give the
+// opposite advice, say different things however alike their words are.
+// Otherwise the cosine above threshold merges; at a threshold up to
 // evidenceCeiling, so does a cosine above evidenceFloor when the two texts
 // share enough decisive details, since a rewording keeps the identifiers,
 // versions and error strings of a finding and changes its words.
@@ -44,15 +45,15 @@ func mergeable(model string, sim, threshold float64, text, entryText string) boo
 	if sim <= threshold && (sim <= evidenceFloor || threshold > evidenceCeiling+1e-9) {
 		return false
 	}
+	if !strings.HasPrefix(model, LexicalModelPrefix) {
+		return sim > threshold
+	}
 	a, b := ParseDetails(text), ParseDetails(entryText)
 	if DetailsConflict(a, b) || proseConflict(a, b) || proseConflict(ParseDetails(firstLine(text)), ParseDetails(firstLine(entryText))) {
 		return false
 	}
 	if sim > threshold {
 		return true
-	}
-	if !strings.HasPrefix(model, LexicalModelPrefix) {
-		return false
 	}
 	shared, fewer := detailAgreement(a, b)
 	return shared >= minSharedDetails && shared >= minDetailOverlap*fewer

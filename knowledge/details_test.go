@@ -57,8 +57,9 @@ func TestProseConflict(t *testing.T) {
 }
 
 // TestMergeable: under the hashed model, agreeing details merge a
-// rewording below the threshold, down to evidenceFloor; a conflict keeps
-// even a near-identical text apart, under any model.
+// rewording below the threshold, down to evidenceFloor, and a conflict
+// keeps even a near-identical text apart; a semantic embedder's cosine
+// alone decides.
 func TestMergeable(t *testing.T) {
 	const hashed, semantic = LexicalModelPrefix + "ngram-test", "openai:test"
 	a := EmbeddingText("goose: CREATE INDEX CONCURRENTLY fails", "goose wraps migrations in a transaction, and Postgres refuses `CREATE INDEX CONCURRENTLY` with `cannot run inside a transaction block`; add `-- +goose NO TRANSACTION`.")
@@ -77,7 +78,7 @@ func TestMergeable(t *testing.T) {
 		{"semantic below its threshold", semantic, 0.6, a, b, false},
 		{"semantic above it", semantic, 0.95, a, b, true},
 		{"look-alike above the threshold", hashed, 0.97, a, c, false},
-		{"semantic look-alike", semantic, 0.97, a, c, false},
+		{"semantic look-alike: its cosine decides", semantic, 0.97, a, c, true},
 	}
 	for _, tt := range tests {
 		threshold := 0.80
