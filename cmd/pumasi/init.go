@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"pumasi"
+	"pumasi/internal/atomicfile"
 )
 
 func init() {
@@ -320,27 +321,7 @@ func writeConfigFile(f plannedFile) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".pumasi-init-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(f.new); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), f.path); err != nil {
+	if err := atomicfile.WriteFile(f.path, f.new, mode); err != nil {
 		return fmt.Errorf("write %s: %w", f.show, err)
 	}
 	return nil

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"pumasi/internal/atomicfile"
 )
 
 // epoch is the fixed modification time of every entry: the earliest time a
@@ -46,7 +48,7 @@ func run(out string, bins []string) error {
 			return fmt.Errorf("zip %s: %w", bin, err)
 		}
 		dst := filepath.Join(out, filepath.Base(bin)+".zip")
-		if err := writeAtomic(dst, z); err != nil {
+		if err := atomicfile.WriteFile(dst, z, 0o644); err != nil {
 			return err
 		}
 		fmt.Printf("%s\t%d bytes\n", dst, len(z))
@@ -71,27 +73,4 @@ func Zip(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".lambdazip-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
