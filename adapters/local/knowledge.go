@@ -36,51 +36,16 @@ func NewKnowledgeDriver(s *Store) *Knowledge {
 	return &Knowledge{s: s, idx: newKnowIndex(s)}
 }
 
-// Close saves the vector index (when it moved since the last save) so that
-// the next process on this home starts from it instead of rebuilding it. It
+// Close stops the vector index's background catch-up, if one runs. It
 // leaves the Store open.
 func (k *Knowledge) Close() error {
 	k.idx.close()
-	return k.idx.saveIfChanged(context.Background())
-}
-
-// WaitIndex brings the vector index up to date and, when a first build
-// runs in the background, waits for it (bench and tests; queries never
-// wait for a big build).
-func (k *Knowledge) WaitIndex(ctx context.Context) error {
-	for {
-		err := k.idx.refresh(ctx)
-		if !errors.Is(err, errIndexBuilding) {
-			return err
-		}
-		if k.idx.isClosed() {
-			return errors.New("knowledge index closed")
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	return nil
 }
 
 // Healthy reports the store's health (see Store.Healthy), so that /healthz
 // sees a knowledge store kept apart from the file storage.
 func (k *Knowledge) Healthy() error { return k.s.Healthy() }
-
-// IndexStats reports how many vectors the in-memory index holds and its
-// resident bytes, as of the last refresh.
-func (k *Knowledge) IndexStats() (entries int, bytes int64) {
-	k.idx.mu.RLock()
-	defer k.idx.mu.RUnlock()
-	for _, g := range k.idx.graphs {
-		entries += g.Len()
-		if a, ok := g.(annGraph); ok {
-			bytes += a.Bytes()
-		}
-	}
-	return entries, bytes
-}
 
 // NewKnowledge returns the knowledge engine over s with default options.
 func NewKnowledge(s *Store) *knowledge.Engine {
@@ -355,50 +320,6 @@ func (k *Knowledge) scanEntries(ctx context.Context, out map[string]knowledge.St
 		out[e.ID] = e
 	}
 	return rows.Err()
-}
-
-// Nearest asks the in-memory index, brought up to date first.
-func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32, n int) ([]string, error) {
-	err := k.idx.refresh(ctx)
-	if errors.Is(err, errIndexBuilding) {
-		return k.exactNearest(ctx, hive, model, v, n)
-	}
-	if err != nil {
-		return nil, wrapInternal("refresh vector index", err)
-	}
-	seqs := k.idx.search(hive, model, v, n)
-	if len(seqs) == 0 {
-		return nil, nil
-	}
-	args := make([]any, len(seqs))
-	for i, s := range seqs {
-		args[i] = s
-	}
-	rows, err := k.s.db.QueryContext(ctx, `SELECT seq, id FROM knowledge_entries WHERE seq IN (?`+
-		strings.Repeat(",?", len(seqs)-1)+`)`, args...)
-	if err != nil {
-		return nil, wrapInternal("resolve neighbours", err)
-	}
-	defer rows.Close()
-	byseq := make(map[int64]string, len(seqs))
-	for rows.Next() {
-		var s int64
-		var id string
-		if err := rows.Scan(&s, &id); err != nil {
-			return nil, wrapInternal("resolve neighbours", err)
-		}
-		byseq[s] = id
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrapInternal("resolve neighbours", err)
-	}
-	out := make([]string, 0, len(seqs))
-	for _, s := range seqs {
-		if id, ok := byseq[s]; ok {
-			out = append(out, id)
-		}
-	}
-	return out, nil
 }
 
 func knowEncodeVector(v []float32) []byte {

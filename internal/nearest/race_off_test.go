@@ -1,6 +1,6 @@
 //go:build !race
 
-package ann
+package nearest
 
 // raceEnabled shrinks the heavier tests under the race detector.
 const raceEnabled = false

@@ -1,4 +1,9 @@
-package ann
+// Package nearest finds the entries most similar to a vector by cosine, exactly:
+// every search compares the query with every entry's 8-bit scalar-quantised
+// code through a SIMD dot product (about 0.5 KB and a few nanoseconds per entry
+// at 512 dimensions). It has no build, no tombstones and nothing to save;
+// see README.md for why it replaced an HNSW graph.
+package nearest
 
 import (
 	"fmt"
@@ -7,12 +12,24 @@ import (
 	"sync"
 )
 
-// Flat is an exact index for cosine similarity: every search compares the
-// query with every entry's 8-bit code. It has no build, no tombstones and no
-// structure to save; a delete moves the last entry into the freed slot, so
-// memory follows the live entries. Safe for concurrent Search calls
-// alongside one writer.
-type Flat struct {
+// maxDim bounds the dimension so an int32 dot product of two codes (each
+// term ≤ 127²) cannot overflow.
+const maxDim = math.MaxInt32 / (127 * 127)
+
+// Result is one search hit.
+type Result struct {
+	Key uint64
+	// Similarity is the cosine between the query and the entry as the 8-bit
+	// codes give it (within about ±0.01 of the float32 cosine); rescore
+	// exactly where a decision depends on it.
+	Similarity float32
+}
+
+// Index holds one 8-bit code per key. A delete moves the last entry into
+// the freed slot and zeroes the slot it vacates, so memory follows the live
+// entries and no code of a deleted entry stays behind. Safe for concurrent
+// Search calls alongside one writer.
+type Index struct {
 	mu    sync.RWMutex
 	dim   int
 	keys  []uint64  // slot → caller's key
@@ -21,27 +38,27 @@ type Flat struct {
 	slot  map[uint64]uint32
 }
 
-// NewFlat returns an empty exact index for vectors of dim components. It
-// panics if dim is < 1 or so large that a code dot product could overflow.
-func NewFlat(dim int) *Flat {
+// New returns an empty index for vectors of dim components. It panics if
+// dim is < 1 or so large that a code dot product could overflow (> 133k).
+func New(dim int) *Index {
 	if dim < 1 || dim > maxDim {
-		panic(fmt.Sprintf("ann: dimension %d out of range [1, %d]", dim, maxDim))
+		panic(fmt.Sprintf("nearest: dimension %d out of range [1, %d]", dim, maxDim))
 	}
-	return &Flat{dim: dim, slot: make(map[uint64]uint32)}
+	return &Index{dim: dim, slot: make(map[uint64]uint32)}
 }
 
 // Dim returns the vector dimension.
-func (x *Flat) Dim() int { return x.dim }
+func (x *Index) Dim() int { return x.dim }
 
 // Len returns the number of entries.
-func (x *Flat) Len() int {
+func (x *Index) Len() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.keys)
 }
 
 // Has reports whether key is in the index.
-func (x *Flat) Has(key uint64) bool {
+func (x *Index) Has(key uint64) bool {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	_, ok := x.slot[key]
@@ -51,7 +68,7 @@ func (x *Flat) Has(key uint64) bool {
 // Add stores v under key, replacing an earlier vector of the same key in
 // place. It refuses a vector of the wrong dimension, a zero vector
 // (ErrZeroVector) and one holding NaN or Inf (ErrBadVector).
-func (x *Flat) Add(key uint64, v []float32) error {
+func (x *Index) Add(key uint64, v []float32) error {
 	if err := checkDim(v, x.dim); err != nil {
 		return err
 	}
@@ -68,7 +85,7 @@ func (x *Flat) Add(key uint64, v []float32) error {
 		return nil
 	}
 	if len(x.keys) >= math.MaxUint32 {
-		return fmt.Errorf("ann: index full (%d entries)", len(x.keys))
+		return fmt.Errorf("nearest: index full (%d entries)", len(x.keys))
 	}
 	x.slot[key] = uint32(len(x.keys))
 	x.keys = append(x.keys, key)
@@ -79,7 +96,7 @@ func (x *Flat) Add(key uint64, v []float32) error {
 
 // Reserve makes room for n more entries, so a bulk load neither
 // reallocates nor keeps the spare capacity growth by append leaves.
-func (x *Flat) Reserve(n int) {
+func (x *Index) Reserve(n int) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	c := len(x.keys) + n
@@ -91,7 +108,7 @@ func (x *Flat) Reserve(n int) {
 // Delete removes key and reports whether it was there. The last entry moves
 // into its slot, and the slabs shrink once they are less than half used, so
 // nothing of a deleted entry stays behind but free capacity.
-func (x *Flat) Delete(key uint64) bool {
+func (x *Index) Delete(key uint64) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	s, ok := x.slot[key]
@@ -110,22 +127,23 @@ func (x *Flat) Delete(key uint64) bool {
 	x.keys, x.inv = x.keys[:last], x.inv[:last]
 	x.codes = x.codes[:int(last)*x.dim]
 	if n := len(x.keys); cap(x.keys) > 64 && n < cap(x.keys)/2 {
-		x.keys, x.inv, x.codes = slices.Clip(slices.Clone(x.keys)), slices.Clip(slices.Clone(x.inv)), slices.Clip(slices.Clone(x.codes))
-		if n == 0 {
-			x.keys, x.inv, x.codes = nil, nil, nil
-		}
-		// A map keeps its buckets after deletes; a fresh one is sized to
-		// what is left.
-		m := make(map[uint64]uint32, n)
-		for k, v := range x.slot {
-			m[k] = v
-		}
-		x.slot = m
+		x.shrink()
 	}
 	return true
 }
 
-func (x *Flat) code(s uint32) []int8 {
+// shrink reallocates the slabs and the key map at the live size: a Go map
+// keeps its buckets after deletes, and a slab its capacity.
+func (x *Index) shrink() {
+	x.keys, x.inv, x.codes = slices.Clone(x.keys), slices.Clone(x.inv), slices.Clone(x.codes)
+	m := make(map[uint64]uint32, len(x.keys))
+	for k, v := range x.slot {
+		m[k] = v
+	}
+	x.slot = m
+}
+
+func (x *Index) code(s uint32) []int8 {
 	o := int(s) * x.dim
 	return x.codes[o : o+x.dim : o+x.dim]
 }
@@ -134,7 +152,7 @@ func (x *Flat) code(s uint32) []int8 {
 // key). Similarity is the cosine the codes give (within about ±0.01 of the
 // float32 cosine). A vector of the wrong dimension, zero or holding NaN or
 // Inf finds nothing.
-func (x *Flat) Search(v []float32, k int) []Result {
+func (x *Index) Search(v []float32, k int) []Result {
 	if k <= 0 || checkDim(v, x.dim) != nil {
 		return nil
 	}
@@ -154,16 +172,17 @@ func (x *Flat) Search(v []float32, k int) []Result {
 }
 
 // Bytes estimates the resident memory: the slabs at their capacity and the
-// key map at ~24 bytes per key (see Index.Bytes).
-func (x *Flat) Bytes() int64 {
+// key map at ~24 bytes per key (Go's swiss table keeps 16-byte uint64→uint32
+// slots in groups of 8 with a control word, at ≤ 7/8 load).
+func (x *Index) Bytes() int64 {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return int64(cap(x.keys))*8 + int64(cap(x.inv))*4 + int64(cap(x.codes)) + int64(len(x.slot))*24
 }
 
-// topK keeps the k best results seen, worst at [0] (a min-heap on
-// similarity, then max on key, so the kept set is the best k by (similarity
-// desc, key asc) whatever the order offered).
+// topK keeps the k best results offered, the worst at h[0] (a heap on
+// worse), so the kept set is the best k by (similarity desc, key asc)
+// whatever the order offered.
 type topK struct {
 	k int
 	h []Result
@@ -181,14 +200,34 @@ func (t *topK) offer(sim float32, key uint64) {
 	r := Result{Key: key, Similarity: sim}
 	if len(t.h) < t.k {
 		t.h = append(t.h, r)
-		up(t.h, len(t.h)-1, worse)
+		for i := len(t.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !worse(t.h[i], t.h[p]) {
+				break
+			}
+			t.h[p], t.h[i] = t.h[i], t.h[p]
+			i = p
+		}
 		return
 	}
 	if !worse(t.h[0], r) {
 		return
 	}
 	t.h[0] = r
-	down(t.h, 0, worse)
+	for i, n := 0, len(t.h); ; {
+		l, rt, m := 2*i+1, 2*i+2, i
+		if l < n && worse(t.h[l], t.h[m]) {
+			m = l
+		}
+		if rt < n && worse(t.h[rt], t.h[m]) {
+			m = rt
+		}
+		if m == i {
+			return
+		}
+		t.h[i], t.h[m] = t.h[m], t.h[i]
+		i = m
+	}
 }
 
 // sorted returns the kept results best first.
@@ -206,33 +245,11 @@ func (t *topK) sorted() []Result {
 	return out
 }
 
-// up and down restore the heap order of s (less(s[parent], s[child]))
-// after s[i] changed: one binary heap for every ordering in the package.
-func up[T any](s []T, i int, less func(a, b T) bool) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !less(s[i], s[p]) {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
+func growTo[T any](s []T, c int) []T {
+	if cap(s) >= c {
+		return s
 	}
-}
-
-func down[T any](s []T, i int, less func(a, b T) bool) {
-	n := len(s)
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && less(s[l], s[m]) {
-			m = l
-		}
-		if r < n && less(s[r], s[m]) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t
 }

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package ann
+package nearest
 
 import "golang.org/x/sys/cpu"
 

@@ -1,4 +1,4 @@
-package ann
+package nearest
 
 import (
 	"math/rand/v2"

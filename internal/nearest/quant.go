@@ -1,4 +1,4 @@
-package ann
+package nearest
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 
 // ErrZeroVector is returned by Add for a vector whose every component is zero:
 // it has no direction, so cosine similarity to it is undefined.
-var ErrZeroVector = errors.New("ann: zero vector")
+var ErrZeroVector = errors.New("nearest: zero vector")
 
 // ErrBadVector is returned by Add for a vector holding NaN or ±Inf.
-var ErrBadVector = errors.New("ann: vector holds NaN or Inf")
+var ErrBadVector = errors.New("nearest: vector holds NaN or Inf")
 
 // quantize writes v as int8 codes into q (len(q) == len(v)), scaled per vector
 // so the largest magnitude maps to ±127, and returns the inverse norm of the
@@ -46,7 +46,7 @@ func quantize(v []float32, q []int8) (float32, error) {
 // checkDim reports a vector of the wrong length.
 func checkDim(v []float32, dim int) error {
 	if len(v) != dim {
-		return fmt.Errorf("ann: vector has %d dimensions, index has %d", len(v), dim)
+		return fmt.Errorf("nearest: vector has %d dimensions, index has %d", len(v), dim)
 	}
 	return nil
 }
