@@ -120,7 +120,7 @@ func (x *knowIndex) refresh(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	if !busy && pending <= x.inline && x.apply.TryLock() {
-		err := x.catchUp(ctx)
+		_, err := x.catchUp(ctx)
 		x.apply.Unlock()
 		if err != nil {
 			return false, err
@@ -150,7 +150,7 @@ func (x *knowIndex) catchUpInBackground() {
 			x.hook(x.ctx)
 		}
 		x.apply.Lock()
-		err := x.catchUp(x.ctx)
+		err := x.catchUpAll(x.ctx)
 		x.apply.Unlock()
 		x.mu.Lock()
 		x.catching = false
@@ -177,32 +177,38 @@ func (x *knowIndex) wait(ctx context.Context) error {
 	if closed {
 		return errors.New("knowledge index closed")
 	}
-	return x.catchUp(ctx)
+	return x.catchUpAll(ctx)
 }
 
 // catchUp applies the entries and tombstones written since the index's
-// state until it reaches the database's; x.apply is held. Entries are read
-// in batches outside x.mu and added under it, then the tombstones read
-// after them are applied, so an entry tombstoned meanwhile is removed
-// again.
-func (x *knowIndex) catchUp(ctx context.Context) error {
+// state, up to the database's state as it reads it first, and reports
+// whether there was anything to apply; x.apply is held. Entries are read in
+// batches outside x.mu and added under it, then the tombstones up to that
+// state, read after them, so an entry tombstoned meanwhile goes again.
+func (x *knowIndex) catchUp(ctx context.Context) (bool, error) {
+	maxSeq, tombSeq, err := x.dbState(ctx)
+	if err != nil {
+		return false, err
+	}
+	x.mu.RLock()
+	from, fromTomb := x.maxSeq, x.tombSeq
+	x.mu.RUnlock()
+	if from >= maxSeq && fromTomb >= tombSeq {
+		return false, nil
+	}
+	for from < maxSeq {
+		if from, err = x.addBatch(ctx, from, maxSeq); err != nil {
+			return true, err
+		}
+	}
+	return true, x.dropSince(ctx, fromTomb, tombSeq)
+}
+
+// catchUpAll runs catch-ups until one finds nothing to apply; x.apply is
+// held.
+func (x *knowIndex) catchUpAll(ctx context.Context) error {
 	for {
-		maxSeq, tombSeq, err := x.dbState(ctx)
-		if err != nil {
-			return err
-		}
-		x.mu.RLock()
-		from, fromTomb := x.maxSeq, x.tombSeq
-		x.mu.RUnlock()
-		if from >= maxSeq && fromTomb >= tombSeq {
-			return nil
-		}
-		for from < maxSeq {
-			if from, err = x.addBatch(ctx, from, maxSeq); err != nil {
-				return err
-			}
-		}
-		if err := x.dropSince(ctx, fromTomb, tombSeq); err != nil {
+		if more, err := x.catchUp(ctx); err != nil || !more {
 			return err
 		}
 	}
@@ -253,25 +259,48 @@ func (x *knowIndex) addBatch(ctx context.Context, seq, upTo int64) (int64, error
 		// the database, as a later entry gets a higher seq.
 		last = upTo
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
+	// Each set has its own lock: x.mu is taken only to find or drop a set
+	// and to move the state, so searches go on while a batch is added (an
+	// entry found before the state moves is found twice at most, and
+	// counted once).
 	for _, e := range batch {
-		set := x.sets[e.key]
-		if set == nil {
-			set = nearest.New(e.key.dim)
-			x.sets[e.key] = set
-		}
+		set := x.set(e.key)
 		if err := set.Add(uint64(e.seq), e.v); err != nil {
 			// NaN or Inf: the entry is left out (an exact scan finds it
 			// similar to nothing too).
 			x.s.log.Warn("knowledge vector left out of the index", "seq", e.seq, "model", e.key.model, "err", err)
-			if set.Len() == 0 {
-				delete(x.sets, e.key)
-			}
+			x.dropIfEmpty(e.key, set)
 		}
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.maxSeq = max(x.maxSeq, last)
 	return x.maxSeq, nil
+}
+
+// set returns the set of key, made if missing.
+func (x *knowIndex) set(key indexKey) *nearest.Index {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	set := x.sets[key]
+	if set == nil {
+		set = nearest.New(key.dim)
+		x.sets[key] = set
+	}
+	return set
+}
+
+// dropIfEmpty forgets key's set when it holds nothing; only the one
+// catch-up that runs adds to sets, so it stays empty.
+func (x *knowIndex) dropIfEmpty(key indexKey, set *nearest.Index) {
+	if set.Len() > 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.sets[key] == set {
+		delete(x.sets, key)
+	}
 }
 
 // dropSince removes the entries of tombstones in (from, to] and drops sets
@@ -298,15 +327,26 @@ func (x *knowIndex) dropSince(ctx context.Context, from, to int64) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load tombstones: %w", err)
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	for _, g := range drop {
-		for key, set := range x.sets { // one per dimension the model has
-			if key.hive == g.hive && key.model == g.model && set.Delete(uint64(g.seq)) && set.Len() == 0 {
-				delete(x.sets, key)
+		x.mu.RLock()
+		var sets []indexKey // one per dimension the model has
+		for key := range x.sets {
+			if key.hive == g.hive && key.model == g.model {
+				sets = append(sets, key)
+			}
+		}
+		x.mu.RUnlock()
+		for _, key := range sets {
+			x.mu.RLock()
+			set := x.sets[key]
+			x.mu.RUnlock()
+			if set != nil && set.Delete(uint64(g.seq)) {
+				x.dropIfEmpty(key, set)
 			}
 		}
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.tombSeq = max(x.tombSeq, to)
 	return nil
 }
