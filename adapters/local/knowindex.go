@@ -151,6 +151,9 @@ func (x *knowIndex) catchUpInBackground() {
 		}
 		x.apply.Lock()
 		err := x.catchUpAll(x.ctx)
+		if err == nil {
+			x.trim()
+		}
 		x.apply.Unlock()
 		x.mu.Lock()
 		x.catching = false
@@ -349,6 +352,16 @@ func (x *knowIndex) dropSince(ctx context.Context, from, to int64) error {
 	defer x.mu.Unlock()
 	x.tombSeq = max(x.tombSeq, to)
 	return nil
+}
+
+// trim gives back what growth left spare in each set, after a catch-up
+// long enough to run in the background.
+func (x *knowIndex) trim() {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	for _, set := range x.sets {
+		set.Trim()
+	}
 }
 
 // lenLocked counts the vectors held; x.mu is held.

@@ -105,6 +105,16 @@ func (x *Index) Reserve(n int) {
 	x.codes = growTo(x.codes, c*x.dim)
 }
 
+// Trim gives back the spare capacity growth by append left (up to a
+// quarter of the slabs after a bulk load of unknown size).
+func (x *Index) Trim() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if cap(x.keys) > len(x.keys)+len(x.keys)/16 {
+		x.shrink()
+	}
+}
+
 // Delete removes key and reports whether it was there. The last entry moves
 // into its slot, and the slabs shrink once they are less than half used, so
 // nothing of a deleted entry stays behind but free capacity.
@@ -135,7 +145,7 @@ func (x *Index) Delete(key uint64) bool {
 // shrink reallocates the slabs and the key map at the live size: a Go map
 // keeps its buckets after deletes, and a slab its capacity.
 func (x *Index) shrink() {
-	x.keys, x.inv, x.codes = slices.Clone(x.keys), slices.Clone(x.inv), slices.Clone(x.codes)
+	x.keys, x.inv, x.codes = exact(x.keys), exact(x.inv), exact(x.codes)
 	m := make(map[uint64]uint32, len(x.keys))
 	for k, v := range x.slot {
 		m[k] = v
@@ -243,6 +253,16 @@ func (t *topK) sorted() []Result {
 		return 0
 	})
 	return out
+}
+
+// exact copies s into a slice of capacity len(s).
+func exact[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	t := make([]T, len(s))
+	copy(t, s)
+	return t
 }
 
 func growTo[T any](s []T, c int) []T {

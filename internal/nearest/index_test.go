@@ -125,7 +125,12 @@ func TestDeleteAndReplaceKeepMemoryToLive(t *testing.T) {
 		live[uint64(i)] = v
 		x.Add(uint64(i), v)
 	}
+	grown := x.Bytes()
+	x.Trim()
 	full := x.Bytes()
+	if per := float64(full) / n; full >= grown || per > 8+4+dim+24+1 {
+		t.Fatalf("Trim: %d bytes (%.1f per entry), %d before; want less, about %d per entry", full, per, grown, 8+4+dim+24)
+	}
 	// Replace every 5th in place.
 	for i := 0; i < n; i += 5 {
 		v := randVec(r, dim)
