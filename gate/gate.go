@@ -10,10 +10,11 @@ import (
 
 // Gate stages, in the order they run (DESIGN.md §6).
 const (
-	StageLimits      = "limits"
-	StagePII         = "pii"
-	StageNarrative   = "narrative"
-	StageSpecificity = "specificity"
+	StageLimits       = "limits"
+	StagePII          = "pii"
+	StageNarrative    = "narrative"
+	StageInstructions = "instructions"
+	StageSpecificity  = "specificity"
 )
 
 // SpecificityFloor is the lowest specificity score that passes the gate.
