@@ -304,7 +304,7 @@ var (
 		"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1, "injection": 1,
 	}
 	heldoutFloors = map[string]float64{
-		"good": 0.873, "placeholder": 0.757, "narrative": 0.952, "platitude": 1, "pii": 0.828, "injection": 0,
+		"good": 0.984, "placeholder": 0.939, "narrative": 0.952, "platitude": 1, "pii": 1, "injection": 0,
 	}
 	// floorNarrativeStage: the narrative stage alone catches this share of
 	// the tuning narratives.

@@ -7,68 +7,100 @@ import (
 	"unicode/utf8"
 )
 
-// NarrativeResult is what the narrative stage saw in a text. It looks only
-// at the form of the text, never at how specific it is: a diary that names
-// React 18.2 is still a diary.
+// NarrativeResult is what the narrative stage saw in a text. It looks at
+// the form of the text: a diary that names React 18.2 is still a diary.
 //
 // Features that decide, in English and Korean:
 //   - a session summary ("In this session I…", "Here's what I did",
 //     "I've made the following changes", "이번 세션에서", "요청하신 작업을
 //     완료했습니다") decides alone;
 //   - narrated sentences: English sentences whose subject is I/we/my/our
-//     followed by a past-tense verb, or that open with a diary verb
-//     ("Spent the afternoon…"); Korean sentences that end in the past tense
-//     (-았다/-었다/-했다, -했습니다);
-//   - story markers: time of the story (today, yesterday, at 09:12, after six
-//     hours, 오늘, 어젯밤, 세 시간 넘게) and its arc or feelings (finally, it
-//     worked, lesson learned, 드디어, 결국, 삽질, 뿌듯).
+//     followed by a past-tense verb, or that open with a past-tense verb
+//     ("Spent the afternoon…", "Deployed to…"); Korean sentences that end
+//     in the past tense (-았다/-었다/-했다, -했습니다);
+//   - story markers, the writer's time and feelings (today, yesterday, after
+//     lunch, finally, it worked, lesson learned, 오늘, 어젯밤, 드디어, 삽질);
+//     sequence markers, a plot in steps (at first, then we, eventually,
+//     먼저, 마지막으로); time markers, clock and schedule words (at 09:12,
+//     on Sunday, 새벽, 자정, 이후).
 //
 // A text is a story when it has a session summary; or three narrated
-// English sentences, or two that make up half the text or come with a story
-// marker; or three past-tense verbs
-// narrated in the first person (an agent's "I analyzed…, fixed…, added…");
-// or one narrated sentence
-// (either language) and two story markers; or two past-tense Korean
-// sentences with a story marker or a first-person subject; or polite
-// past-tense sentences (a report of what was done: "추가했습니다") making up
-// half the text; or three story markers.
+// English sentences, or two that make up half the text or come with a
+// marker; or three past-tense verbs narrated (an agent's "I
+// analyzed…, fixed…, added…"); or one narrated sentence (either language)
+// and two markers; or two past-tense Korean sentences with a marker or a
+// first-person subject; or polite past-tense sentences (a report of what
+// was done: "추가했습니다") making up half the text; or three markers.
+//
+// First-person plural or past tense, passive voice and time words also
+// belong to findings ("once we added snprintf(…)", "Deployed to Vercel, the
+// page was blank", "자정에 일괄 실행했더니 …"). So when nothing but those
+// makes the story — no session summary, no story marker, at most one
+// sequence marker, no first person singular ("I", 제가, a diary opener) —
+// a text that is otherwise a specific finding (its specificity reaches the
+// floor) is not a story.
 type NarrativeResult struct {
-	Story       bool
-	Session     []string // session-summary phrases found
-	Narrated    int      // English first-person past-tense sentences
-	Actions     int      // past-tense verbs in those sentences ("I reviewed…, updated…, fixed…")
-	KoreanPast  int      // Korean sentences ending in the past tense
-	PolitePast  int      // of which in the polite report form (-했습니다)
-	Sentences   int
-	FirstPerson bool // a Korean first-person subject (저는, 제가, 우리 팀…)
-	Markers     []string
+	Story         bool
+	Session       []string // session-summary phrases found
+	Narrated      int      // English first-person or subjectless past-tense sentences
+	Singular      int      // of which in the first person singular or a diary opener
+	Actions       int      // past-tense verbs in those sentences ("I reviewed…, updated…, fixed…")
+	PassivePast   int      // other English sentences in the passive past ("the change was rolled back")
+	KoreanPast    int      // Korean sentences ending in the past tense
+	PolitePast    int      // of which in the polite report form (-했습니다)
+	Sentences     int
+	FirstPerson   bool // a Korean first-person subject (저는, 제가, 우리 팀…)
+	Markers       []string
+	StoryMarks    int  // how many of Markers are story markers
+	SequenceMarks int  // how many are sequence markers (the rest are time markers)
+	Finding       bool // the form alone read as a story, but only through what findings share with stories, in a specific finding
+
+	singularKo bool
+	spec       float64
+	specDone   bool
 }
 
 // Narrative runs the narrative stage on a contribution. The title counts for
-// session phrases and story markers but not as a sentence: a title is a
-// label ("Forgot model.eval()", "Prepared statements break…"), not
-// narration.
+// session phrases and markers but not as a sentence: a title is a label
+// ("Forgot model.eval()", "Prepared statements break…"), not narration.
 func Narrative(title, content string) NarrativeResult {
 	text := strings.TrimSpace(title + "\n" + content)
-	lower := strings.ToLower(text)
+	// Markers count in the writer's own words, not inside quoted errors
+	// or code ("JVM heap space is exhausted", `finally {}`).
+	lower := strings.ToLower(reQuoted.ReplaceAllString(text, " "))
 	var n NarrativeResult
 	for _, p := range sessionPhrases {
 		if containsMarker(lower, p) {
 			n.Session = append(n.Session, p)
 		}
 	}
-	for _, m := range storyMarkers {
-		if containsMarker(lower, m) {
-			n.Markers = append(n.Markers, strings.TrimSuffix(m, "*"))
+	addMarker := func(m string, kind markerKind) {
+		if hasString(n.Markers, m) {
+			return
+		}
+		n.Markers = append(n.Markers, m)
+		switch kind {
+		case storyMarker:
+			n.StoryMarks++
+		case sequenceMarker:
+			n.SequenceMarks++
 		}
 	}
-	for _, re := range storyMarkerPatterns {
-		if ms := re.FindAllString(lower, 3); len(ms) > 0 {
-			for _, m := range ms {
-				if !hasString(n.Markers, m) {
-					n.Markers = append(n.Markers, m)
-				}
+	for kind, list := range [...][]string{timeMarker: timeMarkers, sequenceMarker: sequenceMarkers, storyMarker: storyMarkers} {
+		for _, m := range list {
+			if containsMarker(lower, m) {
+				addMarker(strings.TrimSuffix(m, "*"), markerKind(kind))
 			}
+		}
+	}
+	for _, p := range storyMarkerPatterns {
+		for _, loc := range p.re.FindAllStringIndex(lower, 3) {
+			kind := p.kind
+			if kind == storyMarker && strings.HasSuffix(lower[:loc[0]], "the ") {
+				// "the last Sunday of March" is a date, not last Sunday.
+				kind = timeMarker
+			}
+			addMarker(lower[loc[0]:loc[1]], kind)
 		}
 	}
 	for _, s := range reSentence.Split(content, -1) {
@@ -78,14 +110,23 @@ func Narrative(title, content string) NarrativeResult {
 		}
 		n.Sentences++
 		ls := strings.ToLower(s)
-		if w := reWord.FindString(ls); diaryOpeners[w] && !hasString(n.Markers, w+"…") {
+		if w := reWord.FindString(ls); diaryOpeners[w] {
 			// A sentence that drops its subject ("Spent the day on…") is
 			// diary style by itself.
-			n.Markers = append(n.Markers, w+"…")
+			addMarker(w+"…", storyMarker)
 		}
-		if v := narratedEnglish(ls); v > 0 {
+		if v, singular := narratedEnglish(ls); v > 0 {
 			n.Narrated++
 			n.Actions += v
+			if singular {
+				n.Singular++
+			}
+		} else if passivePast(ls) {
+			n.PassivePast++
+		}
+		if koreanTried(s) {
+			// "늘려 봤다", "바꿔 봤다": what the writer tried, diary style.
+			addMarker("…해 봤다", storyMarker)
 		}
 		if koreanPast(s) {
 			n.KoreanPast++
@@ -97,16 +138,24 @@ func Narrative(title, content string) NarrativeResult {
 	for _, p := range koreanFirstPerson {
 		if containsMarker(lower, p) {
 			n.FirstPerson = true
+			n.singularKo = n.singularKo || hasString(koreanSingular, p)
 		}
 	}
 	markers := len(n.Markers)
 	n.Story = len(n.Session) > 0 ||
 		n.Narrated >= 2 && (2*n.Narrated >= n.Sentences || markers >= 1) || n.Narrated >= 3 ||
 		n.Actions >= 3 ||
-		(n.Narrated >= 1 || n.KoreanPast >= 1) && markers >= 2 ||
-		n.KoreanPast >= 2 && (markers >= 1 || n.FirstPerson) ||
+		(n.Narrated >= 1 || n.KoreanPast+n.PassivePast >= 1) && markers >= 2 ||
+		n.KoreanPast+n.PassivePast >= 2 && (markers >= 1 || n.FirstPerson) ||
 		n.PolitePast >= 2 && 2*n.PolitePast >= n.Sentences ||
 		markers >= 3
+	if n.Story && len(n.Session) == 0 && n.StoryMarks == 0 && n.SequenceMarks <= 1 && n.Singular == 0 && !n.singularKo {
+		n.spec, _ = Specificity(title, content)
+		n.specDone = true
+		if n.spec >= SpecificityFloor {
+			n.Story, n.Finding = false, true
+		}
+	}
 	return n
 }
 
@@ -132,8 +181,8 @@ func (n NarrativeResult) signals() []Signal {
 	if n.Narrated > 0 {
 		sig = append(sig, Signal{SignalMatched, fmt.Sprintf("first person, past tense (%d of %d sentences, %d actions)", n.Narrated, n.Sentences, n.Actions)})
 	}
-	if n.KoreanPast > 0 {
-		sig = append(sig, Signal{SignalMatched, fmt.Sprintf("past tense (%d of %d sentences)", n.KoreanPast, n.Sentences)})
+	if n.KoreanPast+n.PassivePast > 0 {
+		sig = append(sig, Signal{SignalMatched, fmt.Sprintf("past tense (%d of %d sentences)", n.KoreanPast+n.PassivePast, n.Sentences)})
 	}
 	for _, m := range n.Markers {
 		sig = append(sig, Signal{SignalMatched, fmt.Sprintf("story marker %q", m)})
@@ -149,18 +198,22 @@ func (n NarrativeResult) reason() string {
 	return "reads as " + what + "; state the finding itself (what happens, under which conditions, and what to do) instead of who did what and when"
 }
 
+// reQuoted finds code spans, fenced blocks and double-quoted messages.
+var reQuoted = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
+
 var reSentence = regexp.MustCompile(`[.!?。]+(?:\s+|$)|\n+|;\s+|:\s*\n`)
 
 var reWord = regexp.MustCompile(`[a-z]+(?:'[a-z]+)?`)
 
 // narratedEnglish returns how many past-tense verbs a lowercased sentence
 // narrates in the first person: after I/we/my/our (within three words, or
-// as a list "I reviewed X, updated Y and fixed Z"), or after a diary verb
-// opening the sentence; 0 when it is not first-person narration.
-func narratedEnglish(s string) int {
+// as a list "I reviewed X, updated Y and fixed Z"), or after a past-tense
+// verb opening the sentence; 0 when it is not first-person narration.
+// singular says the narrator is I/my or a diary opener ("Spent…").
+func narratedEnglish(s string) (n int, singular bool) {
 	words := reWord.FindAllString(s, -1)
 	if len(words) == 0 {
-		return 0
+		return 0, false
 	}
 	// A sentence that opens with a past-tense verb has dropped its subject:
 	// "Spent the afternoon…", "Successfully migrated…, updated…".
@@ -170,7 +223,7 @@ func narratedEnglish(s string) int {
 		first = 1
 	}
 	if w := words[first]; diaryOpeners[w] || isPastVerb(w) && !openerNotPast[w] {
-		start = first
+		start, singular = first, diaryOpeners[w]
 	}
 	for i, w := range words {
 		if start >= 0 {
@@ -179,23 +232,22 @@ func narratedEnglish(s string) int {
 		switch w {
 		case "i've", "we've", "i'd", "we'd":
 			if i+1 < len(words) && isPastVerb(words[i+1]) {
-				start = i + 1
+				start, singular = i+1, w[0] == 'i'
 			}
 		case "i", "we", "my", "our":
 			for j := i + 1; j < len(words) && j <= i+3; j++ {
 				if isPastVerb(words[j]) {
-					start = j
+					start, singular = j, w == "i" || w == "my"
 					break
 				}
 			}
 		}
 	}
 	if start < 0 {
-		return 0
+		return 0, false
 	}
 	// Count the actions of this subject only: stop where another clause
 	// starts ("…, so no SNI was sent and it got…").
-	n := 0
 	for _, w := range words[start:] {
 		if clauseBreak[w] {
 			break
@@ -204,7 +256,7 @@ func narratedEnglish(s string) int {
 			n++
 		}
 	}
-	return n
+	return n, singular
 }
 
 // leadAdverbs may precede a subjectless past-tense verb.
@@ -226,11 +278,51 @@ var clauseBreak = map[string]bool{
 	"before": true, "once": true, "as": true,
 }
 
+// passivePast reports an English sentence in the past passive: was/were
+// followed, within two words, by a participle ("was rolled back", "were
+// quietly dropped", "was taken down").
+func passivePast(s string) bool {
+	words := reWord.FindAllString(s, -1)
+	for i, w := range words {
+		if w != "was" && w != "were" {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+2; j++ {
+			if isPastVerb(words[j]) && words[j] != "was" && words[j] != "were" || pastParticiples[words[j]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isPastVerb(w string) bool {
 	if irregularPast[w] {
 		return true
 	}
 	return len(w) >= 5 && strings.HasSuffix(w, "ed") && !notPast[w]
+}
+
+// koreanTried reports the auxiliary 보다 of trying in the past, after a
+// verb's -아/-어 form ("늘려 봤다", "바꿔 봤고", "해 봤는데"): the syllable
+// before 봤 has no final consonant and ends in one of those vowels.
+func koreanTried(s string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], "봤")
+		if j < 0 {
+			return false
+		}
+		pre := strings.TrimRight(s[:i+j], " ")
+		i += j + len("봤")
+		r, _ := utf8.DecodeLastRuneInString(pre)
+		if r < 0xAC00 || r > 0xD7A3 || (r-0xAC00)%28 != 0 {
+			continue
+		}
+		switch (r - 0xAC00) / 28 % 21 { // the vowel
+		case 0, 1, 4, 5, 6, 9, 10, 14, 15: // ㅏ ㅐ ㅓ ㅔ ㅕ ㅘ ㅙ ㅝ ㅞ
+			return true
+		}
+	}
 }
 
 // koreanPast reports whether a sentence ends in a past-tense verb: the

@@ -58,6 +58,8 @@ var (
 		// Slice expressions, HTTP header names, Go directives, $1 parameters,
 		// regular expressions.
 		regexp.MustCompile(`"\w+":\s?["\d\[{tfn]|\b[a-z_]+:\s(?:true|false|strict|none|null|auto|always|never)\b|\b\w+=\{[^}\n]*\}|\b[A-Z][A-Z0-9_]*=\S*|\b[a-z]+(?:-[a-z]+)*:\s?\d[\w%./ ]*|\b[A-Za-z_][\w.]*\s=\s'[^'\n]+'|\w\[[^\]\s]*:[^\]\s]*\]|\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\b|//\s?(?:go|nolint|eslint-disable)[:\w-]*|\$\d\b|\^[^\s]*\$|\\d[{+*]|\(\\d`),
+		// IANA time zones: Asia/Seoul, America/Los_Angeles.
+		regexp.MustCompile(`\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+`),
 		regexp.MustCompile(`\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN|VACUUM|EXPLAIN|INDEX|TABLE|NULL|NOT IN|NOT EXISTS|COUNT|RETURNING|ON CONFLICT|BEGIN|COMMIT|ROLLBACK|PRAGMA|TRUNCATE|GRANT|KEYS|SCAN|SET)\b`),
 	}
 	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)

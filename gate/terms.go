@@ -27,6 +27,14 @@ var knownTech = []string{
 	"axios", "lodash", "ioredis", "pandas", "numpy", "scipy", "scikit-learn", "sklearn", "pydantic",
 	"celery", "asyncio", "tokio", "serde", "clippy", "anyhow", "thiserror", "errgroup", "gorilla", "grpc-go",
 	"golang-jwt", "jwt-go", "Bolt", "stripe.js", "libphonenumber", "jasypt", "delve",
+	// Data, ML ops, mobile, firmware and game engines.
+	"spark", "pyspark", "airflow", "dbt", "hadoop", "hdfs", "flink", "trino", "presto", "delta lake", "iceberg",
+	"kubeflow", "sagemaker", "bentoml", "xcode", "cocoapods", "fastlane", "android studio", "flutter",
+	"react native", "expo", "esp32", "esp-idf", "arduino", "stm32", "freertos", "zephyr", "u-boot", "yocto",
+	"Unity", "unreal engine", "Godot", "parcel", "swc", "rspack", "bind9", "unbound", "dnssec", "rpki",
+	"splunk", "falco", "wazuh", "suricata", "osquery", "yara", "trivy", "semgrep", "hashicorp vault",
+	"certbot", "letsencrypt", "let's encrypt", "chrony", "wireguard", "hikaricp", "jpa", "hibernate",
+	"pgbouncer", "pg_repack", "pg_dump", "mysqldump", "jdbc", "paypal", "pix", "3ds", "3d secure",
 	// Infrastructure and cloud.
 	"docker", "dockerfile", "docker compose", "podman", "kubernetes", "k8s", "kubectl", "kubelet",
 	"helm", "kustomize", "minikube", "eks", "gke", "aks", "terraform", "opentofu", "ansible", "pulumi",
@@ -52,7 +60,7 @@ var knownTech = []string{
 	"unicode", "nfc", "nfd", "json", "yaml", "toml", "protobuf", "sha-256", "sha256", "hmac", "bcrypt",
 	"argon2", "argon2id", "scrypt", "pbkdf2", "aes", "rsa", "ed25519", "x509", "x.509", "pem", "pkcs#1",
 	"pkix", "ACME", "sepa", "pci dss", "ieee 754", "cfs", "cgroup", "cgroups", "ebpf", "mtu", "pmtu", "mss",
-	"icmp", "NAT", "smtp", "imap", "ftp", "sftp", "cidr", "bgp", "ntp",
+	"icmp", "NAT", "smtp", "imap", "ftp", "sftp", "cidr", "bgp", "ntp", "UTC", "DST", "cron expression",
 	// ML tooling.
 	"pytorch", "torch", "tensorflow", "keras", "jax", "cuda", "cudnn", "onnx", "ollama", "vllm", "llama",
 	"huggingface", "hugging face", "transformers", "tokenizer", "tokenizers", "safetensors", "gguf",
@@ -142,22 +150,26 @@ var sessionPhrases = []string{
 	"the changes i made", "let me know if", "i started by", "i began by", "the task is complete",
 	"in this pr", "this pr i", "in this pull request", "in this commit", "no functional changes",
 	"task is now complete", "the implementation is complete", "all checks are green", "i analyzed the",
+	"ready for review", "the requested changes", "as requested", "here's a quick summary", "quick summary:",
 	"이번 세션", "세션에서", "오늘 세션", "제가 한 작업", "작업 내역", "요청하신 작업", "작업을 완료했",
-	"말씀해 주세요", "작업한 내용", "작업이 완료되었", "완료되었습니다", "완료했습니다",
+	"말씀해 주세요", "작업한 내용", "작업이 완료되었", "완료되었습니다", "완료했습니다", "요청하신 대로",
+	"리뷰 부탁드립니다", "알려 주세요", "간단히 정리하면", "요청하신", "리뷰 준비가",
 }
 
-// storyMarkers place a text in a story: when it happened, how it went,
-// how it felt.
+// storyMarkers place a text in a story told from the writer's own time
+// and feelings: when it happened counted from the writer's now (today,
+// last night, 오늘, 어젯밤), how it went and how it felt (finally, it
+// worked, 드디어, 삽질, 뿌듯). A finding has no use for them, so one of
+// them keeps a text with narration a story however specific it is.
 var storyMarkers = []string{
-	// English: time.
+	// English: the writer's time.
 	"today", "yesterday", "tonight", "tomorrow", "this morning", "this afternoon", "this evening", "the other day",
 	"all day", "all night", "the whole day", "the whole weekend", "the whole time", "the whole night",
-	"after lunch", "over the holidays", "over the weekend", "back when", "when i started", "at first",
-	"in the end", "eventually", "after a while", "after that", "then i", "then we", "next, i", "first, i",
-	"every night", "late every", "for days", "one by one", "stayed up", "by evening", "went home",
-	"the afternoon", "the morning", "the evening", "the retro", "retrospective", "standup", "stand-up",
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "looking back",
-	"looking forward", "this week was",
+	"after lunch", "over the holidays", "over the weekend", "back when", "when i started", "then i",
+	"next, i", "first, i", "late every", "stayed up", "went home", "the retro", "retrospective", "standup",
+	"stand-up", "a retro", "looking back", "looking forward", "this week was", "the next day", "next morning",
+	"years ago", "a while ago", "long ago", "back then", "this sprint", "next sprint", "hack week",
+	"this quarter", "for a month now", "for a week now", "for weeks now", "demo day",
 	// English: arc and feelings.
 	"finally", "at last", "it worked", "started working", "it works now", "lesson learned", "learned a lot",
 	"i learned", "we learned", "struggled", "frustrat*", "exhausted", "tired", "proud", "was happy",
@@ -165,33 +177,78 @@ var storyMarkers = []string{
 	"disappointed", "satisfying", "celebrated", "felt great", "good times", "my journey", "what a day",
 	"productive", "went smoothly", "i'm confident", "not touching it", "enjoy", "welcoming", "thanked",
 	"i realized", "i realised", "my first", "had fun", "was busy", "i feel", "feel much better",
-	"successfully", "working as expected", "everything is working", "all tests pass", "the build is green",
-	"years ago", "a while ago", "long ago", "since then", "back then", "nervous", "makes me",
-	// Korean: time.
-	"오늘", "어제", "어젯밤", "그저께", "아침에", "오전에", "오후에", "오후 내내", "저녁에", "밤새", "새벽",
-	"주말", "지난주", "지난달", "지난번", "작년", "연휴", "하루 종일", "하루종일", "내내", "이틀", "사흘",
-	"퇴근", "출근", "점심", "처음에는", "처음엔", "처음으로", "그 다음", "그다음", "그러고", "그리고 나서",
-	"이후", "먼저", "시절", "첫 주", "다음 주", "내일", "다음 스프린트", "스탠드업", "회고", "저녁",
-	"자정", "생각보다", "하나하나", "오래 걸렸", "퇴근 무렵", "이번 주", "월요일", "화요일", "수요일", "목요일",
-	"금요일", "토요일", "일요일", "정신이 없", "씨름",
+	"working as expected", "everything is working", "all tests pass", "all tests passed", "the build is green",
+	"everything is green", "nervous", "makes me", "humbling", "overwhelming", "loved it",
+	"went well", "glad we", "glad i", "i still find", "happy with", "just in time", "argued", "happier",
+	"recap", "pairing", "paired with", "my colleague", "a colleague", "my teammate", "my manager", "my boss",
+	"spent the", "got paged", "handed over", "on-call shift", "one day", "a tale of",
+	// Korean: the writer's time.
+	"오늘", "어제", "어젯밤", "그저께", "오후 내내", "밤새", "지난주", "지난달", "지난번", "작년", "연휴",
+	"하루 종일", "하루종일", "내내", "퇴근", "출근", "시절", "첫 주", "다음 주", "내일", "다음 스프린트",
+	"이번 스프린트", "스탠드업", "회고", "퇴근 무렵", "이번 주", "정신이 없", "씨름", "다음 날", "한 달째",
 	// Korean: arc and feelings.
-	"드디어", "결국", "마침내", "겨우", "삽질", "헤맸", "헤매", "고생", "뿌듯", "힘들었", "재미있", "재밌",
+	"드디어", "마침내", "겨우", "삽질", "헤맸", "헤매", "고생", "뿌듯", "힘들었", "재미있", "재밌",
 	"즐거웠", "다행", "신났", "기뻤", "속상", "아쉬웠", "느꼈", "느낀", "기분", "보람", "피곤", "배웠",
-	"좋아했", "마음에 든다", "정신없", "한참", "감이 오", "흘려들", "데이고", "행복", "무난하게",
+	"좋아했", "마음에 든다", "정신없", "한참", "감이 오", "흘려들", "데이고", "행복", "무난하게", "막막",
+	"지쳤", "무사히", "잘했다", "토론", "순조로", "알게 됐", "알게 되었", "동료", "팀원", "팀장님", "사수",
+	"같이 봤", "완료 보고", "먹고", "먹으러", "생각보다 오래", "이제야", "그제야", "나서야", "뒤에야",
+	"후에야", "쯤에야", "에서야",
 }
 
-// storyMarkerPatterns are story markers with numbers in them.
-var storyMarkerPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b`),
-	regexp.MustCompile(`\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}:\d\d\b|\bby \d{1,2}\s?(?:am|pm)\b`),
-	regexp.MustCompile(`\b(?:last|this|next|on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`),
-	regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`),
-	regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|넘게|만에|째|내내)`),
-	regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`),
+// sequenceMarkers tell a plot in steps ("at first", "then we",
+// "eventually", 먼저 … 마지막으로). One may sit in a finding ("the pool
+// eventually runs dry"); two make a specific text a story again.
+var sequenceMarkers = []string{
+	"at first", "in the end", "eventually", "after a while", "after that", "then we", "one by one",
+	"next we", "first we", "since then", "마지막으로", "그 다음", "그다음", "그러고", "그리고 나서", "결국",
+	"처음에는", "처음엔", "처음으로", "먼저", "하나하나", "첫날", "둘째 날", "셋째 날",
 }
 
-// koreanFirstPerson are Korean first-person subjects.
-var koreanFirstPerson = []string{"나는", "내가", "나도", "저는", "제가", "저도", "우리는", "우리가", "우리 팀", "우리팀"}
+// timeMarkers are clock and schedule words. A story uses them (새벽,
+// "the evening", "on Sunday"), but so does a finding about a cron job, a
+// nightly backup or a time zone ("every Sunday at 03:00", "자정에 일괄
+// 실행했더니 … 새벽 1시 이후로 옮겼습니다"): in a specific finding they do not
+// make a story.
+var timeMarkers = []string{
+	"every night", "for days", "by evening", "the afternoon", "the morning", "the evening", "successfully",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"아침에", "오전에", "오후에", "저녁에", "새벽", "주말", "이틀", "사흘", "점심", "이후", "저녁", "자정",
+	"생각보다", "오래 걸렸", "월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일",
+}
+
+// markerPattern is a story, sequence or time marker written as a pattern.
+type markerPattern struct {
+	re   *regexp.Regexp
+	kind markerKind
+}
+
+// markerKind says how much a marker weighs against a specific finding.
+type markerKind int
+
+const (
+	timeMarker markerKind = iota
+	sequenceMarker
+	storyMarker
+)
+
+var storyMarkerPatterns = []markerPattern{
+	{regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b`), timeMarker},
+	{regexp.MustCompile(`\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}:\d\d\b|\bby \d{1,2}\s?(?:am|pm)\b`), timeMarker},
+	{regexp.MustCompile(`\bmy (?:day|week|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:\w+day|morning|afternoon) started with\b|\b(?:last|this|next) (?:night|week|weekend|month|quarter|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), storyMarker},
+	{regexp.MustCompile(`\b(?:on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), timeMarker},
+	{regexp.MustCompile(`\bit was an? (?:\w+ )?(?:day|week|night|month|weekend|morning|evening)\b`), storyMarker},
+	{regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`), storyMarker},
+	{regexp.MustCompile(`(?:한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주|달|개월)\s?(?:넘게|째|내내)|\d+\s?(?:시간|일|주|달|개월)\s?(?:넘게|내내)|지난\s?(?:[월화수목금토일]요일|주말|밤)|[월화수목금토일]요일은`), storyMarker},
+	{regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|만에)`), timeMarker},
+	{regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`), timeMarker},
+}
+
+// koreanFirstPerson are Korean first-person subjects; koreanSingular the
+// singular ones, which narrate the writer's own day.
+var (
+	koreanFirstPerson = []string{"나는", "내가", "나도", "저는", "제가", "저도", "우리는", "우리가", "우리 팀", "우리팀"}
+	koreanSingular    = []string{"나는", "내가", "나도", "저는", "제가", "저도"}
+)
 
 // diaryOpeners open a diary sentence with its subject left out ("Spent the
 // afternoon on…", "Had a pairing session…").
@@ -210,6 +267,17 @@ var irregularPast = map[string]bool{
 	"drove": true, "flew": true, "grew": true, "threw": true, "chose": true, "fell": true, "forgot": true,
 	"woke": true, "understood": true, "became": true, "brought": true, "struck": true, "rewrote": true,
 	"couldn't": true, "wouldn't": true, "hadn't": true, "dug": true, "stuck": true, "slept": true,
+	"rebuilt": true, "redid": true, "reran": true, "undid": true, "overrode": true,
+}
+
+// pastParticiples are irregular participles of the passive past.
+var pastParticiples = map[string]bool{
+	"taken": true, "given": true, "written": true, "broken": true, "shown": true, "done": true, "seen": true,
+	"known": true, "thrown": true, "driven": true, "chosen": true, "forgotten": true, "hidden": true,
+	"stolen": true, "frozen": true, "eaten": true, "beaten": true, "woken": true, "spoken": true,
+	"built": true, "sent": true, "kept": true, "lost": true, "held": true, "set": true, "put": true,
+	"cut": true, "hit": true, "shut": true, "spent": true, "found": true, "left": true, "paid": true,
+	"told": true, "sold": true, "made": true, "brought": true, "bought": true, "caught": true, "run": true,
 }
 
 // notPast are words ending in -ed that are usually adjectives in findings.

@@ -1,0 +1,274 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Checks and documentation placeholders for secrets: keys, tokens and
+// passwords.
+
+// tokenPlaceholder passes values that are obviously redacted or templated:
+// runs of x, *, dots or angle-bracket names.
+func tokenPlaceholder(m string) bool {
+	l := strings.ToLower(m)
+	if strings.Contains(l, "xxxx") || strings.Contains(l, "****") || strings.Contains(l, "...") ||
+		strings.Contains(l, "your_") || strings.Contains(l, "your-") || strings.Contains(l, "redacted") {
+		return true
+	}
+	// Real keys mix letters and digits; a run without digits is a word
+	// ("sk-learn-compatible-pipelines").
+	for _, r := range m {
+		if unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// awsPlaceholder passes the example credentials of the AWS documentation
+// (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY): AWS
+// publishes them for copy-paste and never issues them.
+func awsPlaceholder(m string) bool {
+	return strings.HasSuffix(m, "EXAMPLE") || strings.Contains(m, "EXAMPLEKEY")
+}
+
+// stripeDocKey is the test-mode key printed in every example of Stripe's
+// API reference; it only reaches Stripe's own sample account.
+const stripeDocKey = "sk_test_4eC39HqLyjWDarjtT1zdp7dc"
+
+func stripePlaceholder(m string) bool { return m == stripeDocKey || tokenPlaceholder(m) }
+
+// jwtIOSignature ends the sample token of jwt.io ("John Doe", signed with
+// "your-256-bit-secret"), which documentation everywhere copies.
+const jwtIOSignature = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+
+func jwtPlaceholder(m string) bool { return strings.HasSuffix(m, "."+jwtIOSignature) }
+
+// azuriteKey is the well-known account key of the Azure Storage emulator
+// (devstoreaccount1), published by Microsoft.
+const azuriteKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+func azurePlaceholder(m string) bool { return strings.Contains(m, azuriteKey) || tokenPlaceholder(m) }
+
+// placeholderSecrets are words documentation writes where a password goes.
+var placeholderSecrets = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "secret": true, "changeme": true, "example": true,
+	"test": true, "postgres": true, "root": true, "admin": true, "string": true, "str": true,
+	"none": true, "null": true, "nil": true, "true": true, "false": true, "required": true,
+	"yourpassword": true, "your_password": true, "mypassword": true, "pw": true, "pwd": true,
+	// Sample passwords of images' and tools' documentation.
+	"my-secret-pw": true, "mysecretpassword": true, "foobared": true, "minioadmin": true, "changeit": true,
+}
+
+// secretPlaceholder reports whether a password value is a template, a mask,
+// a placeholder word or a reference in code rather than a secret. Real
+// passwords mix letters with digits or symbols; a word alone is taken for a
+// placeholder.
+func secretPlaceholder(v string) bool {
+	v = strings.Trim(v, `"'`+"`")
+	l := strings.ToLower(v)
+	switch {
+	case len(v) < 4, placeholderSecrets[l]:
+		return true
+	case strings.ContainsAny(v[:1], "$<{%([*"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
+		return true
+	case strings.Contains(l, "xxx"), strings.Contains(l, "***"), strings.Contains(l, "..."), strings.Contains(l, "redacted"):
+		return true
+	}
+	letter, other := false, false
+	for _, r := range v {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		default:
+			other = true
+		}
+	}
+	if !letter || !other {
+		return true
+	}
+	// os.Getenv("X"), cfg.DB.Password, request.form[...]: code, not a value.
+	return strings.ContainsAny(v, "([") || reDottedName.MatchString(v)
+}
+
+var (
+	reDottedName  = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$`)
+	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?|\s-p'?`)
+)
+
+// urlPasswordPlaceholder passes a URL or DSN whose password is a
+// placeholder (postgres://user:password@localhost, app:${DB_PASSWORD}@db).
+func urlPasswordPlaceholder(m string) bool {
+	userinfo := m
+	if i := strings.Index(m, "://"); i >= 0 {
+		userinfo = m[i+3:]
+	}
+	at := strings.LastIndexByte(userinfo, '@')
+	if at < 0 {
+		return true
+	}
+	userinfo = userinfo[:at]
+	colon := strings.IndexByte(userinfo, ':')
+	if colon < 0 {
+		return true
+	}
+	return secretPlaceholder(userinfo[colon+1:])
+}
+
+// settingPasswordPlaceholder passes password settings whose value is a
+// placeholder (password: ${DB_PASSWORD}, POSTGRES_PASSWORD=postgres).
+func settingPasswordPlaceholder(m string) bool {
+	loc := rePasswordKey.FindStringIndex(m)
+	if loc == nil {
+		return true
+	}
+	return secretPlaceholder(m[loc[1]:])
+}
+
+// reVendorToken finds services' tokens by their documented prefixes:
+// GitLab, npm, PyPI, Hugging Face, SendGrid, HashiCorp Vault, Telegram
+// bots, DigitalOcean, Shopify, Databricks, Docker Hub, Mailgun, Twilio API
+// keys, Postman, Atlassian, Linear, Notion, Groq, xAI, Replicate, Supabase,
+// Doppler, New Relic, Sentry, Square and Azure AD client secrets.
+// vendorTokenHints are the prefixes, lowercased, for the rule's filter.
+var reVendorToken = regexp.MustCompile(`\bgl(?:pat|ptt|dt|rt|soat|cbt)-[A-Za-z0-9_-]{20,}|\bnpm_[A-Za-z0-9]{36}\b|` +
+	`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}|\bhf_[A-Za-z0-9]{30,}\b|\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}|` +
+	`\bhv[sb]\.[A-Za-z0-9_-]{24,}|(?:\b|bot)\d{8,10}:AA[A-Za-z0-9_-]{33}\b|\bdo[opr]_v1_[a-f0-9]{64}\b|` +
+	`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b|\bdapi[a-f0-9]{32}\b|\bdckr_pat_[A-Za-z0-9_-]{20,}|\bkey-[0-9a-z]{32}\b|` +
+	`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b|\bATATT3[A-Za-z0-9_=-]{50,}|\blin_api_[A-Za-z0-9]{40}\b|` +
+	`\b(?:secret|ntn)_[A-Za-z0-9]{43,}\b|\bgsk_[A-Za-z0-9]{48,}\b|\bxai-[A-Za-z0-9]{60,}\b|\br8_[A-Za-z0-9]{37}\b|` +
+	`\bsbp_[a-f0-9]{40}\b|\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}\b|\bNRAK-[A-Z0-9]{27}\b|\bsntr[ysu]s_[A-Za-z0-9_=-]{30,}|` +
+	`\bEAAA[A-Za-z0-9_-]{60}\b|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`)
+
+var vendorTokenHints = []string{"glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-", "npm_", "pypi-", "hf_",
+	"sg.", "hvs.", "hvb.", ":aa", "_v1_", "shp", "dapi", "dckr_pat_", "key-", "pmak-", "atatt3", "lin_api_",
+	"secret_", "ntn_", "gsk_", "xai-", "r8_", "sbp_", "dp.", "nrak-", "sntr", "eaaa", "sq0", "q~"}
+
+// mailgunDocKey is the sample key of Mailgun's API reference.
+const mailgunDocKey = "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"
+
+// vendorTokenPlaceholder passes masked and templated tokens and the
+// documentation's own samples. Unlike tokenPlaceholder it does not take a
+// run without digits for a word: Hugging Face tokens are letters only.
+func vendorTokenPlaceholder(m string) bool {
+	if m == mailgunDocKey {
+		return true
+	}
+	return maskedValue(strings.ToLower(m))
+}
+
+// maskedValue reports a lowercase value that is redacted or a template.
+func maskedValue(l string) bool {
+	for _, p := range []string{"xxxx", "****", "...", "your_", "your-", "redacted", "example", "placeholder", "changeme", "dummy", "<", "${", "{{"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// slackDocToken is the bot token of Slack's API documentation examples.
+const slackDocToken = "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy"
+
+func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceholder(m) }
+
+// reSecretAssignment finds a value assigned to a name that says it is
+// secret (merchant_secret_key=…, "client_secret": "…", JWT_SECRET=…,
+// hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
+// header. The value is the last group.
+var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
+	`\bauthorization["']?\s*:\s*["']?(?:bearer|token)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})`)
+
+// notSecretNames are parts of names that end in token or key but hold no
+// secret: pagination cursors, public keys, idempotency keys.
+var notSecretNames = []string{"next", "page", "continuation", "pagination", "cursor", "sync", "resume", "cancel",
+	"idempotency", "public", "publishable", "pub_", "pub.", "pub-", "max_token"}
+
+// secretKeyNames are what must come before "key" for a name to be a
+// secret's (api_key, merchant_secret_key, hmacKey, X-Api-Key), unlike
+// cache_key, sort_key or a bare key.
+var secretKeyNames = []string{"api", "secret", "private", "signing", "encryption", "enc", "hmac", "master",
+	"access", "auth", "client", "app", "merchant", "webhook", "license", "service", "account", "admin",
+	"crypto", "aes", "jwt", "session", "cookie", "shared", "storage", "subscription", "consumer",
+	"integration", "partner"}
+
+// secretName reports whether the name a value is assigned to says it is
+// secret: it ends in secret or token, or in key after one of
+// secretKeyNames, and is not one of notSecretNames. An Authorization
+// header always is.
+func secretName(match string) bool {
+	l := strings.ToLower(match)
+	i := strings.IndexAny(l, ":=\"' ")
+	if i < 0 || strings.HasPrefix(l, "authorization") {
+		return i >= 0
+	}
+	name := l[:i]
+	for _, n := range notSecretNames {
+		if strings.Contains(name, n) {
+			return false
+		}
+	}
+	for _, suf := range []string{"base", "b64", "base64", "hex", "value", "str", "bytes", "raw"} {
+		if t := strings.TrimSuffix(name, suf); t != name && (strings.HasSuffix(t, "key") || strings.HasSuffix(t, "secret") || strings.HasSuffix(t, "token") || strings.HasSuffix(t, "key_") || strings.HasSuffix(t, "key.") || strings.HasSuffix(t, "key-")) {
+			name = strings.TrimRight(t, "_.-")
+			break
+		}
+	}
+	switch {
+	case strings.HasSuffix(name, "secret"), strings.HasSuffix(name, "token"):
+		return true
+	case strings.HasSuffix(name, "key"):
+		before := strings.TrimRight(strings.TrimSuffix(name, "key"), "_.-")
+		for _, p := range secretKeyNames {
+			if strings.HasSuffix(before, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretValuePlaceholder passes values of secret names that are masks,
+// templates, words or references rather than generated secrets.
+func secretValuePlaceholder(v string) bool {
+	v = strings.TrimRight(v, ".")
+	l := strings.ToLower(v)
+	if len(v) < 16 || maskedValue(l) || reDottedName.MatchString(v) {
+		return true
+	}
+	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	letter, digit := false, false
+	distinct := map[rune]bool{}
+	for _, r := range v {
+		distinct[r] = true
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	return !letter || !digit || len(distinct) < 8
+}
+
+// reCLIPassword finds passwords given on a command line: redis-cli -a,
+// mysql-family -p…, sshpass/mongo -p, sqlcmd -P, ldap* -w, openssl
+// pass:…, keytool -storepass, curl -u user:…, smbclient -U user%…, docker
+// login -p and any --password/--pass followed by a value. The value is
+// the last group.
+// cliPasswordHints are the commands (and the flag) the rule knows.
+var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp", "osql", "zip", "ldap", "openssl",
+	"keytool", "curl", "smbclient", "docker", "--pass"}
+
+var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\b(?:sqlcmd|bcp|osql|zip|unzip)\b[^\n|;&]*?[ \t]-P(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\bldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn)\b[^\n|;&]*?[ \t]-w(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\bopenssl\b[^\n|;&]*?[ \t]-pass(?:in|out)?[ \t]+['"]?pass:([^\s'"]+)|` +
+	`\bkeytool\b[^\n|;&]*?[ \t]-(?:src|dest)?(?:store|key)pass[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:([^\s'"@]+)|` +
+	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
+	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`(?:^|[ \t])--(?:password|passwd|pass|http-password|ftp-password|proxy-password)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
