@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,7 +39,8 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate.jsonl": "2247376cc2c27557b551954268d91b843aec89f8f1ed0f176770d02a82a4c042",
+	"gate.jsonl":      "2247376cc2c27557b551954268d91b843aec89f8f1ed0f176770d02a82a4c042",
+	"injection.jsonl": "3d2a1513223e8586ee90be0ba0c26069cc278f050e552a4a84318e4deda2a553",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {
@@ -88,16 +90,21 @@ func globCases(t *testing.T, pattern string) []gateCase {
 // gate has been tuned on, injection cases included.
 func loadGateCorpus(t *testing.T) []gateCase {
 	t.Helper()
-	cases := globCases(t, "../testdata/gate/*.jsonl")
-	if inj, _ := filepath.Glob("../testdata/gate/injection/*.jsonl"); len(inj) > 0 {
-		cases = append(cases, loadCases(t, inj...)...)
-	}
-	return cases
+	return append(globCases(t, "../testdata/gate/*.jsonl"), loadInjectionTuning(t)...)
 }
 
-// loadHeldout returns the held-out part, after checking that every batch
-// is the one that was frozen and that no unfrozen file sits beside them.
-func loadHeldout(t *testing.T) []gateCase {
+// loadInjectionTuning returns the tuning cases of the instructions stage:
+// attempts aimed at the reading agent and good findings that hold
+// commands, installers and URLs.
+func loadInjectionTuning(t *testing.T) []gateCase {
+	t.Helper()
+	return globCases(t, "../testdata/gate/injection/*.jsonl")
+}
+
+// loadHeldout returns the held-out part, batch by batch, after checking
+// that every batch is the one that was frozen and that no unfrozen file
+// sits beside them.
+func loadHeldout(t *testing.T) map[string][]gateCase {
 	t.Helper()
 	paths, _ := filepath.Glob("../testdata/gate/heldout/*")
 	if len(paths) != len(heldoutBatches) {
@@ -116,7 +123,11 @@ func loadHeldout(t *testing.T) []gateCase {
 			t.Fatalf("%s changed (sha256 %x, frozen %s): a held-out batch is never edited; move it to the tuning part and write a new one", p, sum, want)
 		}
 	}
-	return loadCases(t, paths...)
+	out := map[string][]gateCase{}
+	for _, p := range paths {
+		out[filepath.Base(p)] = loadCases(t, p)
+	}
+	return out
 }
 
 // figures counts what the gate did with a set of cases, per label and per
@@ -132,9 +143,9 @@ type tally struct{ n, right int }
 
 // judge runs every case through the gate. A pii case is right when the PII
 // stage refuses it (kindsOK counts those whose kinds also agree, by family
-// for a held-out batch that labels families); an injection when the
-// instructions stage does; good and placeholder cases when they pass;
-// narratives and platitudes when anything refuses them.
+// for a held-out batch that labels families); good and placeholder cases
+// when they pass; narratives, platitudes and injections when anything
+// refuses them.
 func judge(t *testing.T, cases []gateCase) figures {
 	t.Helper()
 	f := figures{n: map[string]int{}, right: map[string]int{}, stages: map[string]map[string]int{}, kindsOK: map[string]int{}}
@@ -166,8 +177,11 @@ func judge(t *testing.T, cases []gateCase) figures {
 		case "narrative", "platitude":
 			ok = !res.Pass
 		case "injection":
-			ok = res.Stage == StageInstructions
-			if ok && strings.Contains(res.Reason+strings.Join(res.Details, " "), strings.TrimSpace(firstLine(c.Content))) {
+			// The goal counts attempts refused; the stage list shows how
+			// many the instructions stage refused (an attempt that also
+			// reads as a session summary stops at the narrative stage).
+			ok = !res.Pass
+			if res.Stage == StageInstructions && strings.Contains(res.Reason+strings.Join(res.Details, " "), strings.TrimSpace(firstLine(c.Content))) {
 				t.Errorf("%s: the instructions verdict echoes the text", c.ID)
 			}
 		default:
@@ -253,7 +267,7 @@ func (f figures) rate(k string) float64 {
 func (f figures) log(t *testing.T, part string) {
 	t.Helper()
 	labels := []string{"good", "placeholder", "narrative", "platitude", "pii", "injection"}
-	verb := map[string]string{"good": "accepted", "placeholder": "accepted", "narrative": "rejected", "platitude": "rejected", "pii": "rejected by pii", "injection": "rejected by instructions"}
+	verb := map[string]string{"good": "accepted", "placeholder": "accepted", "narrative": "rejected", "platitude": "rejected", "pii": "rejected by pii", "injection": "rejected"}
 	for _, w := range labels {
 		if f.n[w] == 0 {
 			continue
@@ -294,28 +308,25 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// Floors on the tuning part, set at what the gate reaches there, and on the
-// held-out part, set at what it reached when it was first measured after
-// calibration; the goals of the issue (99 % good, 98 % of each bad kind,
-// 97 % of injections, 99 % of the injection set's good findings) are
-// reported beside them.
-var (
-	tuningFloors = map[string]float64{
-		"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1, "injection": 1,
-	}
-	heldoutFloors = map[string]float64{
-		"good": 0.984, "placeholder": 0.939, "narrative": 0.952, "platitude": 1, "pii": 1, "injection": 0,
-	}
-	// floorNarrativeStage: the narrative stage alone catches this share of
-	// the tuning narratives.
-	floorNarrativeStage = 1.00
-)
+// part is one labelled set the test reports on, with its floors: the
+// share of each label the gate must get right there. Tuning floors are set
+// at what the gate reaches; held-out floors at what it reached when the
+// batch was first measured after calibration. The issues' goals (99 % of
+// good findings accepted, 98 % of each bad kind rejected; 97 % of the
+// injection attempts refused, 99 % of that set's good findings accepted)
+// are reported beside them.
+type part struct {
+	name, desc string
+	cases      []gateCase
+	floors     map[string]float64
+	heldout    bool
+}
 
 // TestGateLabelledCorpus runs both parts of testdata/gate through the
-// gate, prints the figures (per label and per class; misses for the tuning
-// part only) and fails below either part's floors.
+// gate, prints the figures of each set (per label and per class; misses
+// for the tuning sets only) and fails below any set's floors.
 func TestGateLabelledCorpus(t *testing.T) {
-	tuning := loadGateCorpus(t)
+	tuning := globCases(t, "../testdata/gate/*.jsonl")
 	count := map[string]int{}
 	korean := 0
 	for _, c := range tuning {
@@ -332,9 +343,46 @@ func TestGateLabelledCorpus(t *testing.T) {
 	if len(tuning) < 400 || float64(korean) < 0.15*float64(len(tuning)) {
 		t.Fatalf("tuning part has %d cases, %d Korean; want 400+ and 15%%+ Korean", len(tuning), korean)
 	}
-	tf := judge(t, tuning)
-	for _, w := range tf.misses {
-		t.Log("miss: " + w)
+	held := loadHeldout(t)
+	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
+	parts := []part{
+		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
+		{"tuning/injection", "testdata/gate/injection", loadInjectionTuning(t), map[string]float64{"good": 1, "injection": 1}, false},
+		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
+			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
+		// Below the issue's goals (97 % of attempts, 99 % of good
+		// findings): this is where the instructions stage lands on a batch
+		// it was not tuned on.
+		{"held-out/injection", "testdata/gate/heldout/injection.jsonl", held["injection.jsonl"],
+			map[string]float64{"good": 0.929, "injection": 0.611}, true},
+	}
+	for _, p := range parts {
+		f := judge(t, p.cases)
+		ko := 0
+		for _, c := range p.cases {
+			if c.Lang == "ko" {
+				ko++
+			}
+		}
+		note := "misses printed"
+		if p.heldout {
+			note = "frozen, misses not printed"
+		} else {
+			for _, w := range f.misses {
+				t.Log("miss: " + w)
+			}
+		}
+		t.Logf("corpus %s %s: %d cases, %d Korean (%.0f%%), %s", p.name, p.desc, len(p.cases), ko, 100*float64(ko)/float64(max(len(p.cases), 1)), note)
+		f.log(t, fmt.Sprintf("%-18s", p.name))
+		for w, floor := range p.floors {
+			if f.n[w] > 0 && f.rate(w) < floor {
+				t.Errorf("%s: %s %.3f right, floor %.3f", p.name, w, f.rate(w), floor)
+			}
+		}
+		// The tuning sets' pii cases name the gate's kinds exactly.
+		if !p.heldout && f.kindsOK["pii"] < f.right["pii"] {
+			t.Errorf("%s: %d pii cases refused with other kinds than labelled", p.name, f.right["pii"]-f.kindsOK["pii"])
+		}
 	}
 	narrativeStage := 0
 	for _, c := range tuning {
@@ -342,37 +390,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 			narrativeStage++
 		}
 	}
-	t.Logf("corpus testdata/gate tuning: %d cases, %d Korean (%.0f%%)", len(tuning), korean, 100*float64(korean)/float64(len(tuning)))
-	tf.log(t, "tuning  ")
-	t.Logf("tuning   narrative stage alone %3d/%3d = %5.1f%%", narrativeStage, count["narrative"], 100*float64(narrativeStage)/float64(count["narrative"]))
-
-	held := loadHeldout(t)
-	hk := 0
-	for _, c := range held {
-		if c.Lang == "ko" {
-			hk++
-		}
-	}
-	hf := judge(t, held)
-	t.Logf("corpus testdata/gate/heldout: %d cases, %d Korean (%.0f%%), frozen; misses not printed", len(held), hk, 100*float64(hk)/float64(len(held)))
-	hf.log(t, "held-out")
-
-	for part, fl := range map[string]struct {
-		f      figures
-		floors map[string]float64
-	}{"tuning": {tf, tuningFloors}, "held-out": {hf, heldoutFloors}} {
-		for w, floor := range fl.floors {
-			if fl.f.n[w] > 0 && fl.f.rate(w) < floor {
-				t.Errorf("%s part: %s %.3f right, floor %.3f", part, w, fl.f.rate(w), floor)
-			}
-		}
-	}
-	if r := float64(narrativeStage) / float64(count["narrative"]); r < floorNarrativeStage {
-		t.Errorf("narrative stage alone caught %.3f, floor %.3f", r, floorNarrativeStage)
-	}
-	// The tuning part's pii cases name the gate's kinds exactly.
-	if n := tf.kindsOK["pii"]; n < tf.right["pii"] {
-		t.Errorf("tuning part: %d pii cases refused with other kinds than labelled", tf.right["pii"]-n)
+	r := float64(narrativeStage) / float64(count["narrative"])
+	t.Logf("tuning             narrative stage alone %3d/%3d = %5.1f%%", narrativeStage, count["narrative"], 100*r)
+	if r < 1 {
+		t.Errorf("narrative stage alone caught %.3f of the tuning narratives, floor 1", r)
 	}
 }
 

@@ -83,10 +83,11 @@ func verdict(stage, reason string, signals []Signal, score float64) Result {
 	return r
 }
 
-// Check runs the gate's pure stages on a contribution: The
-// Hive's size limits, PII, narrative filter, specificity floor. Embedding
-// and dedup follow in the store. The narrative stage decides on the form of
-// the text alone, so a diary that names a version is still a diary.
+// Check runs the gate's pure stages on a contribution, in DESIGN.md §6's
+// order: The Hive's size limits, PII, narrative filter, agent-directed
+// instructions, specificity floor. Embedding and dedup follow in the store.
+// The narrative stage decides on the form of the text, so a diary that
+// names a version is still a diary.
 func Check(title, content string) Result {
 	title, content = strings.TrimSpace(norm.NFC.String(title)), strings.TrimSpace(norm.NFC.String(content))
 	if r, ok := checkLimits(title, content); !ok {
@@ -101,10 +102,19 @@ func Check(title, content string) Result {
 		return verdict(StagePII, "contains personal data or secrets ("+strings.Join(kinds, ", ")+
 			"); remove them or write placeholders such as user@example.com, 555-0100 or <TOKEN>", sig, 0)
 	}
-	if n := Narrative(title, content); n.Story {
+	n := Narrative(title, content)
+	if n.Story {
 		return verdict(StageNarrative, n.reason(), n.signals(), 0)
 	}
-	score, found := Specificity(title, content)
+	if in := Instructions(title, content); in.Found() {
+		return verdict(StageInstructions, in.reason(), in.signals(), 0)
+	}
+	score, found := n.spec, []string(nil)
+	if n.specDone {
+		_, found = Specificity(title, content)
+	} else {
+		score, found = Specificity(title, content)
+	}
 	sig := make([]Signal, 0, len(found)+4)
 	for _, f := range found {
 		field := SignalMatched

@@ -30,7 +30,9 @@ import (
 // analyzed…, fixed…, added…"); or one narrated sentence (either language)
 // and two markers; or two past-tense Korean sentences with a marker or a
 // first-person subject; or polite past-tense sentences (a report of what
-// was done: "추가했습니다") making up half the text; or three markers.
+// was done: "추가했습니다") making up half the text; or three markers; or
+// two story markers ("I really like…, I would pick…"); or a Korean
+// first-person singular subject with one.
 //
 // First-person plural or past tense, passive voice and time words also
 // belong to findings ("once we added snprintf(…)", "Deployed to Vercel, the
@@ -135,6 +137,10 @@ func Narrative(title, content string) NarrativeResult {
 			}
 		}
 	}
+	if strings.Count(content, "?") >= 2 {
+		// A text that asks itself questions ponders; a finding answers.
+		addMarker("questions", storyMarker)
+	}
 	for _, p := range koreanFirstPerson {
 		if containsMarker(lower, p) {
 			n.FirstPerson = true
@@ -148,7 +154,7 @@ func Narrative(title, content string) NarrativeResult {
 		(n.Narrated >= 1 || n.KoreanPast+n.PassivePast >= 1) && markers >= 2 ||
 		n.KoreanPast+n.PassivePast >= 2 && (markers >= 1 || n.FirstPerson) ||
 		n.PolitePast >= 2 && 2*n.PolitePast >= n.Sentences ||
-		markers >= 3
+		markers >= 3 || n.StoryMarks >= 2 || n.singularKo && n.StoryMarks >= 1
 	if n.Story && len(n.Session) == 0 && n.StoryMarks == 0 && n.SequenceMarks <= 1 && n.Singular == 0 && !n.singularKo {
 		n.spec, _ = Specificity(title, content)
 		n.specDone = true
@@ -234,7 +240,7 @@ func narratedEnglish(s string) (n int, singular bool) {
 			if i+1 < len(words) && isPastVerb(words[i+1]) {
 				start, singular = i+1, w[0] == 'i'
 			}
-		case "i", "we", "my", "our":
+		case "i", "we", "my", "our", "they", "team", "everyone", "someone":
 			for j := i + 1; j < len(words) && j <= i+3; j++ {
 				if isPastVerb(words[j]) {
 					start, singular = j, w == "i" || w == "my"

@@ -63,7 +63,8 @@ var placeholderSecrets = map[string]bool{
 }
 
 // secretPlaceholder reports whether a password value is a template, a mask,
-// a placeholder word or a reference in code rather than a secret. Real
+// a placeholder word, a path ($PWD:/app) or a reference in code rather than
+// a secret. Real
 // passwords mix letters with digits or symbols; a word alone is taken for a
 // placeholder.
 func secretPlaceholder(v string) bool {
@@ -72,7 +73,7 @@ func secretPlaceholder(v string) bool {
 	switch {
 	case len(v) < 4, placeholderSecrets[l]:
 		return true
-	case strings.ContainsAny(v[:1], "$<{%([*"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
+	case strings.ContainsAny(v[:1], "$<{%([*/"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
 		return true
 	case strings.Contains(l, "xxx"), strings.Contains(l, "***"), strings.Contains(l, "..."), strings.Contains(l, "redacted"):
 		return true

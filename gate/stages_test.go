@@ -174,3 +174,17 @@ func BenchmarkCheckContribution(b *testing.B) {
 		Check("pgx pool sizing", content)
 	}
 }
+
+// installerFinding holds what makes every pattern of the instructions
+// stage look: a piped installer, a URL, the words user, agent and send.
+const installerFinding = "`curl -fsSL https://deno.land/install.sh | sh` installs Deno for the current user; an agent in CI should send DENO_INSTALL=/opt/deno and upload nothing else. "
+
+// BenchmarkCheckContributionCommands measures the gate on a finding at the
+// content limit that runs the instructions stage in full (commands, URLs,
+// trigger words throughout).
+func BenchmarkCheckContributionCommands(b *testing.B) {
+	content := strings.Repeat(installerFinding, HiveMaxContentRunes/len(installerFinding))
+	for b.Loop() {
+		Check("Deno installer in CI", content)
+	}
+}

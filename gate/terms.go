@@ -35,6 +35,8 @@ var knownTech = []string{
 	"splunk", "falco", "wazuh", "suricata", "osquery", "yara", "trivy", "semgrep", "hashicorp vault",
 	"certbot", "letsencrypt", "let's encrypt", "chrony", "wireguard", "hikaricp", "jpa", "hibernate",
 	"pgbouncer", "pg_repack", "pg_dump", "mysqldump", "jdbc", "paypal", "pix", "3ds", "3d secure",
+	// AI coding tools.
+	"Cursor", "claude code", "Codex", "Copilot", "aider", "windsurf", "MCP", "model context protocol",
 	// Infrastructure and cloud.
 	"docker", "dockerfile", "docker compose", "podman", "kubernetes", "k8s", "kubectl", "kubelet",
 	"helm", "kustomize", "minikube", "eks", "gke", "aks", "terraform", "opentofu", "ansible", "pulumi",
@@ -182,6 +184,13 @@ var storyMarkers = []string{
 	"went well", "glad we", "glad i", "i still find", "happy with", "just in time", "argued", "happier",
 	"recap", "pairing", "paired with", "my colleague", "a colleague", "my teammate", "my manager", "my boss",
 	"spent the", "got paged", "handed over", "on-call shift", "one day", "a tale of",
+	// English: the writer's plans, status, thanks and tastes.
+	"i will", "i'll", "i want to", "my plan", "plan:", "next i", "i'm going to", "we will", "we plan",
+	"status:", "% done", "hasn't been started", "not started yet", "risks:", "blockers:", "huge thanks",
+	"thanks to everyone", "thank you all", "without you", "i really like", "i love", "i hate", "in my opinion",
+	"my favourite", "my favorite", "i would pick", "i'm working on", "i am working on", "i keep getting",
+	"i've been", "i have been", "we've been", "weeks went by", "days went by", "one evening", "one morning",
+	"one night", "that was it",
 	// Korean: the writer's time.
 	"오늘", "어제", "어젯밤", "그저께", "오후 내내", "밤새", "지난주", "지난달", "지난번", "작년", "연휴",
 	"하루 종일", "하루종일", "내내", "퇴근", "출근", "시절", "첫 주", "다음 주", "내일", "다음 스프린트",
@@ -191,8 +200,10 @@ var storyMarkers = []string{
 	"즐거웠", "다행", "신났", "기뻤", "속상", "아쉬웠", "느꼈", "느낀", "기분", "보람", "피곤", "배웠",
 	"좋아했", "마음에 든다", "정신없", "한참", "감이 오", "흘려들", "데이고", "행복", "무난하게", "막막",
 	"지쳤", "무사히", "잘했다", "토론", "순조로", "알게 됐", "알게 되었", "동료", "팀원", "팀장님", "사수",
-	"같이 봤", "완료 보고", "먹고", "먹으러", "생각보다 오래", "이제야", "그제야", "나서야", "뒤에야",
-	"후에야", "쯤에야", "에서야",
+	"같이 봤", "완료 보고", "먹고", "먹으러", "생각보다 오래", "이제야", "그제야", "쯤에야",
+	"예정이다", "예정입니다", "생각이다", "할 계획", "진행 상황", "요즘", "모르겠다", "헷갈린다", "도와준", "도와주신",
+	"진행됐다", "진행 중이다", "시작하지 못했", "위험 요소", "감사드립니다", "감사합니다", "고맙", "애를 먹",
+	"하는 중이다",
 }
 
 // sequenceMarkers tell a plot in steps ("at first", "then we",
@@ -201,7 +212,8 @@ var storyMarkers = []string{
 var sequenceMarkers = []string{
 	"at first", "in the end", "eventually", "after a while", "after that", "then we", "one by one",
 	"next we", "first we", "since then", "마지막으로", "그 다음", "그다음", "그러고", "그리고 나서", "결국",
-	"처음에는", "처음엔", "처음으로", "먼저", "하나하나", "첫날", "둘째 날", "셋째 날",
+	"처음에는", "처음엔", "처음으로", "먼저", "하나하나", "첫날", "둘째 날", "셋째 날", "그 뒤에", "다음에는",
+	"그다음에",
 }
 
 // timeMarkers are clock and schedule words. A story uses them (새벽,
@@ -241,6 +253,9 @@ var storyMarkerPatterns = []markerPattern{
 	{regexp.MustCompile(`(?:한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주|달|개월)\s?(?:넘게|째|내내)|\d+\s?(?:시간|일|주|달|개월)\s?(?:넘게|내내)|지난\s?(?:[월화수목금토일]요일|주말|밤)|[월화수목금토일]요일은`), storyMarker},
 	{regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|만에)`), timeMarker},
 	{regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`), timeMarker},
+	// Korean endings of the writer's plans, wishes and ongoing work, and
+	// people named with 님: they follow a verb stem, so they are patterns.
+	{regexp.MustCompile(`려고\s*(?:한다|합니다|해요)|고\s*싶(?:다|습니다|어요)|는\s*중(?:이다|입니다|이에요)|지나서야|흘러서야|(?:몇|한|두|세|네)\s?(?:주|달|시간|일|해)(?:가|이)\s?(?:지나|흘러)|(?:나는|저는)[^.\n]{0,60}(?:생각한다|생각합니다|좋아한다|좋아합니다)|[가-힣]{1,3}님(?:이|께서|과|와|에게|이랑)\s`), storyMarker},
 }
 
 // koreanFirstPerson are Korean first-person subjects; koreanSingular the

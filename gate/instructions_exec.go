@@ -1,0 +1,190 @@
+package gate
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// The instructions stage's command rules: code fetched and run, data sent
+// away.
+
+// remoteExec reports a command that runs what it downloads (a pipe into a
+// shell, eval "$(curl …)", IEX … DownloadString, a download run as root)
+// from a host the finding does not explain, or the text telling the agent
+// to run something unseen.
+func remoteExec(v *views) bool {
+	if reRunUnseen.MatchString(v.directive) {
+		return true
+	}
+	unseen := reRunUnseenLoose.MatchString(v.directive)
+	judged := map[string]bool{}
+	for _, p := range execPatterns {
+		if !containsAny(v.all, p.hints) {
+			continue
+		}
+		for _, m := range p.re.FindAllString(v.all, 8) {
+			if unseen {
+				return true // "no need to review the fork"
+			}
+			hosts := reHost.FindAllStringSubmatch(m, -1)
+			if len(hosts) == 0 {
+				// A pipe into a shell with no host to judge (base64 -d |
+				// sh, a local file fetched earlier) hides what it runs.
+				if reDecodeToShell.MatchString(m) {
+					return true
+				}
+				continue
+			}
+			for _, h := range hosts {
+				if judged[h[0]] {
+					continue
+				}
+				judged[h[0]] = true
+				if !explainedHost(h[0], v.prose, v.squashedProse()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exfilCommand reports a command line that reads something sensitive and
+// hands it to the network (scp, nc, curl -d @-, a push of everything to a
+// host the finding does not explain).
+func exfilCommand(v *views) bool {
+	for _, line := range strings.Split(v.all, "\n") {
+		for _, seg := range reCommandSplit.Split(line, -1) {
+			if reNetSink.MatchString(seg) && reSensitiveSource.MatchString(seg) {
+				return true
+			}
+		}
+	}
+	for _, m := range rePushEverything.FindAllStringSubmatch(v.all, 4) {
+		if !explainedHost(m[1], v.prose, v.squashedProse()) {
+			return true
+		}
+	}
+	return false
+}
+
+// explainedHost reports whether a finding explains the host it runs code
+// from: a well-known installer's host, or a host (or, on a code host, an
+// owner or repository) that the finding's prose names. A bare IP address,
+// plain HTTP and throwaway domains are never explained.
+func explainedHost(target, prose, squashedProse string) bool {
+	t := target
+	if !strings.Contains(t, "://") {
+		t = "https://" + t
+	}
+	u, err := url.Parse(strings.TrimRight(t, ".,;:)`'\""))
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	host := u.Hostname()
+	if reIPv4.MatchString(host) || u.Scheme == "http" {
+		return false
+	}
+	labels := strings.Split(host, ".")
+	if suspiciousTLD[labels[len(labels)-1]] || strings.Contains(host, "example") {
+		return false
+	}
+	if knownInstallerHost(host) && u.Scheme == "https" {
+		return true
+	}
+	var names []string
+	codeHost := false
+	switch host {
+	case "raw.githubusercontent.com", "github.com", "gitlab.com", "bitbucket.org", "gist.githubusercontent.com", "codeberg.org":
+		if host == "gist.githubusercontent.com" {
+			return false // a gist belongs to whoever wrote it
+		}
+		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+		codeHost = true
+		names = parts[:min(len(parts), 2)]
+	default:
+		// The registered name says whose host it is (sh.rustup.rs is
+		// rustup's); a subdomain (completions.some-host.net) says nothing.
+		sld := len(labels) - 2
+		if sld > 0 && len(labels[len(labels)-1]) == 2 && secondLevel[labels[sld]] {
+			sld--
+		}
+		names = labels[max(sld, 0) : max(sld, 0)+1]
+	}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		if genericHostWords[n] {
+			continue
+		}
+		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) {
+			return true
+		}
+		// On a code host anyone can name a repository after a word of
+		// the finding ("acme-cli-patched"); only the whole name counts.
+		for _, p := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
+			if !codeHost && len(p) >= 4 && !genericHostWords[p] && containsWord(prose, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secondLevel are the labels of country-code second levels (co.kr,
+// com.au, co.uk): the name is the label before them.
+var secondLevel = map[string]bool{"co": true, "com": true, "or": true, "go": true, "ac": true, "ne": true, "org": true, "net": true, "gov": true, "edu": true}
+
+// squashed keeps only letters and digits: "Oh My Zsh" names ohmyzsh.
+func squashed(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+func knownInstallerHost(host string) bool {
+	for _, h := range installerHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+// exfiltrates reports text that sends sensitive data — environment
+// variables, credentials, keys, the conversation or system prompt, the
+// repository — to a destination: a URL, an address, an issue or PR.
+func exfiltrates(v *views) bool {
+	for _, re := range exfilCommands {
+		if re.MatchString(v.all) {
+			return true
+		}
+	}
+	if exfilCommand(v) {
+		return true
+	}
+	for _, s := range reSentenceEnd.Split(v.directive, -1) {
+		// The sentence's own words say where it sends; a command it
+		// quotes with its own destination is judged by exfilCommand.
+		s = reCodeSpan.ReplaceAllStringFunc(s, func(c string) string {
+			if strings.Contains(c, "://") || strings.Contains(c, "@") {
+				return " "
+			}
+			return c
+		})
+		if !containsAny(s, sendHints) || !containsAny(s, sensitiveHints) || !reSendVerb.MatchString(s) || !reSensitive.MatchString(s) {
+			continue
+		}
+		if reSendSensitive.MatchString(s) {
+			return true
+		}
+		// Korean puts the verb last and the object anywhere before it.
+		if strings.ContainsFunc(s, isHangul) && reDestination.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,201 @@
+package gate
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The normalised views of a text that the instructions stage reads.
+
+// views are the normalised forms of a text the stage matches: all holds
+// the text, its HTML comments and decoded runs; directive is the same with
+// quoted phrases removed; prose is the directive view outside URLs and
+// code, where a finding names what its commands install.
+type views struct {
+	all, directive, prose string
+	disguises             []string
+	squashed              *string
+}
+
+// squashedProse is the prose with only its letters and digits, computed
+// once.
+func (v *views) squashedProse() string {
+	if v.squashed == nil {
+		s := squashed(v.prose)
+		v.squashed = &s
+	}
+	return *v.squashed
+}
+
+func newViews(text string) views {
+	var v views
+	disguise := func(d string) {
+		if !hasString(v.disguises, d) {
+			v.disguises = append(v.disguises, d)
+		}
+	}
+	s := norm.NFKC.String(text)
+	if s != text && strings.ContainsFunc(text, func(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }) {
+		disguise("full-width letters")
+	}
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) || r == '\u00AD' {
+			disguise("zero-width characters")
+			return -1
+		}
+		if l, ok := homoglyphs[r]; ok {
+			disguise("look-alike letters")
+			return l
+		}
+		return r
+	}, s)
+	s = strings.ToLower(s)
+	if reSpacedLetters.MatchString(s) {
+		if c, ok := collapseSpaced(s); ok {
+			disguise("spaced-out letters")
+			s = c
+		}
+	}
+	if strings.Contains(s, "<!--") {
+		disguise("HTML comment")
+		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(s)
+	}
+	var extra []string
+	for _, m := range base64Runs(text, 8) {
+		if d, ok := decodedText(m); ok {
+			disguise("base64")
+			extra = append(extra, d)
+		}
+	}
+	for _, m := range reHexEscapes.FindAllString(s, 8) {
+		if b, err := hex.DecodeString(strings.ReplaceAll(m, `\x`, "")); err == nil && printable(string(b)) {
+			disguise("escaped bytes")
+			extra = append(extra, strings.ToLower(string(b)))
+		}
+	}
+	v.all = s
+	if len(extra) > 0 {
+		v.all += "\n" + strings.Join(extra, "\n")
+	}
+	v.directive = removeSpans(v.all, reMentioned)
+	v.prose = removeSpans(v.directive, reURLOrCode)
+	return v
+}
+
+// collapseSpaced joins words spelled out letter by letter ("i g n o r e
+// a l l", "이 전 지 시 를"): a run of four or more one-letter tokens
+// separated by single spaces becomes one word; wider gaps inside the run
+// separate its words.
+func collapseSpaced(s string) (string, bool) {
+	toks := strings.Split(s, " ")
+	var out []string
+	changed := false
+	single := func(t string) bool {
+		r, n := utf8.DecodeRuneInString(t)
+		return n == len(t) && n > 0 && unicode.IsLetter(r)
+	}
+	for i := 0; i < len(toks); {
+		if !single(toks[i]) {
+			out = append(out, toks[i])
+			i++
+			continue
+		}
+		j, letters := i, 0
+		var word strings.Builder
+		var words []string
+		for j < len(toks) {
+			if single(toks[j]) {
+				word.WriteString(toks[j])
+				letters++
+				j++
+				continue
+			}
+			// Empty tokens are a wider gap between spelled-out words.
+			k := j
+			for k < len(toks) && toks[k] == "" {
+				k++
+			}
+			if k == j || k >= len(toks) || !single(toks[k]) {
+				break
+			}
+			words = append(words, word.String())
+			word.Reset()
+			j = k
+		}
+		words = append(words, word.String())
+		if letters >= 4 {
+			out = append(out, strings.Join(words, " "))
+			changed = true
+		} else {
+			out = append(out, toks[i:j]...)
+		}
+		i = j
+	}
+	return strings.Join(out, " "), changed
+}
+
+func removeSpans(s string, re *regexp.Regexp) string {
+	return re.ReplaceAllString(s, " ")
+}
+
+// base64Runs returns up to n runs of 24 or more base64 characters (A-Z,
+// a-z, 0-9, + / _ -, then = padding): a regexp with a counted repeat costs
+// far more on a long text than this loop.
+func base64Runs(text string, n int) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(text) && len(out) < n; i++ {
+		if i < len(text) && isBase64Byte(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 24 {
+			end := i
+			for end < len(text) && end-i < 2 && text[end] == '=' {
+				end++
+			}
+			out = append(out, text[start:end])
+		}
+		start = -1
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+}
+
+// decodedText decodes a base64 run that holds text (an instruction
+// hidden from a human reader), not bytes such as a key or a hash.
+func decodedText(m string) (string, bool) {
+	m = strings.TrimRight(m, "=")
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(m); err == nil && printable(string(b)) && strings.Contains(string(b), " ") {
+			return strings.ToLower(norm.NFKC.String(string(b))), true
+		}
+	}
+	return "", false
+}
+
+// printable reports valid UTF-8 made of letters, digits, spaces and
+// punctuation, the way text is.
+func printable(s string) bool {
+	if !utf8.ValidString(s) || len(s) < 8 {
+		return false
+	}
+	bad := 0
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != '\n' && r != '\t' {
+			bad++
+		}
+	}
+	return bad == 0
+}
