@@ -1,0 +1,82 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPIIByClass pins the kinds of #23's classes one case at a time, and
+// the look-alikes that must pass.
+func TestPIIByClass(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // comma-separated kinds; "" passes
+	}{
+		{"merchant_secret_key=Q3Jx9vT2mLp8sWz4Ka7dYf1NhB6cRe0U signs the callback", PIISecret},
+		{`"client_secret": "8f3a1c9d4e7b2a6f0c5d8e1b3a9f7c2d"`, PIISecret},
+		{"const hmacKey = 'b2c4e6f8a0d1c3e5f7a9b1d3e5f7a9c1b3d5e7f9'", PIISecret},
+		{"SECRET_KEY_BASE=9a4f1c7e2b8d3a6f0e5c9b2d7a4f1e8c3b6d9a2f5e8c1b4d7a0f3e6c9b2d5a8f", PIISecret},
+		{"curl -H 'Authorization: Bearer dXNyXzQ4MjE6a2p4OXZMcTJtVDhwWjRz' https://api.example.com", PIISecret},
+		{"cache_key = 5f2b6a1c9e0d7f3a4b8c2e6d1f0a9b7c", ""},
+		{"Idempotency-Key: 8e03978e-40d5-43e8-bc93-6894a57f9324", ""},
+		{"public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsab", ""},
+		{"next_page_token=CAoQ9b2xNjQ0MzI1MTIzNDU2Nzg5", ""},
+		{"SECRET_KEY=<generate with openssl rand -hex 32>", ""},
+		{"git clone https://oauth2:glpat-Xq7vL2mK9pT4wZ8rB3nY@gitlab.com/acme/infra.git", PIIAPIToken},
+		{"huggingface-cli login --token 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", PIIAPIToken},
+		{"Mailgun's sample key-3ax6xnjp29jd6fds4gc373sgvjxteol0 answers 401", ""},
+		{"redis-cli -h cache -a 'Vq8#tL2mKx' INFO", PIIPassword},
+		{"redis-cli -a \"$REDIS_PASSWORD\" INFO", ""},
+		{"redis-cli -a foobared PING", ""},
+		{"redis-cli -p 6379 PING and psql -p 5432", ""},
+		{"mysql -u root -p mydb prompts for the password", ""},
+		{"sshpass -p 'Gx7kq2Lw9' ssh deploy@10.0.4.12", PIIPassword},
+		{"curl -u admin:Zk4pW7qR2 http://jenkins:8080/job/x/build", PIIPassword},
+		{"ldapsearch -x -D cn=admin -w 'Mx5pK9rT2' uid=jdoe", PIIPassword},
+		{"docker login ghcr.io -u bot --password 'Wq9zP3xK7'", PIIPassword},
+		{"a `-v $PWD:/app` bind mount shows node_modules", ""},
+		{"call the DBA on 090-4417-2863 first", PIIPhone},
+		{"Tokyo desk 03-5412-7788", PIIPhone},
+		{"ring 07911 123456", PIIPhone},
+		{"Frankfurt engineer 0151 23456789", PIIPhone},
+		{"Paris on-call 06 12 34 56 78", PIIPhone},
+		{"vendor engineer (98765 43210)", PIIPhone},
+		{"integration desk (11) 98765-4321", PIIPhone},
+		{"released on 01-02-2024 at 10:00", ""},
+		{"Stripe's 4000 0025 0000 3155 requires authentication", ""},
+		{"4000 0027 6000 3184 and 4000 0000 0000 3220 trigger 3DS", ""},
+		{"Adyen 5555 3412 4444 1115 with CVC 737", ""},
+		{"real card 4198 3444 1747 6617 was charged", PIICard},
+		{"Stripe's test IBAN DE89370400440532013000 succeeds", ""},
+		{"078-05-1120 was voided by the SSA", ""},
+		{"docker run -e MYSQL_ROOT_PASSWORD=my-secret-pw mysql:8.4", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(DetectPII(tt.text), ","); got != tt.want {
+			t.Errorf("DetectPII(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestNarrativeFindingExemption: first-person plural, past and passive
+// tense and time words do not make a specific finding a diary, but a
+// story marker, a session summary or "I" still do.
+func TestNarrativeFindingExemption(t *testing.T) {
+	finding := "We saw `prepared statement \"stmtcache_1\" already exists` after putting PgBouncer 1.21 in transaction mode; we fixed it with default_query_exec_mode=simple_protocol in the pgx DSN."
+	tests := []struct {
+		name, content string
+		story         bool
+	}{
+		{"we and past tense", finding, false},
+		{"passive", "Deployed to Vercel, the page was blank and the console showed \"Unexpected token '<'\": basePath was not set in next.config.js.", false},
+		{"schedule", "정산 배치를 자정에 일괄 실행했더니 RDS 스냅샷과 겹쳐 IOPS 3000 이 바닥났고 쿼리가 30초 넘게 걸렸습니다. 배치를 새벽 1시 이후로 옮겼습니다.", false},
+		{"story marker", finding + " It finally worked and we were so happy.", true},
+		{"singular narration", "I opened server.go, I changed the pgx pool to 10 connections and I reran `go test ./...`.", true},
+		{"we story with a story marker", "We migrated the cluster last week. We hit problems with the ingress and we rolled back.", true},
+	}
+	for _, tt := range tests {
+		if n := Narrative("t", tt.content); n.Story != tt.story {
+			t.Errorf("%s: story %v (%+v), want %v", tt.name, n.Story, n, tt.story)
+		}
+	}
+}
