@@ -74,6 +74,11 @@ func rejectionHints(stage string) []string {
 			"State the finding as a fact someone can act on: what to do, with which tool and version, and why.",
 			"Leave out the story of how you found it (today, I spent, finally).",
 		}
+	case gate.StageInstructions:
+		return []string{
+			"Write the finding for a reader: what happens, under which conditions and what to do.",
+			"Leave out anything addressed to the agent that reads it; name the tool a remote installer belongs to.",
+		}
 	case gate.StageSpecificity:
 		return []string{
 			"Name the concrete tool and version, the exact error message, flag, path or code involved.",

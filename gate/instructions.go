@@ -55,12 +55,19 @@ func Instructions(title, content string) InstructionsResult {
 	res.Disguises = v.disguises
 	kinds := map[string]bool{}
 	korean := strings.ContainsFunc(v.directive, isHangul)
+	// Sentence by sentence: the patterns look within a sentence, and on a
+	// short input the regexp package backtracks instead of simulating
+	// every state over the whole text.
+	sentences := reSentenceEnd.Split(v.directive, -1)
 	for _, p := range directivePatterns {
 		if kinds[p.kind] || p.korean && !korean || len(p.hints) > 0 && !containsAny(v.directive, p.hints) {
 			continue
 		}
-		if p.re.MatchString(v.directive) {
-			kinds[p.kind] = true
+		for _, sn := range sentences {
+			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) {
+				kinds[p.kind] = true
+				break
+			}
 		}
 	}
 	if reRoleMarker.MatchString(v.prose) {
@@ -159,16 +166,19 @@ func clauseKinds(directive string, korean bool) []string {
 		if len(c) < 12 {
 			continue
 		}
-		toReader := reToReader.MatchString(c) || korean && reToReaderKo.MatchString(c)
-		if !toReader {
+		// The cheap parts first: most sentences set nothing aside and
+		// hide nothing, whoever they speak to.
+		override := (korean && reSetAsideKo.MatchString(c) || containsAny(c, setAsideHints) && reSetAside.MatchString(c)) &&
+			(reAgentContext.MatchString(c) || korean && reAgentContextKo.MatchString(c))
+		conceal := (korean && reConcealCueKo.MatchString(c) || containsAny(c, concealHints) && reConcealCue.MatchString(c)) &&
+			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c))
+		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
-		if (reAgentContext.MatchString(c) || korean && reAgentContextKo.MatchString(c)) &&
-			(reSetAside.MatchString(c) || korean && reSetAsideKo.MatchString(c)) {
+		if override {
 			add(InstructionOverride)
 		}
-		if (reConcealCue.MatchString(c) || korean && reConcealCueKo.MatchString(c)) &&
-			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c)) {
+		if conceal {
 			add(InstructionConceal)
 		}
 	}
