@@ -109,10 +109,8 @@ func Check(title, content string) Result {
 	if in := Instructions(title, content); in.Found() {
 		return verdict(StageInstructions, in.reason(), in.signals(), 0)
 	}
-	score, found := n.spec, []string(nil)
-	if n.specDone {
-		_, found = Specificity(title, content)
-	} else {
+	score, found := n.spec, n.specFound
+	if !n.specDone {
 		score, found = Specificity(title, content)
 	}
 	sig := make([]Signal, 0, len(found)+4)

@@ -59,6 +59,7 @@ type NarrativeResult struct {
 
 	singularKo bool
 	spec       float64
+	specFound  []string
 	specDone   bool
 }
 
@@ -156,7 +157,7 @@ func Narrative(title, content string) NarrativeResult {
 		n.PolitePast >= 2 && 2*n.PolitePast >= n.Sentences ||
 		markers >= 3 || n.StoryMarks >= 2 || n.singularKo && n.StoryMarks >= 1
 	if n.Story && len(n.Session) == 0 && n.StoryMarks == 0 && n.SequenceMarks <= 1 && n.Singular == 0 && !n.singularKo {
-		n.spec, _ = Specificity(title, content)
+		n.spec, n.specFound = Specificity(title, content)
 		n.specDone = true
 		if n.spec >= SpecificityFloor {
 			n.Story, n.Finding = false, true
