@@ -138,7 +138,7 @@ func Narrative(title, content string) NarrativeResult {
 			}
 		}
 	}
-	if strings.Count(content, "?") >= 2 {
+	if len(reQuestion.FindAllStringIndex(content, 2)) >= 2 {
 		// A text that asks itself questions ponders; a finding answers.
 		addMarker("questions", storyMarker)
 	}
@@ -204,6 +204,10 @@ func (n NarrativeResult) reason() string {
 	}
 	return "reads as " + what + "; state the finding itself (what happens, under which conditions, and what to do) instead of who did what and when"
 }
+
+// reQuestion ends a sentence with a question mark (not ?sort= or a
+// placeholder "?").
+var reQuestion = regexp.MustCompile(`\pL\?(?:\s|$)`)
 
 // reQuoted finds code spans, fenced blocks and double-quoted messages.
 var reQuoted = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")

@@ -28,7 +28,7 @@ var knownTech = []string{
 	"celery", "asyncio", "tokio", "serde", "clippy", "anyhow", "thiserror", "errgroup", "gorilla", "grpc-go",
 	"golang-jwt", "jwt-go", "Bolt", "stripe.js", "libphonenumber", "jasypt", "delve",
 	// Data, ML ops, mobile, firmware and game engines.
-	"spark", "pyspark", "airflow", "dbt", "hadoop", "hdfs", "flink", "trino", "presto", "delta lake", "iceberg",
+	"spark", "pyspark", "airflow", "hadoop", "hdfs", "flink", "trino", "presto", "delta lake", "iceberg",
 	"kubeflow", "sagemaker", "bentoml", "xcode", "cocoapods", "fastlane", "android studio", "flutter",
 	"react native", "expo", "esp32", "esp-idf", "arduino", "stm32", "freertos", "zephyr", "u-boot", "yocto",
 	"Unity", "unreal engine", "Godot", "parcel", "swc", "rspack", "bind9", "unbound", "dnssec", "rpki",
