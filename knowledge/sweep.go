@@ -14,12 +14,12 @@ const maxSweepRest = 50 * time.Millisecond
 
 // SweepKnowledge is the daily staleness/dedup pass. It walks the entries
 // added since the last sweep in short batches (Driver.Since), finds
-// each one's neighbours through the index, rescores them exactly, and folds
-// every neighbour of the same hive and model it may merge with (cosine above
-// threshold, and for a bag-of-words model nested details),
-// and the entry itself, into the oldest of them — one short atomic Absorb
-// each, never one long transaction, so writers are not stalled. The mark
-// advances after every batch, so an interrupted sweep resumes and a second
+// each one's neighbours through the index, rescores them exactly, and of
+// the entry and every neighbour of the same hive and model it may merge with
+// (cosine above threshold, and for a bag-of-words model nested details)
+// folds those mergeable with the oldest, by the same rule, into it — one
+// short atomic Absorb each, never one long transaction, so writers are not
+// stalled. The mark advances after every batch, so an interrupted sweep resumes and a second
 // run finds nothing to do. Pairs of entries both older than the mark are not
 // compared again: an earlier sweep found them apart. Last it counts the
 // entries unused for a half-life or more and records the report.
@@ -81,8 +81,9 @@ func (k *Engine) SweepKnowledge(ctx context.Context, threshold float64) (SweepRe
 	return rep, nil
 }
 
-// sweepOne collapses e's cluster: e and its exact near-duplicates go into
-// the oldest of them. It returns how many entries were absorbed, and retry
+// sweepOne collapses e's cluster: of e and its near-duplicates, the oldest
+// survives, and each of the others goes into it only when it is mergeable
+// with that survivor itself, never because both are near e. It returns how many entries were absorbed, and retry
 // when the entry to keep vanished under it (another sweep absorbed it), so
 // the rest of the cluster is still to be looked at.
 func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64, gone map[string]bool) (merged int, retry bool, err error) {
@@ -100,7 +101,7 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		if !ok || id == e.ID || gone[id] || n.Hive != e.Hive || n.Model != e.Model {
 			continue
 		}
-		if mergeable(e.Model, Cosine(e.Vector, n.Vector), threshold, EmbeddingText(e.Title, e.Content), EmbeddingText(n.Title, n.Content)) {
+		if mergeableInto(e, n, threshold) {
 			cluster = append(cluster, n)
 		}
 	}
@@ -108,8 +109,15 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		return 0, false, nil
 	}
 	sort.Slice(cluster, func(a, b int) bool { return olderEntry(cluster[a], cluster[b]) })
-	keep := cluster[0].ID
+	survivor := cluster[0]
+	keep := survivor.ID
 	for _, g := range cluster[1:] {
+		// Each merge is decided against the entry that survives, by the rule
+		// a contribution of g's text would meet: a neighbour mergeable with
+		// e only (A and B both near a bridging C, not near each other) stays.
+		if !mergeableInto(g, survivor, threshold) {
+			continue
+		}
 		start := time.Now()
 		err := k.d.Absorb(ctx, keep, g.ID)
 		// Pace the writes: rest as long as the write took (up to
@@ -153,4 +161,11 @@ func olderEntry(a, b StoredEntry) bool {
 		return a.Seq < b.Seq
 	}
 	return a.ID < b.ID
+}
+
+// mergeableInto reports whether g merges into survivor by contribute's rule
+// (see mergeable): g's text as the contribution, survivor's as the entry.
+func mergeableInto(g, survivor StoredEntry, threshold float64) bool {
+	return mergeable(survivor.Model, Cosine(g.Vector, survivor.Vector), threshold,
+		EmbeddingText(g.Title, g.Content), EmbeddingText(survivor.Title, survivor.Content))
 }

@@ -38,6 +38,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("QueryRanksBySimilarityTimesQuality", func(t *testing.T) { testKnowQuery(t, newStore(t)) })
 	t.Run("QueryLooksPastSimilarButPoorEntries", func(t *testing.T) { testKnowQueryDeep(t, newStore(t)) })
 	t.Run("Errors", func(t *testing.T) { testKnowErrors(t, newStore(t)) })
+	t.Run("BridgeNeverMergesItsEnds", func(t *testing.T) { testKnowBridge(t, newStore) })
 	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
 }
 
