@@ -28,6 +28,9 @@ type ContributionRequest struct {
 	Content string   `json:"content"`
 	Hive    string   `json:"hive,omitempty"`
 	Tags    []string `json:"tags,omitempty"`
+	// Supersedes names an older entry of the same hive this contribution
+	// replaces.
+	Supersedes string `json:"supersedes,omitempty"`
 }
 
 // Normalize trims the request, fills the default hive and cleans the tags
@@ -39,6 +42,9 @@ func (r ContributionRequest) Normalize() (ContributionRequest, error) {
 		Title:   strings.TrimSpace(norm.NFC.String(r.Title)),
 		Content: strings.TrimSpace(norm.NFC.String(r.Content)),
 		Hive:    strings.TrimSpace(r.Hive),
+		// Entry ids are printable ASCII; a stray control character is
+		// simply an id that does not exist.
+		Supersedes: strings.TrimSpace(r.Supersedes),
 	}
 	if out.Hive == "" {
 		out.Hive = DefaultHive

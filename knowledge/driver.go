@@ -71,6 +71,10 @@ type Driver interface {
 	CountUnused(ctx context.Context, before time.Time) (int, error)
 	// RecordSweep keeps a finished sweep's report.
 	RecordSweep(ctx context.Context, rep SweepReport) error
+
+	// Moderation keeps flags, quarantine, lineage and redactions
+	// (moderation.go).
+	Moderation
 }
 
 // NewEntry is an entry as the engine hands it to Driver.Insert.

@@ -36,6 +36,9 @@ type Options struct {
 	// VectorWeight is the share of cosine similarity in relevance, in
 	// (0, 1]; 1 ranks by the vector alone.
 	VectorWeight float64
+	// QuarantineFlags is how many distinct flaggers quarantine an entry
+	// (DefaultQuarantineFlags when zero).
+	QuarantineFlags int
 }
 
 // Engine is the collective-knowledge engine: one implementation of
@@ -49,13 +52,19 @@ type Engine struct {
 	candidates int
 	vecWeight  float64
 	docs       docCache
+	// quarantineFlags is Options.QuarantineFlags (moderation.go).
+	quarantineFlags int
 }
 
 var _ Store = (*Engine)(nil)
 
 // NewKnowledge returns the engine over d.
 func New(d Driver, opt Options) *Engine {
-	k := &Engine{d: d, now: opt.Now, halfLife: opt.HalfLife, candidates: opt.Candidates, vecWeight: opt.VectorWeight}
+	k := &Engine{d: d, now: opt.Now, halfLife: opt.HalfLife, candidates: opt.Candidates, vecWeight: opt.VectorWeight,
+		quarantineFlags: opt.QuarantineFlags}
+	if k.quarantineFlags <= 0 {
+		k.quarantineFlags = DefaultQuarantineFlags
+	}
 	if k.now == nil {
 		k.now = time.Now
 	}
@@ -87,6 +96,11 @@ func (k *Engine) Contribute(ctx context.Context, in ContributeInput) (Contribute
 		in.At = k.now()
 	}
 	in.At = in.At.UTC()
+	if in.Supersedes != "" {
+		if err := k.checkSupersedes(ctx, in); err != nil {
+			return ContributeResult{}, err
+		}
+	}
 	// An entry can be swept away between finding it and merging into it
 	// (merge then writes nothing and answers not_found); then decide again:
 	// a sweep leaves the older twin in place.
@@ -94,6 +108,9 @@ func (k *Engine) Contribute(ctx context.Context, in ContributeInput) (Contribute
 		res, err := k.contributeOnce(ctx, in)
 		if pumasi.ErrorCode(err) == pumasi.ENotFound && attempt < 3 {
 			continue
+		}
+		if err == nil && in.Supersedes != "" {
+			res.Entry, err = k.supersede(ctx, in.Supersedes, res.Entry)
 		}
 		return res, err
 	}
@@ -239,7 +256,11 @@ func (k *Engine) entry(ctx context.Context, id string) (Entry, error) {
 	if !ok {
 		return Entry{}, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
 	}
-	return k.public(e), nil
+	sts, err := k.mod().ModStates(ctx, []string{id})
+	if err != nil {
+		return Entry{}, fmt.Errorf("read moderation of %s: %w", id, err)
+	}
+	return withState(k.public(e), sts[id]), nil
 }
 
 // public is the Entry of a stored one, with its quality computed.
@@ -254,11 +275,11 @@ func (k *Engine) public(s StoredEntry) Entry {
 func (k *Engine) GetEntry(ctx context.Context, id string) (Entry, error) {
 	e, err := k.entry(ctx, id)
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, k.goneIfRedacted(ctx, id, err)
 	}
 	cs, err := k.d.Contributions(ctx, id)
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, k.goneIfRedacted(ctx, id, err)
 	}
 	e.Contributions = cs
 	if e.Contributions == nil {
@@ -270,7 +291,7 @@ func (k *Engine) GetEntry(ctx context.Context, id string) (Entry, error) {
 // Cite bumps an entry's citation_count, which also marks it used.
 func (k *Engine) Cite(ctx context.Context, id, agent string) (Entry, error) {
 	if err := k.d.Cite(ctx, id, agent, k.now().UTC()); err != nil {
-		return Entry{}, err
+		return Entry{}, k.goneIfRedacted(ctx, id, err)
 	}
 	return k.entry(ctx, id)
 }
@@ -282,7 +303,7 @@ func (k *Engine) Endorse(ctx context.Context, id, agent string) (Entry, error) {
 		return Entry{}, err
 	}
 	if _, err := k.d.Endorse(ctx, id, agent, k.now().UTC()); err != nil {
-		return Entry{}, err
+		return Entry{}, k.goneIfRedacted(ctx, id, err)
 	}
 	return k.entry(ctx, id)
 }

@@ -55,6 +55,14 @@ type Entry struct {
 	// LastUsedAt is when the entry was last used: created, contributed
 	// to, cited or endorsed. Freshness decays from it (see Freshness).
 	LastUsedAt time.Time `json:"last_used_at"`
+	// Flags counts the entry's distinct flaggers; Quarantined says enough
+	// of them (or an admin) took it out of queries (moderation.go).
+	Flags       int64 `json:"flags"`
+	Quarantined bool  `json:"quarantined"`
+	// SupersededBy names the newer entry that replaces this one in
+	// queries; Supersedes the older one this entry replaces.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	Supersedes   string `json:"supersedes,omitempty"`
 	// Contributions attribute the entry: its first contribution and every
 	// one merged into it since. Only GetEntry fills them.
 	Contributions []Contribution `json:"contributions,omitempty"`
@@ -102,6 +110,9 @@ type ContributeInput struct {
 	// contribution; values above 1 disable near-duplicate merging.
 	Threshold float64
 	At        time.Time
+	// Supersedes names an older entry of the same hive that this
+	// contribution replaces (lineage.go); empty for none.
+	Supersedes string
 }
 
 // Validate checks what every knowledge store requires of a contribution
@@ -146,6 +157,8 @@ type QueryInput struct {
 	Limit  int
 	// MinScore leaves out hits scoring less (0: none left out).
 	MinScore float64
+	// IncludeQuarantined keeps quarantined entries (an admin's review).
+	IncludeQuarantined bool
 }
 
 // SweepReport counts what a knowledge sweep did.

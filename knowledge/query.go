@@ -73,13 +73,26 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 			cands = append(cands, e)
 		}
 	}
+	// Moderation: quarantined entries are left out, and an entry whose
+	// successor is live gives its place to it (lineage.go).
+	sc, err := k.screen(ctx, cands, q.IncludeQuarantined)
+	if err != nil {
+		return nil, err
+	}
+	cands = sc.cands
 	docs := make([]lexDoc, len(cands))
 	for i, e := range cands {
 		docs[i] = k.docs.get(e.Entry)
 	}
 	lex := lexicalScores(terms, docs)
 	now := k.now()
-	hits := make([]Hit, 0, len(cands))
+	type scored struct {
+		h   Hit
+		rel float64
+		ok  bool
+	}
+	byID := make(map[string]*scored, len(cands))
+	order := make([]string, 0, len(cands))
 	for i, e := range cands {
 		sim := 0.0
 		if e.Model == q.Model {
@@ -87,12 +100,36 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}
 		h := Hit{Similarity: sim, Lexical: lex[i]}
 		rel := k.Relevance(h, len(terms) > 0)
-		if rel <= 1e-12 || !Candidate(q.Model, sim, lex[i]) {
+		match := rel > 1e-12 && Candidate(q.Model, sim, lex[i])
+		into := e.ID
+		if r, ok := sc.replacedBy[e.ID]; ok {
+			into = r
+		}
+		s := byID[into]
+		if s == nil {
+			s = &scored{}
+			byID[into] = s
+			order = append(order, into)
+		}
+		if into == e.ID {
+			s.h = h
+			s.h.Entry = withState(k.public(e), sc.states[e.ID])
+		}
+		// An older entry's relevance carries over to its successor: it
+		// answers where the older would have.
+		if match && (!s.ok || rel > s.rel) {
+			s.rel, s.ok = rel, true
+		}
+	}
+	hits := make([]Hit, 0, len(order))
+	for _, id := range order {
+		s := byID[id]
+		if !s.ok || s.h.ID == "" {
 			continue
 		}
-		h.Entry = k.public(e)
+		h := s.h
 		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
-		h.Score = Score(rel, h.Quality, h.Freshness)
+		h.Score = Score(s.rel, h.Quality, h.Freshness)
 		if h.Score < q.MinScore {
 			continue
 		}

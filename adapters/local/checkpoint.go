@@ -165,3 +165,23 @@ func (s *Store) stopCheckpointer() {
 		s.ckpt.stop = nil
 	}
 }
+
+// truncateWAL copies every WAL frame into the database and empties the WAL
+// file (a TRUNCATE checkpoint), waiting up to busyTimeout for readers that
+// still use it: a redaction's older page versions live there until then.
+// Returns an error when readers kept it from finishing.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("truncate wal: %w", err)
+	}
+	defer conn.Close()
+	var busy, logFrames, done int
+	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
+		return fmt.Errorf("truncate wal: %w", err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("truncate wal: readers kept %d of %d frames", logFrames-done, logFrames)
+	}
+	return nil
+}

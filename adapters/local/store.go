@@ -157,6 +157,9 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 
 	dsn := filepath.Join(home, "pumasi.db") +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=wal_autocheckpoint(0)" +
+		// secure_delete: SQLite zeroes what a delete or an update frees, so a
+		// redacted knowledge entry's text stays in no free cell or page.
+		"&_pragma=secure_delete(1)" +
 		fmt.Sprintf("&_pragma=journal_size_limit(%d)&_txlock=immediate", walTarget)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

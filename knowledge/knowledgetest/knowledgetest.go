@@ -40,6 +40,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("Errors", func(t *testing.T) { testKnowErrors(t, newStore(t)) })
 	t.Run("BridgeNeverMergesItsEnds", func(t *testing.T) { testKnowBridge(t, newStore) })
 	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
+	runModeration(t, newDriver)
 }
 
 const knowDim = 16

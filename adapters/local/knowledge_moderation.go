@@ -1,0 +1,305 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pumasi"
+	"pumasi/knowledge"
+)
+
+// The knowledge driver's moderation part (knowledge.Moderation): flags,
+// quarantine, lineage and redaction, kept in the tables of migration 0020.
+// Every decision is the engine's.
+
+// entryHive returns an entry's hive inside tx. Returns not_found.
+func entryHive(ctx context.Context, tx *sql.Tx, id string) (string, error) {
+	var hive string
+	err := tx.QueryRowContext(ctx, `SELECT hive FROM knowledge_entries WHERE id = ?`, id).Scan(&hive)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read entry: %w", err)
+	}
+	return hive, nil
+}
+
+func insertEvent(ctx context.Context, tx *sql.Tx, id string, ev knowledge.Event) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, id, ev.Kind, formatTime(ev.At), ev.By, ev.OtherID, ev.Reason, ev.Note)
+	if err != nil {
+		return fmt.Errorf("record %s event: %w", ev.Kind, err)
+	}
+	return nil
+}
+
+// Flag records f once per agent; the distinct flaggers grow with a new one.
+func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool, error) {
+	counted := false
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		counted = false
+		hive, err := entryHive(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (entry_id, agent) DO NOTHING`,
+			id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At))
+		if err != nil {
+			return fmt.Errorf("record flag: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return nil
+		}
+		counted = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, flags, flagged_at)
+			VALUES (?, ?, 1, ?) ON CONFLICT (entry_id) DO UPDATE SET flags = flags + 1, flagged_at = excluded.flagged_at`,
+			id, hive, formatTime(f.At)); err != nil {
+			return fmt.Errorf("count flag: %w", err)
+		}
+		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventFlagged, At: f.At, By: f.Agent, Reason: f.Reason, Note: f.Note})
+	})
+	if err != nil {
+		return false, wrapInternal("flag entry", err)
+	}
+	return counted, nil
+}
+
+// SetQuarantine sets or lifts an entry's quarantine and records ev.
+func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev knowledge.Event) error {
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		hive, err := entryHive(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		q := `INSERT INTO knowledge_moderation (entry_id, hive, quarantined) VALUES (?1, ?2, 1)
+			ON CONFLICT (entry_id) DO UPDATE SET quarantined = 1`
+		if !on {
+			q = `INSERT INTO knowledge_moderation (entry_id, hive) VALUES (?1, ?2)
+				ON CONFLICT (entry_id) DO UPDATE SET quarantined = 0, cleared = flags`
+		}
+		if _, err := tx.ExecContext(ctx, q, id, hive); err != nil {
+			return fmt.Errorf("set quarantine: %w", err)
+		}
+		return insertEvent(ctx, tx, id, ev)
+	})
+	if err != nil {
+		return wrapInternal("set quarantine", err)
+	}
+	return nil
+}
+
+const modCols = `entry_id, flags, cleared, quarantined, superseded_by, supersedes, flagged_at`
+
+func scanModStates(rows *sql.Rows) ([]knowledge.ModState, error) {
+	defer rows.Close()
+	var out []knowledge.ModState
+	for rows.Next() {
+		var st knowledge.ModState
+		var at string
+		if err := rows.Scan(&st.ID, &st.Flags, &st.Cleared, &st.Quarantined, &st.SupersededBy, &st.Supersedes, &at); err != nil {
+			return nil, err
+		}
+		if at != "" {
+			t, err := parseTime(at)
+			if err != nil {
+				return nil, err
+			}
+			st.FlaggedAt = t
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// ModStates reads the moderation rows among ids.
+func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
+	out := make(map[string]knowledge.ModState)
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 500)]
+		ids = ids[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := k.s.db.QueryContext(ctx, `SELECT `+modCols+` FROM knowledge_moderation WHERE entry_id IN (?`+
+			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
+		if err != nil {
+			return nil, wrapInternal("read moderation", err)
+		}
+		sts, err := scanModStates(rows)
+		if err != nil {
+			return nil, wrapInternal("read moderation", err)
+		}
+		for _, st := range sts {
+			out[st.ID] = st
+		}
+	}
+	return out, nil
+}
+
+// Moderated lists flagged or quarantined entries, the last flagged first.
+func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
+	rows, err := k.s.db.QueryContext(ctx, `SELECT `+modCols+` FROM knowledge_moderation
+		WHERE (flags > 0 OR quarantined = 1) AND (?1 = '' OR hive = ?1)
+		AND entry_id IN (SELECT id FROM knowledge_entries)
+		ORDER BY flagged_at DESC, entry_id LIMIT ?2`, hive, limit)
+	if err != nil {
+		return nil, wrapInternal("list moderated entries", err)
+	}
+	out, err := scanModStates(rows)
+	if err != nil {
+		return nil, wrapInternal("list moderated entries", err)
+	}
+	return out, nil
+}
+
+// Supersede records that newer supersedes older, with an event on each.
+func (k *Knowledge) Supersede(ctx context.Context, older, newer string, at time.Time) error {
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		oh, err := entryHive(ctx, tx, older)
+		if err != nil {
+			return err
+		}
+		nh, err := entryHive(ctx, tx, newer)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, superseded_by) VALUES (?, ?, ?)
+			ON CONFLICT (entry_id) DO UPDATE SET superseded_by = excluded.superseded_by`, older, oh, newer); err != nil {
+			return fmt.Errorf("mark superseded: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, supersedes) VALUES (?, ?, ?)
+			ON CONFLICT (entry_id) DO UPDATE SET supersedes = excluded.supersedes`, newer, nh, older); err != nil {
+			return fmt.Errorf("mark superseding: %w", err)
+		}
+		if err := insertEvent(ctx, tx, older, knowledge.Event{Kind: knowledge.EventSuperseded, At: at, OtherID: newer}); err != nil {
+			return err
+		}
+		return insertEvent(ctx, tx, newer, knowledge.Event{Kind: knowledge.EventSupersedes, At: at, OtherID: older})
+	})
+	if err != nil {
+		return wrapInternal("supersede", err)
+	}
+	return nil
+}
+
+// Redact deletes entry id with its attribution rows, endorsements and flag
+// notes in one transaction. The store's connections run with
+// secure_delete, so SQLite zeroes the freed cells and pages; the full-text
+// tables are optimized, so that no segment keeps the entry's terms; the
+// tombstone makes every process's vector index drop its vector; and a
+// TRUNCATE checkpoint empties the WAL, which held earlier versions of those
+// pages.
+func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction) error {
+	done := false
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		done = false
+		var seq int64
+		var hive, model string
+		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, id).Scan(&seq, &hive, &model)
+		if errors.Is(err, sql.ErrNoRows) {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = ?`, id).Scan(&n); err != nil {
+				return fmt.Errorf("read redaction: %w", err)
+			}
+			if n == 0 {
+				return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+			}
+			done = true
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read entry: %w", err)
+		}
+		steps := []struct{ op, q string }{
+			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = ?`},
+			{"delete contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?`},
+			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?`},
+			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ?`},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = ?`},
+			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?`},
+			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?`},
+		}
+		for _, s := range steps {
+			if _, err := tx.ExecContext(ctx, s.q, id); err != nil {
+				return fmt.Errorf("redact %s: %s: %w", id, s.op, err)
+			}
+		}
+		for _, t := range []string{"knowledge_fts", "knowledge_fts_tri"} {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (`+t+`) VALUES ('optimize')`); err != nil {
+				return fmt.Errorf("redact %s: optimize %s: %w", id, t, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_tombstones (id, entry_seq, hive, model) VALUES (?, ?, ?, ?)`,
+			id, seq, hive, model); err != nil {
+			return fmt.Errorf("redact %s: tombstone: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_redactions (id, hive, at, reason, by) VALUES (?, ?, ?, ?, ?)`,
+			id, hive, formatTime(r.At), r.Reason, r.By); err != nil {
+			return fmt.Errorf("redact %s: record: %w", id, err)
+		}
+		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventRedacted, At: r.At, By: r.By, Reason: r.Reason})
+	})
+	if err != nil {
+		return wrapInternal("redact entry", err)
+	}
+	if done {
+		return nil
+	}
+	if err := k.s.truncateWAL(ctx); err != nil {
+		// The rows are gone and their pages zeroed in the database; only
+		// the WAL's older frames remain until a later checkpoint.
+		k.s.log.Warn("redaction: truncate the WAL (a later checkpoint does)", "err", err)
+	}
+	return nil
+}
+
+// Redaction reads a redacted id's tombstone.
+func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redaction, error) {
+	r := knowledge.Redaction{ID: id}
+	var at string
+	err := k.s.db.QueryRowContext(ctx, `SELECT hive, at, reason, by FROM knowledge_redactions WHERE id = ?`, id).
+		Scan(&r.Hive, &at, &r.Reason, &r.By)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
+	}
+	if err != nil {
+		return r, wrapInternal("read redaction", err)
+	}
+	if r.At, err = parseTime(at); err != nil {
+		return r, wrapInternal("read redaction", err)
+	}
+	return r, nil
+}
+
+// Events lists an entry's moderation events, oldest first.
+func (k *Knowledge) Events(ctx context.Context, id string) ([]knowledge.Event, error) {
+	rows, err := k.s.db.QueryContext(ctx, `SELECT kind, at, by, other_id, reason, note FROM knowledge_events
+		WHERE entry_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, wrapInternal("list events", err)
+	}
+	defer rows.Close()
+	out := []knowledge.Event{}
+	for rows.Next() {
+		var ev knowledge.Event
+		var at string
+		if err := rows.Scan(&ev.Kind, &at, &ev.By, &ev.OtherID, &ev.Reason, &ev.Note); err != nil {
+			return nil, wrapInternal("list events", err)
+		}
+		if ev.At, err = parseTime(at); err != nil {
+			return nil, wrapInternal("list events", err)
+		}
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrapInternal("list events", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,308 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"pumasi"
+	"pumasi/knowledge"
+)
+
+// The knowledge driver's moderation part (knowledge.Moderation): flags,
+// quarantine, lineage and redaction, kept in the tables of migration 0003.
+// Every decision is the engine's.
+
+// lockEntry returns an entry's hive and holds its row (FOR SHARE) until
+// the transaction ends, so Absorb or Redact cannot delete it meanwhile.
+// Returns not_found.
+func lockEntry(ctx context.Context, tx pgx.Tx, id string) (string, error) {
+	var hive string
+	err := tx.QueryRow(ctx, `SELECT hive FROM knowledge_entries WHERE id = $1 FOR SHARE`, id).Scan(&hive)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", notFound(id)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read entry: %w", err)
+	}
+	return hive, nil
+}
+
+func insertEvent(ctx context.Context, tx pgx.Tx, id string, ev knowledge.Event) error {
+	_, err := tx.Exec(ctx, `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, ev.Kind, ev.At, ev.By, ev.OtherID, ev.Reason, ev.Note)
+	if err != nil {
+		return fmt.Errorf("record %s event: %w", ev.Kind, err)
+	}
+	return nil
+}
+
+// Flag records f once per agent; the distinct flaggers grow with a new one.
+func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool, error) {
+	counted := false
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		counted = false
+		hive, err := lockEntry(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (entry_id, agent) DO NOTHING`,
+			id, f.Agent, f.Reason, f.Note, f.Admin, f.At)
+		if err != nil {
+			return fmt.Errorf("record flag: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		counted = true
+		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_moderation AS m (entry_id, hive, flags, flagged_at)
+			VALUES ($1, $2, 1, $3) ON CONFLICT (entry_id) DO UPDATE SET flags = m.flags + 1, flagged_at = excluded.flagged_at`,
+			id, hive, f.At); err != nil {
+			return fmt.Errorf("count flag: %w", err)
+		}
+		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventFlagged, At: f.At, By: f.Agent, Reason: f.Reason, Note: f.Note})
+	})
+	if err != nil {
+		return false, wrap("flag entry", err)
+	}
+	return counted, nil
+}
+
+// SetQuarantine sets or lifts an entry's quarantine and records ev.
+func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev knowledge.Event) error {
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		hive, err := lockEntry(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		q := `INSERT INTO knowledge_moderation (entry_id, hive, quarantined) VALUES ($1, $2, true)
+			ON CONFLICT (entry_id) DO UPDATE SET quarantined = true`
+		if !on {
+			q = `INSERT INTO knowledge_moderation AS m (entry_id, hive) VALUES ($1, $2)
+				ON CONFLICT (entry_id) DO UPDATE SET quarantined = false, cleared = m.flags`
+		}
+		if _, err := tx.Exec(ctx, q, id, hive); err != nil {
+			return fmt.Errorf("set quarantine: %w", err)
+		}
+		return insertEvent(ctx, tx, id, ev)
+	})
+	if err != nil {
+		return wrap("set quarantine", err)
+	}
+	return nil
+}
+
+const modCols = `entry_id, flags, cleared, quarantined, superseded_by, supersedes, flagged_at`
+
+func scanModStates(rows pgx.Rows) ([]knowledge.ModState, error) {
+	defer rows.Close()
+	var out []knowledge.ModState
+	for rows.Next() {
+		var st knowledge.ModState
+		var at *time.Time
+		if err := rows.Scan(&st.ID, &st.Flags, &st.Cleared, &st.Quarantined, &st.SupersededBy, &st.Supersedes, &at); err != nil {
+			return nil, err
+		}
+		if at != nil {
+			st.FlaggedAt = at.UTC()
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// ModStates reads the moderation rows among ids.
+func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
+	out := make(map[string]knowledge.ModState)
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := k.pool.Query(ctx, `SELECT `+modCols+` FROM knowledge_moderation WHERE entry_id = ANY($1)`, ids)
+	if err != nil {
+		return nil, wrap("read moderation", err)
+	}
+	sts, err := scanModStates(rows)
+	if err != nil {
+		return nil, wrap("read moderation", err)
+	}
+	for _, st := range sts {
+		out[st.ID] = st
+	}
+	return out, nil
+}
+
+// Moderated lists flagged or quarantined entries, the last flagged first.
+func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
+	rows, err := k.pool.Query(ctx, `SELECT `+modCols+` FROM knowledge_moderation m
+		WHERE (flags > 0 OR quarantined) AND ($1 = '' OR hive = $1)
+		AND EXISTS (SELECT 1 FROM knowledge_entries e WHERE e.id = m.entry_id)
+		ORDER BY flagged_at DESC NULLS LAST, entry_id LIMIT $2`, hive, limit)
+	if err != nil {
+		return nil, wrap("list moderated entries", err)
+	}
+	out, err := scanModStates(rows)
+	if err != nil {
+		return nil, wrap("list moderated entries", err)
+	}
+	return out, nil
+}
+
+// Supersede records that newer supersedes older, with an event on each.
+func (k *Knowledge) Supersede(ctx context.Context, older, newer string, at time.Time) error {
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		oh, err := lockEntry(ctx, tx, older)
+		if err != nil {
+			return err
+		}
+		nh, err := lockEntry(ctx, tx, newer)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, superseded_by) VALUES ($1, $2, $3)
+			ON CONFLICT (entry_id) DO UPDATE SET superseded_by = excluded.superseded_by`, older, oh, newer); err != nil {
+			return fmt.Errorf("mark superseded: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, supersedes) VALUES ($1, $2, $3)
+			ON CONFLICT (entry_id) DO UPDATE SET supersedes = excluded.supersedes`, newer, nh, older); err != nil {
+			return fmt.Errorf("mark superseding: %w", err)
+		}
+		if err := insertEvent(ctx, tx, older, knowledge.Event{Kind: knowledge.EventSuperseded, At: at, OtherID: newer}); err != nil {
+			return err
+		}
+		return insertEvent(ctx, tx, newer, knowledge.Event{Kind: knowledge.EventSupersedes, At: at, OtherID: older})
+	})
+	if err != nil {
+		return wrap("supersede", err)
+	}
+	return nil
+}
+
+// Redact deletes entry id, its attribution rows and endorsements, and
+// blanks its flag notes, in one transaction. Deleted rows and their index
+// entries (the full-text, trigram and HNSW indexes) are invisible to every
+// query at once and reclaimed by (auto)vacuum.
+func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction) error {
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		var hive string
+		err := tx.QueryRow(ctx, `SELECT hive FROM knowledge_entries WHERE id = $1 FOR UPDATE`, id).Scan(&hive)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = $1`, id).Scan(&n); err != nil {
+				return fmt.Errorf("read redaction: %w", err)
+			}
+			if n == 0 {
+				return notFound(id)
+			}
+			return nil // redacted already
+		}
+		if err != nil {
+			return fmt.Errorf("lock entry: %w", err)
+		}
+		steps := []struct{ op, q string }{
+			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = $1`},
+			{"delete contributors", `DELETE FROM knowledge_contributors WHERE entry_id = $1`},
+			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = $1`},
+			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = $1`},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = $1`},
+			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = $1`},
+			{"delete entry", `DELETE FROM knowledge_entries WHERE id = $1`},
+		}
+		for _, s := range steps {
+			if _, err := tx.Exec(ctx, s.q, id); err != nil {
+				return fmt.Errorf("redact %s: %s: %w", id, s.op, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_redactions (id, hive, at, reason, by) VALUES ($1, $2, $3, $4, $5)`,
+			id, hive, r.At, r.Reason, r.By); err != nil {
+			return fmt.Errorf("redact %s: record: %w", id, err)
+		}
+		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventRedacted, At: r.At, By: r.By, Reason: r.Reason})
+	})
+	if err != nil {
+		return wrap("redact entry", err)
+	}
+	return nil
+}
+
+// Redaction reads a redacted id's tombstone.
+func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redaction, error) {
+	r := knowledge.Redaction{ID: id}
+	err := k.pool.QueryRow(ctx, `SELECT hive, at, reason, by FROM knowledge_redactions WHERE id = $1`, id).
+		Scan(&r.Hive, &r.At, &r.Reason, &r.By)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
+	}
+	if err != nil {
+		return r, wrap("read redaction", err)
+	}
+	r.At = r.At.UTC()
+	return r, nil
+}
+
+// Events lists an entry's moderation events, oldest first.
+func (k *Knowledge) Events(ctx context.Context, id string) ([]knowledge.Event, error) {
+	rows, err := k.pool.Query(ctx, `SELECT kind, at, by, other_id, reason, note FROM knowledge_events
+		WHERE entry_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return nil, wrap("list events", err)
+	}
+	defer rows.Close()
+	out := []knowledge.Event{}
+	for rows.Next() {
+		var ev knowledge.Event
+		if err := rows.Scan(&ev.Kind, &ev.At, &ev.By, &ev.OtherID, &ev.Reason, &ev.Note); err != nil {
+			return nil, wrap("list events", err)
+		}
+		ev.At = ev.At.UTC()
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("list events", err)
+	}
+	return out, nil
+}
+
+// The moderation calls under retry (retry.go): reads, a flag (once per
+// agent by its key) and a redaction (a no-op once done) are safe to
+// repeat; quarantine and lineage changes only when nothing was applied.
+
+func (r retrying) Flag(ctx context.Context, id string, f knowledge.Flag) (counted bool, err error) {
+	err = retry(ctx, idempotent, func(ctx context.Context) error { counted, err = r.Knowledge.Flag(ctx, id, f); return err })
+	return counted, err
+}
+
+func (r retrying) SetQuarantine(ctx context.Context, id string, on bool, ev knowledge.Event) error {
+	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.SetQuarantine(ctx, id, on, ev) })
+}
+
+func (r retrying) ModStates(ctx context.Context, ids []string) (m map[string]knowledge.ModState, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { m, err = r.Knowledge.ModStates(ctx, ids); return err })
+	return m, err
+}
+
+func (r retrying) Moderated(ctx context.Context, hive string, limit int) (sts []knowledge.ModState, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { sts, err = r.Knowledge.Moderated(ctx, hive, limit); return err })
+	return sts, err
+}
+
+func (r retrying) Supersede(ctx context.Context, older, newer string, at time.Time) error {
+	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Supersede(ctx, older, newer, at) })
+}
+
+func (r retrying) Redact(ctx context.Context, id string, red knowledge.Redaction) error {
+	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.Redact(ctx, id, red) })
+}
+
+func (r retrying) Redaction(ctx context.Context, id string) (red knowledge.Redaction, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { red, err = r.Knowledge.Redaction(ctx, id); return err })
+	return red, err
+}
+
+func (r retrying) Events(ctx context.Context, id string) (evs []knowledge.Event, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { evs, err = r.Knowledge.Events(ctx, id); return err })
+	return evs, err
+}

@@ -1,0 +1,331 @@
+package knowledge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"pumasi"
+)
+
+// DefaultQuarantineFlags is how many distinct flaggers quarantine an entry
+// when Options.QuarantineFlags is zero (PUMASI_KNOWLEDGE_QUARANTINE_FLAGS).
+const DefaultQuarantineFlags = 3
+
+// MaxModerationNote bounds a flag's note and a redaction's reason, in
+// characters.
+const MaxModerationNote = 500
+
+// Reasons a flag may give.
+const (
+	FlagWrong     = "wrong"
+	FlagOutdated  = "outdated"
+	FlagHarmful   = "harmful"
+	FlagDuplicate = "duplicate"
+	FlagPII       = "pii"
+)
+
+// FlagReasons lists the reasons a flag may give, in the contract's order.
+var FlagReasons = []string{FlagWrong, FlagOutdated, FlagHarmful, FlagDuplicate, FlagPII}
+
+// Kinds of lifecycle event an entry's history lists (Event.Kind).
+const (
+	EventFlagged     = "flagged"
+	EventQuarantined = "quarantined"
+	EventRestored    = "restored"
+	EventRedacted    = "redacted"
+	EventSuperseded  = "superseded" // this entry was superseded by OtherID
+	EventSupersedes  = "supersedes" // this entry supersedes OtherID
+)
+
+// Event is one step of an entry's lifecycle, as its history lists it.
+type Event struct {
+	Kind    string    `json:"kind"`
+	At      time.Time `json:"at"`
+	By      string    `json:"by,omitempty"`
+	OtherID string    `json:"other_id,omitempty"`
+	Reason  string    `json:"reason,omitempty"`
+	Note    string    `json:"note,omitempty"`
+}
+
+// Flag is one contributor's flag of an entry, as the engine hands it to
+// Moderation.Flag.
+type Flag struct {
+	Agent  string
+	Reason string
+	Note   string
+	// Admin says an admin flagged (it quarantines at once).
+	Admin bool
+	At    time.Time
+}
+
+// ModState is what a driver keeps of an entry's moderation: its distinct
+// flaggers, how many of them an admin's restore cleared, whether it is
+// quarantined, and its lineage. An entry nobody moderated has the zero
+// state.
+type ModState struct {
+	ID string
+	// Flags counts distinct flaggers, ever.
+	Flags int64
+	// Cleared is Flags when an admin last restored the entry: only flags
+	// after it count toward the next quarantine.
+	Cleared     int64
+	Quarantined bool
+	// SupersededBy names the newer entry that supersedes this one;
+	// Supersedes the older one this entry supersedes.
+	SupersededBy, Supersedes string
+	// FlaggedAt is the last flag's time.
+	FlaggedAt time.Time
+}
+
+// Redaction is the tombstone a redacted entry leaves: its id, hive, when,
+// why and by whom; nothing of its text.
+type Redaction struct {
+	ID     string
+	Hive   string
+	At     time.Time
+	Reason string
+	By     string
+}
+
+// Moderation is the part of the Driver that keeps flags, quarantine,
+// lineage and redactions. It decides nothing: thresholds, who is an admin
+// and what a query leaves out are the engine's.
+type Moderation interface {
+	// Flag records f against entry id once per f.Agent, with a flagged
+	// event; the entry's distinct flaggers grow only with a new flagger
+	// (counted true). Returns not_found when there is no such entry.
+	Flag(ctx context.Context, id string, f Flag) (counted bool, err error)
+	// SetQuarantine quarantines entry id (on) or lifts its quarantine,
+	// then also setting Cleared to its flags, and records ev in its
+	// history. Returns not_found when there is no such entry.
+	SetQuarantine(ctx context.Context, id string, on bool, ev Event) error
+	// ModStates returns the moderation state of the entries among ids that
+	// have one; entries left out have the zero state.
+	ModStates(ctx context.Context, ids []string) (map[string]ModState, error)
+	// Moderated lists the states of hive's entries (every hive when empty)
+	// that are flagged or quarantined, the last flagged first, up to limit.
+	Moderated(ctx context.Context, hive string, limit int) ([]ModState, error)
+	// Supersede records that entry newer supersedes entry older, with an
+	// event on each: older's SupersededBy becomes newer (replacing an
+	// earlier successor), newer's Supersedes becomes older. Returns
+	// not_found when either entry is gone.
+	Supersede(ctx context.Context, older, newer string, at time.Time) error
+	// Redact removes entry id and everything that holds its text, title
+	// or tags — the row, its attribution rows, its full-text index
+	// entries, its vector in every process's index, the notes of its
+	// flags — from every place the backend keeps them, free pages and logs
+	// included, and keeps r as its tombstone with a redacted event. A
+	// redacted id is redacted again as a no-op. Returns not_found when
+	// there is no such entry nor tombstone.
+	Redact(ctx context.Context, id string, r Redaction) error
+	// Redaction returns the tombstone of a redacted id. Returns not_found
+	// when id was never redacted.
+	Redaction(ctx context.Context, id string) (Redaction, error)
+	// Events lists id's moderation events (flags, quarantines, restores,
+	// lineage, redaction) oldest first; none for an unknown id.
+	Events(ctx context.Context, id string) ([]Event, error)
+}
+
+// FlagInput is a flag as the handler hands it to Engine.Flag.
+type FlagInput struct {
+	ID     string
+	Agent  string
+	Reason string
+	Note   string
+	// Admin is true when the caller proved an admin token.
+	Admin bool
+}
+
+// validate checks a flag. Returns invalid_request or agent_required.
+func (in FlagInput) validate() error {
+	if err := CheckHandle(in.Agent); err != nil {
+		return err
+	}
+	ok := false
+	for _, r := range FlagReasons {
+		ok = ok || in.Reason == r
+	}
+	if !ok {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "reason must be one of %s", strings.Join(FlagReasons, ", "))
+	}
+	return checkNote("note", in.Note)
+}
+
+func checkNote(what, s string) error {
+	if !utf8.ValidString(s) {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "%s is not valid UTF-8", what)
+	}
+	if utf8.RuneCountInString(s) > MaxModerationNote {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "%s is longer than %d characters", what, MaxModerationNote)
+	}
+	return nil
+}
+
+// mod is the driver's Moderation part.
+func (k *Engine) mod() Moderation { return k.d }
+
+// Flag records in.Agent's flag of an entry, once per contributor (counted
+// false for a repeat), and quarantines the entry when its distinct
+// flaggers since the last restore reach the threshold, or at once when an
+// admin flags. Returns not_found, or gone for a redacted entry.
+func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
+	if err := in.validate(); err != nil {
+		return Entry{}, false, err
+	}
+	at := k.now().UTC()
+	counted, err := k.mod().Flag(ctx, in.ID, Flag{Agent: in.Agent, Reason: in.Reason, Note: in.Note, Admin: in.Admin, At: at})
+	if err != nil {
+		return Entry{}, false, k.goneIfRedacted(ctx, in.ID, err)
+	}
+	st, err := k.modState(ctx, in.ID)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if !st.Quarantined && (in.Admin || st.Flags-st.Cleared >= int64(k.quarantineFlags)) {
+		ev := Event{Kind: EventQuarantined, At: at, Reason: in.Reason}
+		if in.Admin {
+			ev.By = in.Agent
+		} else {
+			ev.Note = fmt.Sprintf("%d distinct flaggers", st.Flags-st.Cleared)
+		}
+		if err := k.mod().SetQuarantine(ctx, in.ID, true, ev); err != nil {
+			return Entry{}, false, k.goneIfRedacted(ctx, in.ID, err)
+		}
+	}
+	e, err := k.entry(ctx, in.ID)
+	return e, counted, k.goneIfRedacted(ctx, in.ID, err)
+}
+
+// Restore lifts an entry's quarantine (an admin's decision); its flags stay
+// in its history and only later flags count toward another quarantine.
+// Restoring an entry that is not quarantined changes nothing. Returns
+// not_found, or gone for a redacted entry.
+func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
+	st, err := k.modState(ctx, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if st.Quarantined {
+		if err := k.mod().SetQuarantine(ctx, id, false, Event{Kind: EventRestored, At: k.now().UTC(), By: by}); err != nil {
+			return Entry{}, k.goneIfRedacted(ctx, id, err)
+		}
+	}
+	e, err := k.entry(ctx, id)
+	return e, k.goneIfRedacted(ctx, id, err)
+}
+
+// Redact removes an entry's text, tags and vectors from everywhere the
+// backend keeps them and leaves a tombstone (id, hive, when, why, by), so
+// the id answers gone from then on. Redacting a redacted id again is a
+// no-op. Returns not_found when the id was never an entry.
+func (k *Engine) Redact(ctx context.Context, id, by, reason string) error {
+	if err := checkNote("reason", reason); err != nil {
+		return err
+	}
+	if _, err := k.mod().Redaction(ctx, id); err == nil {
+		return nil
+	} else if pumasi.ErrorCode(err) != pumasi.ENotFound {
+		return err
+	}
+	ents, err := k.d.Entries(ctx, []string{id})
+	if err != nil {
+		return err
+	}
+	e, ok := ents[id]
+	if !ok {
+		return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+	}
+	return k.mod().Redact(ctx, id, Redaction{ID: id, Hive: e.Hive, At: k.now().UTC(), Reason: reason, By: by})
+}
+
+// goneIfRedacted turns a not_found about id into gone when id was
+// redacted; any other answer passes unchanged.
+func (k *Engine) goneIfRedacted(ctx context.Context, id string, err error) error {
+	if pumasi.ErrorCode(err) != pumasi.ENotFound {
+		return err
+	}
+	r, rerr := k.mod().Redaction(ctx, id)
+	if rerr != nil {
+		return err
+	}
+	return &pumasi.Error{Code: pumasi.EGone, Message: fmt.Sprintf("knowledge entry %q was redacted on %s", r.ID, r.At.Format(time.DateOnly))}
+}
+
+// modState reads one entry's moderation state; the zero state (with its
+// id) when it has none. Returns not_found, or gone, when the entry is not
+// there.
+func (k *Engine) modState(ctx context.Context, id string) (ModState, error) {
+	ents, err := k.d.Entries(ctx, []string{id})
+	if err != nil {
+		return ModState{}, err
+	}
+	if _, ok := ents[id]; !ok {
+		return ModState{}, k.goneIfRedacted(ctx, id, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id))
+	}
+	sts, err := k.mod().ModStates(ctx, []string{id})
+	if err != nil {
+		return ModState{}, err
+	}
+	st := sts[id]
+	st.ID = id
+	return st, nil
+}
+
+// withState fills an entry's moderation fields from st.
+func withState(e Entry, st ModState) Entry {
+	e.Flags = st.Flags
+	e.Quarantined = st.Quarantined
+	e.SupersededBy = st.SupersededBy
+	e.Supersedes = st.Supersedes
+	return e
+}
+
+// ModerationView is what an admin reviews: flagged entries not
+// quarantined, quarantined ones (the last flagged first), and recent
+// merges.
+type ModerationView struct {
+	Flagged     []Entry `json:"flagged"`
+	Quarantined []Entry `json:"quarantined"`
+	Merges      []any   `json:"merges"`
+}
+
+// Moderation lists up to limit flagged and up to limit quarantined entries
+// of hive (every hive when empty).
+func (k *Engine) Moderation(ctx context.Context, hive string, limit int) (ModerationView, error) {
+	if hive != "" && !pumasi.ValidID(hive) {
+		return ModerationView{}, pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
+	}
+	if limit <= 0 {
+		limit = MaxQueryLimit
+	}
+	out := ModerationView{Flagged: []Entry{}, Quarantined: []Entry{}, Merges: []any{}}
+	sts, err := k.mod().Moderated(ctx, hive, 4*limit)
+	if err != nil {
+		return out, err
+	}
+	ids := make([]string, len(sts))
+	for i, st := range sts {
+		ids[i] = st.ID
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return out, err
+	}
+	for _, st := range sts {
+		s, ok := ents[st.ID]
+		if !ok {
+			continue
+		}
+		e := withState(k.public(s), st)
+		switch {
+		case st.Quarantined && len(out.Quarantined) < limit:
+			out.Quarantined = append(out.Quarantined, e)
+		case !st.Quarantined && st.Flags > 0 && len(out.Flagged) < limit:
+			out.Flagged = append(out.Flagged, e)
+		}
+	}
+	return out, nil
+}
