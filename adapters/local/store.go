@@ -8,14 +8,11 @@ package local
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -106,9 +103,6 @@ type Store struct {
 }
 
 var _ pumasi.Store = (*Store)(nil)
-
-//go:embed migrations/*.sql
-var migrations embed.FS
 
 // Open opens (creating if needed) the store at home, runs the migrations and
 // cleans leftovers of crashed uploads: everything when no other process holds
@@ -246,47 +240,6 @@ func (s *Store) Close() error {
 		s.lock = nil
 	}
 	return err
-}
-
-// migrate applies every embedded migrations/*.sql not applied yet, in name
-// order, each in its own write transaction so that processes opening the
-// same home at once apply each file exactly once.
-func (s *Store) migrate(ctx context.Context) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
-		}
-		base := filepath.Base(name)
-		err = s.writeTx(ctx, func(tx *sql.Tx) error {
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE name = ?`, base).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return nil
-			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`,
-				base, formatTime(time.Now()))
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migrate %s: %w", base, err)
-		}
-	}
-	return nil
 }
 
 // writeTx runs fn in a write (BEGIN IMMEDIATE) transaction and commits when

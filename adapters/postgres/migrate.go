@@ -2,20 +2,14 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"pumasi/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -30,66 +24,49 @@ const schemaLockKey int64 = 0x70756d617369
 // on the vector type.
 const MaxIndexedDims = 2000
 
-// migration is one embedded migrations/NNNN_name.sql.
-type migration struct {
-	version int
-	name    string
-	sql     string
-	sum     string // hex sha256 of sql, to notice an edited migration
-}
-
 // loadMigrations returns the embedded migrations in version order.
-func loadMigrations() ([]migration, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	var ms []migration
-	for _, name := range names {
-		base := path.Base(name)
-		prefix, _, ok := strings.Cut(base, "_")
-		v, err := strconv.Atoi(prefix)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a version, as in 0001_knowledge.sql", base)
-		}
-		b, err := migrations.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		sum := sha256.Sum256(b)
-		ms = append(ms, migration{version: v, name: strings.TrimSuffix(base, ".sql"), sql: string(b), sum: hex.EncodeToString(sum[:])})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	for i := 1; i < len(ms); i++ {
-		if ms[i].version == ms[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", ms[i-1].name, ms[i].name, ms[i].version)
-		}
-	}
-	return ms, nil
-}
+func loadMigrations() ([]migrate.Migration, error) { return migrate.Load(migrations, "migrations") }
 
 // Migrate applies every embedded migration the database lacks, in version
-// order, each in its own transaction with its schema_migrations row. When
-// everything is applied already (every start after the first) it costs one
-// query and takes no lock; otherwise it holds pg_advisory_lock(schemaLockKey)
-// while it migrates, so many processes or Lambda cold starts migrating at
-// once apply each migration exactly once. A migration whose text changed
-// after it was applied is an error: schema history is append-only.
+// order, each in its own transaction with its schema_migrations row, through
+// the one runner (internal/migrate). When everything is applied already
+// (every start after the first) it costs one query and takes no lock;
+// otherwise it holds pg_advisory_lock(schemaLockKey) while it migrates, so
+// many processes or Lambda cold starts migrating at once apply each
+// migration exactly once. A migration whose text changed after it was
+// applied is an error: schema history is append-only.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	applied, err := appliedMigrations(ctx, pool)
-	if err == nil {
-		if pending, err := pendingMigrations(ms, applied); err != nil || len(pending) == 0 {
-			return err
-		}
-	} else if !isUndefinedTable(err) {
-		return fmt.Errorf("migrate: %w", err)
+	t := &pgTarget{pool: pool}
+	if err := migrate.Run(ctx, t, ms); err != nil {
+		return err
 	}
+	if t.applied {
+		// Connections opened before CREATE EXTENSION vector know no vector
+		// type; new ones register it (registerVector).
+		pool.Reset()
+	}
+	return nil
+}
 
-	conn, err := pool.Acquire(ctx)
+// pgTarget is a database for the migration runner.
+type pgTarget struct {
+	pool *pgxpool.Pool
+	conn *pgxpool.Conn // held under the lock
+	// applied says a migration was applied (the pool needs a reset).
+	applied bool
+}
+
+func (t *pgTarget) Applied(ctx context.Context) (map[int]migrate.Applied, error) {
+	return appliedMigrations(ctx, t.pool)
+}
+
+// Locked holds the session advisory lock on one connection while fn runs.
+func (t *pgTarget) Locked(ctx context.Context, fn func(migrate.Session) error) error {
+	conn, err := t.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -111,34 +88,37 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("migrate: create schema_migrations: %w", err)
 	}
-	// Read again under the lock: another process may have just migrated.
-	if applied, err = appliedMigrations(ctx, conn); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	pending, err := pendingMigrations(ms, applied)
-	if err != nil {
-		return err
-	}
-	for _, m := range pending {
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, sha256) VALUES ($1, $2, $3)`,
-				m.version, m.name, m.sum)
+	t.conn = conn
+	defer func() { t.conn = nil }()
+	return fn(pgSession{t})
+}
+
+// pgSession applies migrations on the locked connection.
+type pgSession struct{ t *pgTarget }
+
+func (s pgSession) Applied(ctx context.Context) (map[int]migrate.Applied, error) {
+	return appliedMigrations(ctx, s.t.conn)
+}
+
+func (s pgSession) Apply(ctx context.Context, m migrate.Migration) error {
+	err := pgx.BeginFunc(ctx, s.t.conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, m.SQL); err != nil {
 			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migrate: apply %s: %w", m.name, err)
 		}
+		_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, sha256) VALUES ($1, $2, $3)`,
+			m.Version, m.Name, m.Sum)
+		return err
+	})
+	if err == nil {
+		s.t.applied = true
 	}
-	if len(pending) > 0 {
-		// Connections opened before CREATE EXTENSION vector know no vector
-		// type; new ones register it (registerVector). conn is held, so
-		// Reset closes it on release.
-		pool.Reset()
-	}
-	return nil
+	return err
+}
+
+// Record never runs: every row this schema_migrations holds has a sum.
+func (s pgSession) Record(ctx context.Context, m migrate.Migration) error {
+	_, err := s.t.conn.Exec(ctx, `UPDATE schema_migrations SET sha256 = $2 WHERE version = $1`, m.Version, m.Sum)
+	return err
 }
 
 // querier is a pool, a connection or a transaction.
@@ -146,45 +126,23 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// appliedMigrations maps each applied version to its recorded sha256.
-func appliedMigrations(ctx context.Context, q querier) (map[int]string, error) {
-	rows, err := q.Query(ctx, `SELECT version, sha256 FROM schema_migrations`)
+// appliedMigrations maps each applied version to its name and sha256.
+func appliedMigrations(ctx context.Context, q querier) (map[int]migrate.Applied, error) {
+	rows, err := q.Query(ctx, `SELECT version, name, sha256 FROM schema_migrations`)
 	if err != nil {
 		return nil, err
 	}
-	applied := map[int]string{}
+	applied := map[int]migrate.Applied{}
 	var v int
-	var sum string
-	_, err = pgx.ForEachRow(rows, []any{&v, &sum}, func() error {
-		applied[v] = sum
+	var name, sum string
+	_, err = pgx.ForEachRow(rows, []any{&v, &name, &sum}, func() error {
+		applied[v] = migrate.Applied{Name: name, Sum: sum}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return applied, nil
-}
-
-// pendingMigrations returns the migrations not applied yet, and an error
-// when an applied one differs from its embedded text. Versions the database
-// has but we do not (a newer binary migrated it) are left alone.
-func pendingMigrations(ms []migration, applied map[int]string) ([]migration, error) {
-	var pending []migration
-	for _, m := range ms {
-		sum, ok := applied[m.version]
-		switch {
-		case !ok:
-			pending = append(pending, m)
-		case sum != m.sum:
-			return nil, fmt.Errorf("migrate: %s was applied with sha256 %s but is now %s: add a new migration instead of editing one", m.name, sum, m.sum)
-		}
-	}
-	return pending, nil
-}
-
-func isUndefinedTable(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "42P01"
 }
 
 // VectorIndexName is the name of the HNSW index over dims-dimensional

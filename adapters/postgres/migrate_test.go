@@ -65,7 +65,7 @@ func wantAllApplied(t *testing.T, pool *pgxpool.Pool) {
 	}
 	var want []string
 	for _, m := range ms {
-		want = append(want, fmt.Sprintf("%d %s", m.version, m.name))
+		want = append(want, fmt.Sprintf("%d %s", m.Version, m.Name))
 	}
 	if got := schemaMigrations(t, pool); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("schema_migrations = %q, want %q", got, want)
