@@ -30,6 +30,7 @@ require (
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/spf13/pflag v1.1.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,7 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // defaultServer is localdev's address.
@@ -44,33 +46,59 @@ func homeDir(env *cliEnv, flagValue string) (string, error) {
 type client struct {
 	server string
 	token  string
-	http   *http.Client
+	// tokenFrom says where token came from (--token, PUMASI_TOKEN or the
+	// admin.token file), for the message of a refused token.
+	tokenFrom string
+	http      *http.Client
 }
 
 // clientFlags adds --server, --token and --home to fs and returns a
 // constructor to call after parsing.
-func clientFlags(env *cliEnv, fs *flag.FlagSet) func() (*client, error) {
+func clientFlags(env *cliEnv, fs *pflag.FlagSet) func() (*client, error) {
 	server := fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
 	token := fs.String("token", "", "bearer token (env PUMASI_TOKEN, else <home>/admin.token)")
 	home := fs.String("home", "", "data folder holding admin.token (env PUMASI_HOME, default ~/.pumasi)")
 	return func() (*client, error) {
-		tok := *token
+		tok, from := *token, "--token"
 		if tok == "" {
-			tok = env.getenv("PUMASI_TOKEN")
+			tok, from = env.getenv("PUMASI_TOKEN"), "PUMASI_TOKEN"
 		}
 		if tok == "" {
 			h, err := homeDir(env, *home)
 			if err != nil {
 				return nil, err
 			}
-			b, err := os.ReadFile(filepath.Join(h, "admin.token"))
+			from = filepath.Join(h, "admin.token")
+			b, err := os.ReadFile(from)
 			if err != nil {
-				return nil, fmt.Errorf("no token: pass --token, set PUMASI_TOKEN, or run localdev once to create %s", filepath.Join(h, "admin.token"))
+				return nil, fmt.Errorf("no token: pass --token, set PUMASI_TOKEN, or run localdev once to create %s", from)
 			}
 			tok = strings.TrimSpace(string(b))
 		}
-		return &client{server: strings.TrimRight(*server, "/"), token: tok, http: &http.Client{Timeout: time.Minute}}, nil
+		return &client{server: strings.TrimRight(*server, "/"), token: tok, tokenFrom: from, http: &http.Client{Timeout: time.Minute}}, nil
 	}
+}
+
+// reachError explains a request that never got an answer: which server
+// was tried, and how to start one when nothing listens there.
+func reachError(server string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("no pumasi server at %s (connection refused): start one with `make localdev` or `pumasi localdev`, or point --server (env PUMASI_SERVER) at yours", server)
+	}
+	return fmt.Errorf("cannot reach the pumasi server at %s: %w (check --server or PUMASI_SERVER)", server, err)
+}
+
+// authHint adds to a 401 where the token came from: a token is good only
+// on the server whose secret signed it.
+func (c *client) authHint(err error) error {
+	var ae *apiError
+	if !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized {
+		return err
+	}
+	return fmt.Errorf("%w (the token came from %s and was sent to %s; a token works only on the server whose secret signed it: check --server, --home or PUMASI_TOKEN, or mint one there with pumasi token)", err, c.tokenFrom, c.server)
 }
 
 // apiError is the server's error body.
@@ -99,7 +127,7 @@ func (c *client) do(ctx context.Context, method, path string, body io.Reader, he
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, reachError(c.server, err)
 	}
 	if resp.StatusCode < 300 || resp.StatusCode == http.StatusNotModified {
 		return resp, nil
@@ -110,10 +138,10 @@ func (c *client) do(ctx context.Context, method, path string, body io.Reader, he
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if json.Unmarshal(b, &eb) != nil || eb.Error.Code == "" {
-		return nil, &apiError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(b))}
+		return nil, c.authHint(&apiError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(b))})
 	}
 	eb.Error.Status = resp.StatusCode
-	return nil, &eb.Error
+	return nil, c.authHint(&eb.Error)
 }
 
 // doJSON sends v as JSON (if non-nil) and decodes the answer into out (if non-nil).

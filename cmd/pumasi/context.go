@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,25 +27,28 @@ func init() {
 // the local disk, so it is fast and works offline, which is what a prompt
 // hook needs.
 func runContext(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("context", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("context")
 	agent := fs.String("agent", "", "agent id (required)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
 	budget := fs.Int("budget", prompt.DefaultContextBudget, fmt.Sprintf("largest output in bytes; files past it are listed by path as omitted (0: no limit; with --hook the default is %d, under what hosts keep of a hook)", DefaultHookBudget))
 	hook := fs.Bool("hook", false, "run as a host's session or prompt hook: read its JSON event from stdin, add the <referenced-files> hint for the $references in its \"prompt\", and print the JSON its host documents for added context")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
+	}
+	if *agent == "" {
+		return usagef("--agent is required")
 	}
 	if err := pumasi.CheckID("agent", *agent); err != nil {
-		return fmt.Errorf("--agent: %s", pumasi.ErrorMessage(err))
+		return usagef("--agent: %s", pumasi.ErrorMessage(err))
 	}
 	if *budget < 0 {
-		return fmt.Errorf("--budget must be 0 or more")
+		return usagef("--budget must be 0 or more")
 	}
-	if *hook && !flagSet(fs, "budget") {
+	if *hook && !fs.Changed("budget") {
 		*budget = DefaultHookBudget
 	}
 	h, err := homeDir(env, *home)
@@ -90,13 +92,6 @@ func runContext(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	return writeHookContext(env.stdout, ev, block+hint)
-}
-
-// flagSet reports whether the command line set flag name.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // maxHookEvent bounds what --hook reads from stdin.

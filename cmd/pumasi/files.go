@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -15,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/spf13/pflag"
 
 	"pumasi"
 )
@@ -27,76 +27,115 @@ func init() {
 	register(command{name: "resolve", summary: "resolve $references: resolve --room R TEXT", run: runResolve})
 }
 
-func roomFlagSet(env *cliEnv, name string) (*flag.FlagSet, *string, func() (*client, error)) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+func roomFlagSet(env *cliEnv, name string) (*pflag.FlagSet, *string, func() (*client, error)) {
+	fs := newFlags(name)
 	room := fs.String("room", envOr(env, "PUMASI_ROOM", ""), "room id (env PUMASI_ROOM)")
 	return fs, room, clientFlags(env, fs)
 }
 
+// needRoom is a usage error when room is missing or not a room id.
 func needRoom(room string) error {
 	if room == "" {
-		return errors.New("--room is required")
+		return usagef("--room is required (or set PUMASI_ROOM)")
 	}
-	return pumasi.CheckID("room", room)
+	return asUsage(pumasi.CheckID("room", room))
+}
+
+// checkName is a usage error when name cannot be a room file's name.
+func checkName(name string) (string, error) {
+	n, err := pumasi.NormalizeName(name)
+	if err != nil {
+		return "", usagef("%q: %s", name, pumasi.ErrorMessage(err))
+	}
+	return n, nil
+}
+
+// upload is one file put is about to send.
+type upload struct {
+	path, name string
+	data       []byte
+}
+
+// readUploads reads and checks every file before any is sent, so a bad
+// one (missing, binary, too large, a name the server refuses) uploads
+// nothing.
+func readUploads(env *cliEnv, files []string, name string) ([]upload, error) {
+	var ups []upload
+	for _, path := range files {
+		u := upload{path: path, name: name}
+		var err error
+		if path == "-" {
+			if name == "" {
+				return nil, usagef("reading standard input needs --name")
+			}
+			u.data, err = io.ReadAll(io.LimitReader(env.stdin, pumasi.MaxFileSize+1))
+		} else {
+			u.data, err = os.ReadFile(path)
+			if u.name == "" {
+				u.name = filepath.Base(path)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if u.name, err = checkName(u.name); err != nil {
+			return nil, err
+		}
+		if err := pumasi.CheckNewName(u.name); err != nil {
+			return nil, usagef("%q: %s", u.name, pumasi.ErrorMessage(err))
+		}
+		if _, err := pumasi.CheckContent(u.name, u.data); err != nil {
+			return nil, fmt.Errorf("%s: %s (nothing was uploaded)", path, pumasi.ErrorMessage(err))
+		}
+		ups = append(ups, u)
+	}
+	return ups, nil
 }
 
 func runPut(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "put")
 	name := fs.String("name", "", "store under this name (one file only)")
 	ifMatch := fs.String("if-match", "", "only replace the content with this sha256 (one file only); a stale one is refused with the current sha256, so nobody's change is lost")
-	if err := fs.Parse(args); err != nil {
+	files, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
 		return err
 	}
-	files := fs.Args()
 	if len(files) == 0 {
-		return errors.New("put needs at least one FILE (- for standard input, with --name)")
+		return usagef("give at least one FILE (- for standard input, with --name)")
 	}
 	if *name != "" && len(files) > 1 {
-		return errors.New("--name works with one file only")
+		return usagef("--name works with one file only")
 	}
 	if *ifMatch != "" && len(files) > 1 {
-		return errors.New("--if-match works with one file only")
+		return usagef("--if-match works with one file only")
+	}
+	ups, err := readUploads(env, files, *name)
+	if err != nil {
+		return err
 	}
 	c, err := mk()
 	if err != nil {
 		return err
 	}
-	for _, path := range files {
-		var data []byte
-		n := *name
-		if path == "-" {
-			if n == "" {
-				return errors.New("reading standard input needs --name")
-			}
-			data, err = io.ReadAll(io.LimitReader(env.stdin, pumasi.MaxFileSize+1))
-		} else {
-			data, err = os.ReadFile(path)
-			if n == "" {
-				n = filepath.Base(path)
-			}
-		}
-		if err != nil {
-			return err
-		}
+	for _, u := range ups {
 		var buf bytes.Buffer
 		mw := multipart.NewWriter(&buf)
-		part, err := mw.CreateFormFile("file", n)
+		part, err := mw.CreateFormFile("file", u.name)
 		if err != nil {
 			return err
 		}
-		part.Write(data)
+		part.Write(u.data)
 		mw.Close()
 		h := http.Header{"Content-Type": {mw.FormDataContentType()}}
 		for k, v := range ifMatchHeader(*ifMatch) {
 			h[k] = v
 		}
-		resp, err := c.do(ctx, "POST", roomPath(*room, "files")+"?name="+url.QueryEscape(n), &buf, h)
+		resp, err := c.do(ctx, "POST", roomPath(*room, "files")+"?name="+url.QueryEscape(u.name), &buf, h)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, staleHint(err))
+			return fmt.Errorf("%s: %w", u.path, staleHint(err))
 		}
 		var f struct {
 			pumasi.File
@@ -105,7 +144,7 @@ func runPut(ctx context.Context, env *cliEnv, args []string) error {
 		err = json.NewDecoder(resp.Body).Decode(&f)
 		resp.Body.Close()
 		if err != nil {
-			return fmt.Errorf("%s: decode answer: %w", path, err)
+			return fmt.Errorf("%s: decode answer: %w", u.path, err)
 		}
 		state := "unchanged"
 		if f.Changed {
@@ -119,10 +158,14 @@ func runPut(ctx context.Context, env *cliEnv, args []string) error {
 func runLs(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "ls")
 	asJSON := fs.Bool("json", false, "print the listing as JSON")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
+		return err
+	}
+	if err := noArgs(pos); err != nil {
 		return err
 	}
 	c, err := mk()
@@ -147,9 +190,9 @@ func runLs(ctx context.Context, env *cliEnv, args []string) error {
 
 func runGet(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "get")
-	out := fs.String("o", "", "write to this file instead of standard output")
+	out := fs.StringP("output", "o", "", "write to this file instead of standard output")
 	version := fs.Int("version", 0, "print this kept version instead of the current one (see pumasi versions)")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -157,13 +200,20 @@ func runGet(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return errors.New("get needs exactly one NAME")
+		return usagef("give exactly one NAME")
+	}
+	if *version < 0 {
+		return usagef("--version must be 1 or more")
+	}
+	n, err := checkName(pos[0])
+	if err != nil {
+		return err
 	}
 	c, err := mk()
 	if err != nil {
 		return err
 	}
-	path := roomPath(*room, "files", pos[0])
+	path := roomPath(*room, "files", n)
 	if *version > 0 {
 		path += fmt.Sprintf("?version=%d", *version)
 	}
@@ -185,20 +235,27 @@ func runGet(ctx context.Context, env *cliEnv, args []string) error {
 
 func runRm(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "rm")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return errors.New("rm needs at least one NAME")
+	if len(pos) == 0 {
+		return usagef("give at least one NAME")
+	}
+	names := make([]string, len(pos))
+	for i, p := range pos {
+		if names[i], err = checkName(p); err != nil {
+			return err
+		}
 	}
 	c, err := mk()
 	if err != nil {
 		return err
 	}
-	for _, n := range fs.Args() {
+	for _, n := range names {
 		resp, err := c.do(ctx, "DELETE", roomPath(*room, "files", n), nil, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n, err)
@@ -212,13 +269,14 @@ func runRm(ctx context.Context, env *cliEnv, args []string) error {
 func runResolve(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "resolve")
 	asJSON := fs.Bool("json", false, "print the whole answer as JSON")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
 		return err
 	}
-	text := strings.Join(fs.Args(), " ")
+	text := strings.Join(pos, " ")
 	if text == "" || text == "-" {
 		b, err := io.ReadAll(io.LimitReader(env.stdin, 64<<10))
 		if err != nil {

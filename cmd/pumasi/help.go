@@ -38,6 +38,7 @@ var helpTexts = map[string]helpText{
 	"rooms":           {"list the rooms your token reaches, with rev, files, bytes and agents", "rooms [--json]", "pumasi rooms", nil},
 	"place":           {"place (or move) an agent in a room on a machine", "place --room R --agent A --machine M", "pumasi place --room r1 --agent my-agent --machine local", nil},
 	"unplace":         {"take an agent out of its room; its machine empties the copy", "unplace --room R --agent A", "pumasi unplace --room r1 --agent my-agent", nil},
+	"wait":            {"wait until every agent placed in a room holds the room's current files (exit 1 on timeout, naming who is behind)", "wait ROOM [--timeout 30s]", "pumasi wait r1 --timeout 30s", nil},
 	"agents":          {"list a room's agents with their sync state", "agents --room R [--json]", "pumasi agents --room r1", nil},
 	"context":         {"print an agent's <shared-context> block from its local copy", "context --agent A [--home DIR] [--budget 65536] [--hook]", "pumasi context --agent my-agent", nil},
 	"machine run":     {"run the machine daemon that mirrors each agent's room", "machine run --server URL --machine ID [--token T | --token-file F] [--home DIR] [--poll 30s] [--ws URL] [--metrics ADDR]", "pumasi machine run --server http://127.0.0.1:8787 --machine m1 --token \"$(pumasi token --machine m1)\"", nil},
@@ -135,18 +136,30 @@ func runHelp(ctx context.Context, env *cliEnv, args []string) error {
 	return &exitCodeError{2, fmt.Errorf("no command %q", strings.Join(args, " "))}
 }
 
-// commandHelp prints a command's description, usage, example and flags. The
-// flags come from the command itself: it is run with -h and its flag set's
+// commandHelp prints a command's description, usage, example and flags.
+func commandHelp(ctx context.Context, env *cliEnv, c command) {
+	h := commandHelpText(c)
+	fmt.Fprintf(env.stdout, "pumasi %s: %s\n\n", c.name, h.desc)
+	commandUsage(ctx, env, c, env.stdout)
+}
+
+// commandHelpText is c's help entry, or one made from its summary.
+func commandHelpText(c command) helpText {
+	if h, ok := helpTexts[c.name]; ok {
+		return h
+	}
+	return helpText{desc: describe(c.name), usage: c.summary}
+}
+
+// commandUsage writes a command's usage, example and flags to w. The flags
+// come from the command itself: it is run with -h and its flag set's
 // output captured, so they never go stale. Every command parses its flags
 // before it does anything else, so -h has no side effect.
-func commandHelp(ctx context.Context, env *cliEnv, c command) {
-	h, ok := helpTexts[c.name]
-	if !ok {
-		h = helpText{desc: describe(c.name), usage: c.summary}
-	}
-	fmt.Fprintf(env.stdout, "pumasi %s: %s\n\nusage:\n  pumasi %s\n", c.name, h.desc, h.usage)
+func commandUsage(ctx context.Context, env *cliEnv, c command, w io.Writer) {
+	h := commandHelpText(c)
+	fmt.Fprintf(w, "usage:\n  pumasi %s\n", h.usage)
 	if h.example != "" {
-		fmt.Fprintf(env.stdout, "\nexample:\n  %s\n", h.example)
+		fmt.Fprintf(w, "\nexample:\n  %s\n", h.example)
 	}
 	if c.name == "help" || c.name == "version" {
 		return // no flags, and help -h would come back here
@@ -154,13 +167,8 @@ func commandHelp(ctx context.Context, env *cliEnv, c command) {
 	var flags bytes.Buffer
 	quiet := &cliEnv{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &flags, getenv: env.getenv}
 	c.run(ctx, quiet, append(append([]string{}, h.flagArgs...), "-h"))
-	out := flags.String()
-	// flag.FlagSet prints "Usage of NAME:" first; the header above says it.
-	if i := strings.Index(out, "\n"); strings.HasPrefix(out, "Usage of ") && i >= 0 {
-		out = out[i+1:]
-	}
-	if strings.TrimSpace(out) != "" {
-		fmt.Fprintf(env.stdout, "\nflags:\n%s", out)
+	if out := flags.String(); strings.TrimSpace(out) != "" {
+		fmt.Fprintf(w, "\nflags:\n%s", out)
 	}
 }
 

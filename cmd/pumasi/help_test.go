@@ -55,7 +55,7 @@ func TestTopLevelHelp(t *testing.T) {
 	}
 	// An unknown command and an unknown help topic exit 2 too.
 	for _, argv := range [][]string{{"frobnicate"}, {"help", "frobnicate"}} {
-		if _, _, err := runCLI(t, nil, argv...); !errors.As(err, &ec) || ec.code != 2 {
+		if _, _, err := runCLI(t, nil, argv...); exitCode(err) != 2 {
 			t.Errorf("%v: want exit 2, got %v", argv, err)
 		}
 	}

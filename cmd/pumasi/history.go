@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -23,23 +22,6 @@ func init() {
 	register(command{name: "restore", summary: "make a kept version current again: restore ROOM NAME --version N", run: runRestore})
 }
 
-// parseInterleaved parses fs from args where flags may follow the
-// positional arguments (restore ROOM NAME --version N), and returns the
-// positional ones.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // roomAndName takes ROOM and NAME from the positional arguments; --room (or
 // PUMASI_ROOM) may stand for ROOM. want is how many more arguments the
 // command takes after them.
@@ -48,10 +30,17 @@ func roomAndName(pos []string, room string, names, want int, usage string) (stri
 		room, pos = pos[0], pos[1:]
 	}
 	if len(pos) != names+want || room == "" {
-		return "", nil, fmt.Errorf("usage: pumasi %s", usage)
+		return "", nil, usagef("want %s", usage)
 	}
 	if err := pumasi.CheckID("room", room); err != nil {
-		return "", nil, err
+		return "", nil, asUsage(err)
+	}
+	for i := range names {
+		n, err := checkName(pos[i])
+		if err != nil {
+			return "", nil, err
+		}
+		pos[i] = n
 	}
 	return room, pos, nil
 }
@@ -59,7 +48,7 @@ func roomAndName(pos []string, room string, names, want int, usage string) (stri
 func runVersions(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "versions")
 	asJSON := fs.Bool("json", false, "print the versions as JSON")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -110,13 +99,16 @@ func runLog(ctx context.Context, env *cliEnv, args []string) error {
 	since := fs.Int64("since", 0, "only changes after this rev")
 	limit := fs.Int("limit", 0, "at most this many changes (0: every one, read page by page)")
 	asJSON := fs.Bool("json", false, "print the changes as JSON")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
 	r, _, err := roomAndName(pos, *room, 0, 0, "log ROOM [--since REV]")
 	if err != nil {
 		return err
+	}
+	if *since < 0 || *limit < 0 {
+		return usagef("--since and --limit must be 0 or more")
 	}
 	c, err := mk()
 	if err != nil {
@@ -189,7 +181,7 @@ func runRestore(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "restore")
 	version := fs.Int("version", 0, "the version to make current again (see pumasi versions)")
 	ifMatch := fs.String("if-match", "", "only if the current content has this sha256 (a stale one is refused with the current sha256)")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -198,7 +190,7 @@ func runRestore(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	if *version < 1 {
-		return errors.New("--version N is required (pumasi versions ROOM NAME lists them)")
+		return usagef("--version N is required (pumasi versions ROOM NAME lists them)")
 	}
 	c, err := mk()
 	if err != nil {
@@ -228,7 +220,7 @@ func runRestore(ctx context.Context, env *cliEnv, args []string) error {
 func runDiff(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "diff")
 	around := fs.Int("context", 3, "lines of context around each change")
-	pos, err := parseInterleaved(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -236,22 +228,28 @@ func runDiff(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	name := rest[0]
+	var paths [2]string
+	for i, v := range rest[1:] {
+		paths[i] = roomPath(r, "files", name)
+		if v != "current" && v != "cur" {
+			n, err := strconv.Atoi(strings.TrimPrefix(v, "v"))
+			if err != nil || n < 1 {
+				return usagef("version %q is not a number (or current)", v)
+			}
+			paths[i] += "?version=" + url.QueryEscape(strconv.Itoa(n))
+		}
+	}
+	if *around < 0 {
+		return usagef("--context must be 0 or more")
+	}
 	c, err := mk()
 	if err != nil {
 		return err
 	}
-	name := rest[0]
 	var texts [2]string
 	for i, v := range rest[1:] {
-		path := roomPath(r, "files", name)
-		if v != "current" && v != "cur" {
-			n, err := strconv.Atoi(strings.TrimPrefix(v, "v"))
-			if err != nil || n < 1 {
-				return fmt.Errorf("version %q is not a number (or current)", v)
-			}
-			path += "?version=" + url.QueryEscape(strconv.Itoa(n))
-		}
-		resp, err := c.do(ctx, "GET", path, nil, nil)
+		resp, err := c.do(ctx, "GET", paths[i], nil, nil)
 		if err != nil {
 			return fmt.Errorf("version %s: %w", v, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,8 +41,7 @@ type hookHit struct {
 // server, a timeout, a bad event), it prints nothing on stdout, one line on
 // stderr, and exits 0. Only a usage error (bad flags) exits 2.
 func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("know hook", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("know hook")
 	server := knowServerFlag(env, fs)
 	limit := fs.Int("limit", 3, "most entries to show (1-50)")
 	hive := fs.String("hive", "", "search only this hive (default: every hive)")
@@ -52,11 +50,12 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
 	minScore := fs.Float64("min-score", knowledge.InjectFloor, "inject no entry scoring below this (0-1); the default is the floor measured on testdata/knowledge/relevance")
-	if err := fs.Parse(args); err != nil {
-		return &exitCodeError{2, err}
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 || !(*minScore >= 0 && *minScore <= 1) {
-		return &exitCodeError{2, errors.New("know hook: want no arguments, --limit 1-50, --budget of at least 256, --min-score 0-1 and a positive --timeout")}
+	if len(pos) > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 || !(*minScore >= 0 && *minScore <= 1) {
+		return usagef("want no arguments, --limit 1-50, --budget of at least 256, --min-score 0-1 and a positive --timeout")
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"pumasi"
@@ -71,17 +71,8 @@ type initOptions struct {
 // must mean exactly the intended change, so a second run changes nothing.
 // --dry-run prints the unified diff instead of writing.
 func runInit(ctx context.Context, env *cliEnv, args []string) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintf(env.stderr, "usage: pumasi init %s --agent A [--server URL] [--dry-run] [--force] [--home DIR] [--bin PATH] [--dir DIR] [--codex-home DIR]\n"+
-			"  (pumasi init claude-code -h lists the flags)\n", strings.Join(initHosts, "|"))
-		return nil
-	}
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return &exitCodeError{2, fmt.Errorf("init: name the host: %s", strings.Join(initHosts, ", "))}
-	}
-	o := initOptions{host: args[0]}
-	fs := flag.NewFlagSet("init "+o.host, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	var o initOptions
+	fs := newFlags("init")
 	fs.StringVar(&o.agent, "agent", "", "agent id the host runs as (required)")
 	fs.StringVar(&o.server, "server", envOr(env, "PUMASI_SERVER", defaultServer), "pumasi server for collective knowledge (env PUMASI_SERVER)")
 	fs.StringVar(&o.home, "home", "", "pumasi data folder the daemon uses, passed on to the commands (default: theirs, PUMASI_HOME or ~/.pumasi)")
@@ -90,19 +81,29 @@ func runInit(ctx context.Context, env *cliEnv, args []string) error {
 	fs.StringVar(&o.codexHome, "codex-home", env.getenv("CODEX_HOME"), "Codex's folder (env CODEX_HOME, default ~/.codex)")
 	dryRun := fs.Bool("dry-run", false, "print the changes as a unified diff; write nothing")
 	fs.BoolVar(&o.force, "force", false, "replace the whole pumasi MCP server entry, dropping keys pumasi does not write (env, timeouts)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return &exitCodeError{2, err}
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return &exitCodeError{2, fmt.Errorf("init: unexpected argument %q", fs.Arg(0))}
+	if len(pos) == 0 {
+		return usagef("name the host: %s", strings.Join(initHosts, ", "))
+	}
+	o.host = pos[0]
+	if !slices.Contains(initHosts, o.host) {
+		return usagef("unknown host %q (want %s)", o.host, strings.Join(initHosts, ", "))
+	}
+	if err := noArgs(pos[1:]); err != nil {
+		return err
+	}
+	if o.agent == "" {
+		return usagef("--agent is required")
 	}
 	if err := pumasi.CheckID("agent", o.agent); err != nil {
-		return &exitCodeError{2, fmt.Errorf("init: --agent: %s", pumasi.ErrorMessage(err))}
+		return usagef("--agent: %s", pumasi.ErrorMessage(err))
 	}
 	if o.bin == "" {
 		o.bin = defaultPumasiBin()
 	}
-	var err error
 	if o.dir, err = filepath.Abs(o.dir); err != nil {
 		return err
 	}
@@ -114,8 +115,6 @@ func runInit(ctx context.Context, env *cliEnv, args []string) error {
 		err = planCursor(&plan, o)
 	case "codex":
 		err = planCodex(&plan, o)
-	default:
-		return &exitCodeError{2, fmt.Errorf("init: unknown host %q (want %s)", o.host, strings.Join(initHosts, ", "))}
 	}
 	if err != nil {
 		return fmt.Errorf("init %s: %w", o.host, err)

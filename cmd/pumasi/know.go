@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 
 	"pumasi/functions"
 	"pumasi/knowledge"
@@ -78,7 +78,7 @@ func (k *knowClient) sendRaw(ctx context.Context, method, path string, body any)
 	}
 	resp, err := k.http.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, reachError(k.server, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
@@ -119,29 +119,20 @@ func (k *knowClient) contribute(ctx context.Context, req knowledge.ContributionR
 	return d, err
 }
 
-// knowParse parses fs allowing flags after positional arguments
-// (`know query some words --limit 3`) and returns the positionals.
-func knowParse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		// flag stops at "--": everything after it is positional.
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
+func knowServerFlag(env *cliEnv, fs *pflag.FlagSet) *string {
+	return fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
 }
 
-func knowServerFlag(env *cliEnv, fs *flag.FlagSet) *string {
-	return fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
+// needHandle is a usage error when the contributor handle is missing or
+// not one.
+func needHandle(agent string) error {
+	if agent == "" {
+		return usagef("no agent: pass --agent A or set PUMASI_AGENT (the handle the server counts this for)")
+	}
+	if !knowledge.ValidHandle(agent) {
+		return usagef("--agent (or PUMASI_AGENT) %q must be 3-64 characters of A-Z a-z 0-9 . _ -", agent)
+	}
+	return nil
 }
 
 func newKnowClient(server, agent string) *knowClient {
@@ -149,19 +140,21 @@ func newKnowClient(server, agent string) *knowClient {
 }
 
 func runKnowQuery(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("know query", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("know query")
 	server := knowServerFlag(env, fs)
 	limit := fs.Int("limit", knowledge.DefaultQueryLimit, "most results (at most 50)")
 	hive := fs.String("hive", "", "search only this hive (default: every hive)")
 	asJSON := fs.Bool("json", false, "print the answer's data as JSON")
-	pos, err := knowParse(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
 	q := strings.TrimSpace(strings.Join(pos, " "))
 	if q == "" {
-		return &exitCodeError{2, errors.New("know query: give the text to search for")}
+		return usagef("give the text to search for")
+	}
+	if *limit < 1 || *limit > knowledge.MaxQueryLimit {
+		return usagef("--limit must be 1 to %d", knowledge.MaxQueryLimit)
 	}
 	hits, err := newKnowClient(*server, "").query(ctx, q, *limit, *hive)
 	if err != nil {
@@ -175,8 +168,8 @@ func runKnowQuery(ctx context.Context, env *cliEnv, args []string) error {
 		return nil
 	}
 	for i, h := range hits {
-		fmt.Fprintf(env.stdout, "%d. %s\n   hive %s · score %.2f · similarity %.2f · %d contributions · %d citations · %d endorsements\n",
-			i+1, h.Title, h.Hive, h.Score, h.Similarity, h.ContributionCount, h.CitationCount, h.EndorsementCount)
+		fmt.Fprintf(env.stdout, "%d. %s\n   hive %s · score %.2f · similarity %.2f · %s · %s · %s\n",
+			i+1, h.Title, h.Hive, h.Score, h.Similarity, plural(h.ContributionCount, "contribution"), plural(h.CitationCount, "citation"), plural(h.EndorsementCount, "endorsement"))
 		for _, line := range strings.Split(h.Content, "\n") {
 			fmt.Fprintf(env.stdout, "   %s\n", line)
 		}
@@ -186,8 +179,7 @@ func runKnowQuery(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("know contribute", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("know contribute")
 	server := knowServerFlag(env, fs)
 	agent := fs.String("agent", env.getenv("PUMASI_AGENT"), "your handle, sent as X-Hive-Agent (env PUMASI_AGENT)")
 	title := fs.String("title", "", "one-line summary of the finding (required)")
@@ -195,15 +187,15 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 	hive := fs.String("hive", "", "hive to contribute to (default academy)")
 	tags := fs.String("tags", "", "comma-separated tags")
 	asJSON := fs.Bool("json", false, "print the answer's data as JSON")
-	pos, err := knowParse(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return &exitCodeError{2, fmt.Errorf("know contribute: unexpected argument %q (use --title and --content)", pos[0])}
+		return usagef("unexpected argument %q (use --title and --content)", pos[0])
 	}
-	if !knowledge.ValidHandle(*agent) {
-		return &exitCodeError{2, errors.New("know contribute: --agent or PUMASI_AGENT must be 3-64 characters of A-Z a-z 0-9 . _ -")}
+	if err := needHandle(*agent); err != nil {
+		return err
 	}
 	body := *content
 	if body == "-" {
@@ -214,7 +206,7 @@ func runKnowContribute(ctx context.Context, env *cliEnv, args []string) error {
 		body = string(b)
 	}
 	if strings.TrimSpace(*title) == "" || strings.TrimSpace(body) == "" {
-		return &exitCodeError{2, errors.New("know contribute: --title and --content are required")}
+		return usagef("--title and --content are required")
 	}
 	req := knowledge.ContributionRequest{Title: *title, Content: body, Hive: *hive, Tags: []string{}}
 	for _, t := range strings.Split(*tags, ",") {
@@ -248,8 +240,8 @@ func printVerdict(w io.Writer, d functions.ContributeData) {
 		if d.Similarity != nil {
 			sim = *d.Similarity
 		}
-		fmt.Fprintf(w, "merged into %s (similarity %.3f): %q now has %d contributions\n",
-			d.Entry.ID, sim, d.Entry.Title, d.Entry.ContributionCount)
+		fmt.Fprintf(w, "merged into %s (similarity %.3f): %q now has %s\n",
+			d.Entry.ID, sim, d.Entry.Title, plural(d.Entry.ContributionCount, "contribution"))
 	default:
 		fmt.Fprintf(w, "rejected at %s: %s\n", d.Stage, d.Reason)
 		if len(d.Details) > 0 {
@@ -263,9 +255,9 @@ func printVerdict(w io.Writer, d functions.ContributeData) {
 
 // knowMCPServer and knowMCPHandle are the knowledge tools' flags of
 // `pumasi mcp`; a --server another toolset already defined is shared.
-var knowMCPServer, knowMCPHandle *flag.Flag
+var knowMCPServer, knowMCPHandle *pflag.Flag
 
-func knowMCPFlags(fs *flag.FlagSet) {
+func knowMCPFlags(fs *pflag.FlagSet) {
 	if knowMCPServer = fs.Lookup("server"); knowMCPServer == nil {
 		fs.String("server", "", "pumasi server for the knowledge tools (env PUMASI_SERVER, default "+defaultServer+")")
 		knowMCPServer = fs.Lookup("server")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -127,7 +126,7 @@ type hiveAnswer struct {
 // the HTTP API answers, with The Hive's fields.
 func TestKnowMCPTools(t *testing.T) {
 	srv := knowServer(t)
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs := newFlags("mcp")
 	knowMCPFlags(fs)
 	// A one-character agent id gets a valid default handle.
 	if err := fs.Parse([]string{"--server", srv.URL}); err != nil {
@@ -243,7 +242,7 @@ func sameAnswer(t *testing.T, a, b string) bool {
 }
 
 func TestMCPBadHandleStillServes(t *testing.T) {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs := newFlags("mcp")
 	knowMCPFlags(fs)
 	if err := fs.Parse([]string{"--server", "http://127.0.0.1:1", "--handle", "a b"}); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -62,24 +61,23 @@ func runKnowEndorse(ctx context.Context, env *cliEnv, args []string) error {
 // the agent, one line with the entry's counters after it.
 func runKnowBump(ctx context.Context, env *cliEnv, op string, args []string) error {
 	name := "know " + op
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags(name)
 	server := knowServerFlag(env, fs)
 	agent := fs.String("agent", env.getenv("PUMASI_AGENT"), "your handle, sent as X-Hive-Agent (env PUMASI_AGENT)")
 	asJSON := fs.Bool("json", false, "print the entry as JSON")
-	pos, err := knowParse(fs, args)
+	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return &exitCodeError{2, fmt.Errorf("%s: give one entry id (from know query)", name)}
+		return usagef("give one entry id (from know query)")
 	}
 	id, err := checkEntryID(pos[0])
 	if err != nil {
-		return &exitCodeError{2, fmt.Errorf("%s: %w", name, err)}
+		return asUsage(err)
 	}
-	if !knowledge.ValidHandle(*agent) {
-		return &exitCodeError{2, fmt.Errorf("%s: --agent or PUMASI_AGENT must be 3-64 characters of A-Z a-z 0-9 . _ -", name)}
+	if err := needHandle(*agent); err != nil {
+		return err
 	}
 	e, err := newKnowClient(*server, *agent).bump(ctx, op, id)
 	if err != nil {
@@ -89,7 +87,7 @@ func runKnowBump(ctx context.Context, env *cliEnv, op string, args []string) err
 		return printJSON(env.stdout, e)
 	}
 	verb := map[string]string{"cite": "cited", "endorse": "endorsed"}[op]
-	fmt.Fprintf(env.stdout, "%s %s %q: %d citations · %d endorsements\n", verb, e.ID, e.Title, e.CitationCount, e.EndorsementCount)
+	fmt.Fprintf(env.stdout, "%s %s %q: %s · %s\n", verb, e.ID, e.Title, plural(e.CitationCount, "citation"), plural(e.EndorsementCount, "endorsement"))
 	return nil
 }
 

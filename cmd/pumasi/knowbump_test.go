@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"net/http"
 	"os/exec"
 	"regexp"
@@ -139,7 +138,7 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 // server, speaking as handle (empty: the agent id's default).
 func bumpSession(t *testing.T, ctx context.Context, server, agent, handle string) *mcp.ClientSession {
 	t.Helper()
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs := newFlags("mcp")
 	knowMCPFlags(fs)
 	args := []string{"--server", server}
 	if handle != "" {
@@ -213,10 +212,10 @@ func TestKnowCiteEndorseCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 1 citations · 0 endorsements\n"},
+		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 1 citation · 0 endorsements\n"},
 		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 2 citations · 0 endorsements\n"},
-		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsements\n"},
-		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsements\n"},
+		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsement\n"},
+		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsement\n"},
 		{[]string{"know", "endorse", id, "--agent", "other-agent"}, "endorsed " + id + " " + title + ": 2 citations · 2 endorsements\n"},
 	} {
 		if out, _, err := runCLI(t, env, c.args...); err != nil || out != c.want {

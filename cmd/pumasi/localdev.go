@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -18,8 +17,7 @@ func init() {
 }
 
 func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("localdev", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("localdev")
 	home := fs.String("home", "", "data folder (env PUMASI_HOME, default ~/.pumasi)")
 	addr := fs.String("addr", envOr(env, "PUMASI_ADDR", localdev.DefaultAddr), "listen address (env PUMASI_ADDR)")
 	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
@@ -31,7 +29,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	gatewayPush := fs.Bool("gateway-push", gatewayPushEnv, "push frames through the own @connections endpoint with the API Gateway adapter and the store's connection registry, as in AWS (env PUMASI_GATEWAY_PUSH=1)")
 	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
 	minFree := fs.String("min-free", envOr(env, "PUMASI_MIN_FREE", "64MiB"), "free space the home keeps: below it uploads and contributions answer 507 and /healthz 503; bytes, 64MiB, 1GiB or off (env PUMASI_MIN_FREE)")
-	verbose := fs.Bool("v", false, "log debug messages")
+	verbose := fs.BoolP("verbose", "v", false, "log debug messages")
 	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
 	corsOrigins := fs.String("cors-origins", envOr(env, "PUMASI_CORS_ORIGINS", "*"), "browser origins allowed on the CORS routes: *, a comma-separated list, or off (env PUMASI_CORS_ORIGINS)")
@@ -47,7 +45,11 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 		functions.EnvMergeThreshold:        fs.String("merge-threshold", envOr(env, functions.EnvMergeThreshold, ""), "cosine above which a contribution merges into its nearest entry, in [0, 1.01]; 0 takes the embedder's own (hashed 0.80, OpenAI-compatible 0.94) (env PUMASI_MERGE_THRESHOLD)"),
 		functions.EnvKnowledgeVectorWeight: fs.String("knowledge-vector-weight", envOr(env, functions.EnvKnowledgeVectorWeight, ""), "share of cosine similarity in a hit's relevance, in [0, 1], the rest being the lexical match; 0 takes the default 0.4 (env PUMASI_KNOWLEDGE_VECTOR_WEIGHT)"),
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noArgs(pos); err != nil {
 		return err
 	}
 	tuning, err := functions.ReadKnowledgeTuning(func(k string) string { return *tune[k] })

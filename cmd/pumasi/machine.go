@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"pumasi"
 	"pumasi/machine"
 )
 
@@ -24,8 +23,7 @@ func init() {
 // runMachine runs the daemon that mirrors each agent's room into
 // <home>/agents/<agent>/memory/shared/ until a signal stops it.
 func runMachine(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("machine run", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("machine run")
 	server := fs.String("server", envOr(env, "PUMASI_SERVER", defaultServer), "server URL (env PUMASI_SERVER)")
 	id := fs.String("machine", "", "this machine's id (required)")
 	token := fs.String("token", "", "machine:<id> token (env PUMASI_TOKEN, else <home>/admin.token)")
@@ -34,22 +32,26 @@ func runMachine(ctx context.Context, env *cliEnv, args []string) error {
 	poll := fs.Duration("poll", machine.DefaultPoll, "fallback poll interval for assignments")
 	ws := fs.String("ws", env.getenv("PUMASI_WS_URL"), "WebSocket API URL when it is not the server's, e.g. wss://ID.execute-api.REGION.amazonaws.com/STAGE (env PUMASI_WS_URL)")
 	wsPing := fs.Duration("ws-ping", machine.DefaultWSPing, "with --ws: how often to send {\"action\":\"ping\"} (the gateway closes idle connections after 10m)")
-	verbose := fs.Bool("v", false, "log debug messages")
+	verbose := fs.BoolP("verbose", "v", false, "log debug messages")
 	metricsAddr := fs.String("metrics", "", "serve this daemon's Prometheus metrics on ADDR, e.g. 127.0.0.1:9101 (no auth: keep it on loopback)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
 	}
 	if *id == "" {
-		return &exitCodeError{2, errors.New("machine run: --machine is required")}
+		return usagef("--machine is required")
+	}
+	if err := pumasi.CheckID("machine", *id); err != nil {
+		return asUsage(err)
 	}
 	if *poll <= 0 {
-		return &exitCodeError{2, errors.New("machine run: --poll must be positive")}
+		return usagef("--poll must be positive")
 	}
 	if *wsPing <= 0 {
-		return &exitCodeError{2, errors.New("machine run: --ws-ping must be positive")}
+		return usagef("--ws-ping must be positive")
 	}
 	h, err := homeDir(env, *home)
 	if err != nil {

@@ -5,13 +5,14 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/pflag"
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's
@@ -46,7 +47,8 @@ func main() {
 	err := run(ctx, env, os.Args[1:])
 	stop()
 	if err != nil && !errors.Is(err, context.Canceled) {
-		if !errors.Is(err, flag.ErrHelp) {
+		var shown *shownError
+		if !errors.Is(err, pflag.ErrHelp) && !errors.As(err, &shown) {
 			fmt.Fprintln(os.Stderr, "pumasi:", err)
 		}
 		os.Exit(exitCode(err))
@@ -62,12 +64,15 @@ type exitCodeError struct {
 func (e *exitCodeError) Error() string { return e.err.Error() }
 func (e *exitCodeError) Unwrap() error { return e.err }
 
+// exitCode is 2 for a usage error (a command line that cannot run as
+// given; nothing was sent) and 1 for a failure.
 func exitCode(err error) int {
 	var ec *exitCodeError
 	if errors.As(err, &ec) {
 		return ec.code
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, pflag.ErrHelp) {
 		return 2
 	}
 	return 1
@@ -93,7 +98,15 @@ func run(ctx context.Context, env *cliEnv, args []string) error {
 			commandHelp(ctx, env, c)
 			return nil
 		}
-		return c.run(ctx, env, args[n:])
+		err := c.run(ctx, env, args[n:])
+		var ue *usageError
+		if errors.As(err, &ue) {
+			// The command's usage and flags say what would have worked.
+			fmt.Fprintf(env.stderr, "pumasi %s: %v\n\n", c.name, err)
+			commandUsage(ctx, env, c, env.stderr)
+			return &shownError{err}
+		}
+		return err
 	}
 	if names := group(args[0]); len(names) > 0 {
 		if len(args) == 1 || wantsHelp(args[1:]) {
@@ -101,5 +114,5 @@ func run(ctx context.Context, env *cliEnv, args []string) error {
 		}
 	}
 	usage(env.stderr)
-	return &exitCodeError{2, fmt.Errorf("unknown command %q", strings.Join(args[:1], " "))}
+	return usagef("unknown command %q (pumasi help lists them)", strings.Join(args[:1], " "))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 
 	"pumasi"
 	"pumasi/prompt"
@@ -47,7 +47,7 @@ type mcpConfig struct {
 // flags are parsed.
 type mcpToolset struct {
 	name  string
-	flags func(fs *flag.FlagSet)
+	flags func(fs *pflag.FlagSet)
 	add   func(s *mcp.Server, cfg *mcpConfig) error
 }
 
@@ -74,8 +74,7 @@ const mcpInstructions = `pumasi shares a room's files with every agent placed in
 // runMCP serves the MCP tools over stdin/stdout until the client hangs up or
 // a signal cancels ctx.
 func runMCP(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("mcp")
 	agent := fs.String("agent", "", "agent id (required)")
 	home := fs.String("home", "", "folder holding agents/<agent>/memory (env PUMASI_HOME, default ~/.pumasi)")
 	watch := fs.Duration("watch", time.Second, "how often to look for changed shared files, to notify resource subscribers (0: never)")
@@ -84,21 +83,22 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 			ts.flags(fs)
 		}
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
 	}
 	if err := pumasi.CheckID("agent", *agent); err != nil {
-		return fmt.Errorf("--agent: %s", pumasi.ErrorMessage(err))
+		return usagef("--agent: %s", pumasi.ErrorMessage(err))
 	}
 	h, err := homeDir(env, *home)
 	if err != nil {
 		return err
 	}
 	if *watch < 0 {
-		return fmt.Errorf("--watch must be 0 or more")
+		return usagef("--watch must be 0 or more")
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

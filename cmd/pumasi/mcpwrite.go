@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 
 	"pumasi"
 )
@@ -33,9 +33,9 @@ func init() {
 	mcpToolsets = append(mcpToolsets, mcpToolset{name: "shared writes", flags: writeMCPFlags, add: addSharedWriteTools})
 }
 
-var writeMCPToken, writeMCPRoom *flag.Flag
+var writeMCPToken, writeMCPRoom *pflag.Flag
 
-func writeMCPFlags(fs *flag.FlagSet) {
+func writeMCPFlags(fs *pflag.FlagSet) {
 	if fs.Lookup("server") == nil {
 		fs.String("server", "", "pumasi server (env PUMASI_SERVER, default "+defaultServer+")")
 	}
@@ -49,7 +49,7 @@ type writeConfig struct {
 	server, token, room string
 }
 
-func flagValue(f *flag.Flag) string {
+func flagValue(f *pflag.Flag) string {
 	if f == nil {
 		return ""
 	}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"pumasi"
 )
@@ -20,7 +20,7 @@ func init() {
 }
 
 // plural writes n with noun, plural when n is not 1: "1 file", "2 files".
-func plural(n int, noun string) string {
+func plural[N ~int | ~int64](n N, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
@@ -28,15 +28,15 @@ func plural(n int, noun string) string {
 }
 
 func runRooms(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("rooms", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("rooms")
 	mk := clientFlags(env, fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
 	}
 	c, err := mk()
 	if err != nil {
@@ -65,39 +65,42 @@ func runRooms(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 // agentFlagSet is a room flag set with --agent.
-func agentFlagSet(env *cliEnv, name string) (*flag.FlagSet, *string, *string, func() (*client, error)) {
+func agentFlagSet(env *cliEnv, name string) (*pflag.FlagSet, *string, *string, func() (*client, error)) {
 	fs, room, mk := roomFlagSet(env, name)
 	agent := fs.String("agent", envOr(env, "PUMASI_AGENT", ""), "agent id (env PUMASI_AGENT)")
 	return fs, room, agent, mk
 }
 
-func needAgent(room, agent string, fs *flag.FlagSet) error {
+// needAgent checks place's and unplace's command line: --room, --agent
+// and no arguments.
+func needAgent(room, agent string, pos []string) error {
 	if err := needRoom(room); err != nil {
 		return err
 	}
 	if agent == "" {
-		return errors.New("--agent is required")
+		return usagef("--agent is required (or set PUMASI_AGENT)")
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
 	}
-	return pumasi.CheckID("agent", agent)
+	return asUsage(pumasi.CheckID("agent", agent))
 }
 
 func runPlace(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, agent, mk := agentFlagSet(env, "place")
 	machine := fs.String("machine", "", "machine whose daemon mirrors the room for the agent (required)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if err := needAgent(*room, *agent, fs); err != nil {
+	if err := needAgent(*room, *agent, pos); err != nil {
 		return err
 	}
 	if *machine == "" {
-		return errors.New("--machine is required (the local daemon of `pumasi localdev` is \"local\")")
+		return usagef("--machine is required (the local daemon of `pumasi localdev` is \"local\")")
 	}
 	if err := pumasi.CheckID("machine", *machine); err != nil {
-		return err
+		return asUsage(err)
 	}
 	c, err := mk()
 	if err != nil {
@@ -124,10 +127,11 @@ func runPlace(ctx context.Context, env *cliEnv, args []string) error {
 
 func runUnplace(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, agent, mk := agentFlagSet(env, "unplace")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if err := needAgent(*room, *agent, fs); err != nil {
+	if err := needAgent(*room, *agent, pos); err != nil {
 		return err
 	}
 	c, err := mk()
@@ -144,10 +148,14 @@ func runUnplace(ctx context.Context, env *cliEnv, args []string) error {
 func runAgents(ctx context.Context, env *cliEnv, args []string) error {
 	fs, room, mk := roomFlagSet(env, "agents")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
 	if err := needRoom(*room); err != nil {
+		return err
+	}
+	if err := noArgs(pos); err != nil {
 		return err
 	}
 	c, err := mk()

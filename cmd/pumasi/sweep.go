@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"time"
@@ -20,13 +19,16 @@ func init() {
 // opens the store itself, so it works beside a running localdev (processes
 // share a home safely) and against an S3 bucket alike.
 func runSweep(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("sweep")
 	home := fs.String("home", "", "data folder (env PUMASI_HOME, default ~/.pumasi)")
 	storage := fs.String("storage", envOr(env, "PUMASI_STORAGE", "local"), "local or s3://bucket/prefix?endpoint=... (env PUMASI_STORAGE)")
 	grace := fs.Duration("grace", 10*time.Minute, "only remove unreferenced blobs and temp files older than this")
 	reembed := fs.Bool("reembed", false, "embed entries another model made again with this shell's embedder (PUMASI_EMBEDDINGS_*), as the server does at start; without it such entries stop the sweep")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
+		return err
+	}
+	if err := noArgs(pos); err != nil {
 		return err
 	}
 	h, err := homeDir(env, *home)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,37 +17,42 @@ func init() {
 }
 
 func runToken(ctx context.Context, env *cliEnv, args []string) error {
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	fs := newFlags("token")
 	admin := fs.Bool("admin", false, "full access")
-	var rooms, machines multiFlag
-	fs.Var(&rooms, "room", "access to this room (repeatable)")
-	fs.Var(&machines, "machine", "act as this machine daemon (repeatable)")
+	rooms := fs.StringArray("room", nil, "access to this room (repeatable)")
+	machines := fs.StringArray("machine", nil, "act as this machine daemon (repeatable)")
 	ttl := fs.Duration("ttl", 720*time.Hour, "lifetime")
 	sub := fs.String("subject", "", "who the token is for, a person or an agent: the room log and uploaded_by name it (default: the first scope)")
 	home := fs.String("home", "", "data folder holding the secret (env PUMASI_HOME, default ~/.pumasi)")
 	newSecret := fs.Bool("new-secret", false, "create <home>/secret when it does not exist (servers using another secret reject the token)")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(env, fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(pos); err != nil {
+		return err
 	}
 	var scopes []string
 	if *admin {
 		scopes = append(scopes, pumasi.ScopeAdmin)
 	}
-	for _, r := range rooms {
+	for _, r := range *rooms {
+		if err := pumasi.CheckID("room", r); err != nil {
+			return asUsage(err)
+		}
 		scopes = append(scopes, pumasi.ScopeRoom+r)
 	}
-	for _, m := range machines {
+	for _, m := range *machines {
+		if err := pumasi.CheckID("machine", m); err != nil {
+			return asUsage(err)
+		}
 		scopes = append(scopes, pumasi.ScopeMachine+m)
 	}
 	if len(scopes) == 0 {
-		return errors.New("say what the token grants: --admin, --room R or --machine M")
+		return usagef("say what the token grants: --admin, --room R or --machine M")
 	}
 	if *ttl <= 0 {
-		return errors.New("--ttl must be positive")
+		return usagef("--ttl must be positive")
 	}
 	secret := []byte(env.getenv("PUMASI_SECRET"))
 	if len(secret) == 0 {
@@ -78,11 +82,3 @@ func runToken(ctx context.Context, env *cliEnv, args []string) error {
 	fmt.Fprintln(env.stdout, tok)
 	return nil
 }
-
-// multiFlag collects a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return fmt.Sprint([]string(*m)) }
-
-// Set adds one value.
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

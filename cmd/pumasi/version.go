@@ -49,7 +49,7 @@ func versionLine() string {
 
 func runVersion(ctx context.Context, env *cliEnv, args []string) error {
 	if len(args) > 0 {
-		return &exitCodeError{2, fmt.Errorf("version takes no arguments")}
+		return usagef("version takes no arguments")
 	}
 	fmt.Fprintln(env.stdout, versionLine())
 	return nil
