@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
 	"pumasi/adapters/embed"
@@ -18,6 +19,7 @@ import (
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
+	"pumasi/internal/wire/cloud"
 	"pumasi/knowledge"
 )
 
@@ -63,17 +65,16 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	if err != nil {
 		return nil, err
 	}
-	// A roomier maintenance_work_mem keeps the HNSW build in memory.
-	pool, err := postgres.Open(ctx, dbURL+"&maintenance_work_mem=512MB")
+	// A roomier maintenance_work_mem keeps the HNSW build in memory. The
+	// engine is wired as localdev and the Lambdas wire it; the seed goes
+	// straight to its pool.
+	know, closeKnow, err := cloud.OpenPostgres(ctx, cloud.PostgresConfig{URL: dbURL + "&maintenance_work_mem=512MB"})
 	if err != nil {
 		return nil, err
 	}
-	defer pool.Close()
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		return nil, err
-	}
-	driver := postgres.NewKnowledgeDriver(pool)
-	know := knowledge.New(driver, knowledge.Options{})
+	defer closeKnow()
+	driver := know.Driver()
+	pool := driver.(interface{ Pool() *pgxpool.Pool }).Pool()
 	emb := embed.NewHashed(0)
 
 	vecs := make([][]float32, 0, n)

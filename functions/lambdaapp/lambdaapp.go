@@ -19,12 +19,9 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"pumasi"
-	"pumasi/adapters/embed"
-	"pumasi/adapters/postgres"
 	"pumasi/adapters/push"
-	s3store "pumasi/adapters/s3"
 	"pumasi/functions"
-	"pumasi/knowledge"
+	"pumasi/internal/wire/cloud"
 )
 
 // Env vars a function may read (DESIGN.md §9).
@@ -153,9 +150,7 @@ type Config struct {
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
 // set.
-type EmbedderConfig struct {
-	URL, Model, Key string
-}
+type EmbedderConfig = cloud.EmbedderConfig
 
 // DefaultSweepGrace is how old an unreferenced blob must be before the
 // scheduled sweep removes it.
@@ -182,15 +177,15 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 		Function:        f,
 		Storage:         env[EnvStorage],
 		GatewayEndpoint: env[EnvGateway],
-		Embeddings:      EmbedderConfig{URL: env[EnvEmbeddingsURL], Model: env[EnvEmbeddingsModel], Key: env[EnvEmbeddingsKey]},
+		Embeddings:      cloud.EmbedderConfig{URL: env[EnvEmbeddingsURL], Model: env[EnvEmbeddingsModel], Key: env[EnvEmbeddingsKey]},
 		SweepGrace:      DefaultSweepGrace,
 		Knowledge:       env[EnvKnowledge],
 	}
-	if k := cfg.Knowledge; k != "" && !strings.HasPrefix(k, "postgres://") && !strings.HasPrefix(k, "postgresql://") {
+	if k := cfg.Knowledge; k != "" && !cloud.IsPostgres(k) {
 		// Never echo the value: it holds the database password.
 		return Config{}, fmt.Errorf("function %s: %s must be a postgres:// URL", function, EnvKnowledge)
 	}
-	if cfg.Storage != "" && !strings.HasPrefix(cfg.Storage, "s3://") {
+	if cfg.Storage != "" && !cloud.IsS3(cfg.Storage) {
 		// A Lambda's disk is private to one instance and lost with it.
 		return Config{}, fmt.Errorf("function %s: %s must be an s3:// URL in Lambda, not %q", function, EnvStorage, cfg.Storage)
 	}
@@ -237,48 +232,45 @@ func envOr(env map[string]string, key, def string) string {
 const initTimeout = 20 * time.Second
 
 // Open builds the API a function serves: its store, and its pusher and
-// knowledge store when it uses them. It opens the s3 backend directly, not
-// through internal/wire, so that no function links SQLite: smaller
-// bootstraps start faster.
+// knowledge store when it uses them, through the wiring root's SQLite-free
+// half (internal/wire/cloud): no function links SQLite, so bootstraps stay
+// small and start fast.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, error) {
 	api := &functions.API{Secret: cfg.Secret, Log: log, CORS: cfg.CORS, MergeThreshold: cfg.Tuning.MergeThreshold}
 	if cfg.Storage == "" {
 		return api, nil
 	}
-	store, err := s3store.Open(ctx, cfg.Storage, s3store.Options{Logger: log, History: cfg.History})
+	store, err := cloud.OpenS3(ctx, cloud.S3Config{URL: cfg.Storage, Log: log, History: cfg.History})
 	if err != nil {
 		return nil, err
 	}
 	api.Store = store
+	fail := func(err error) (*functions.API, error) {
+		store.Close()
+		return nil, err
+	}
 	if cfg.GatewayEndpoint != "" {
 		g, err := push.NewGateway(ctx, cfg.GatewayEndpoint, store, push.GatewayOptions{Log: log})
 		if err != nil {
-			store.Close()
-			return nil, err
+			return fail(err)
 		}
 		api.Pusher = g
 	}
-	if cfg.Function.Name == "health" && cfg.Knowledge != "" {
-		if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, cfg.Tuning.Options(), log); err != nil {
-			store.Close()
-			return nil, err
+	name := cfg.Function.Name
+	knows := strings.HasPrefix(name, "knowledge-") || name == "sweep"
+	if (knows || name == "health") && cfg.Knowledge != "" {
+		// A warm container keeps its engine (and pool) for its life.
+		if api.Knowledge, _, err = cloud.OpenPostgres(ctx, cloud.PostgresConfig{URL: cfg.Knowledge,
+			MaxConns: KnowledgePoolSize, Options: cfg.Tuning.Options(), Log: log}); err != nil {
+			return fail(err)
 		}
+	} else if knows {
+		// The knowledge routes answer 500 and log.
+		log.Warn("no knowledge database: set " + EnvKnowledge)
 	}
-	if strings.HasPrefix(cfg.Function.Name, "knowledge-") || cfg.Function.Name == "sweep" {
-		if cfg.Knowledge != "" {
-			if api.Knowledge, err = openKnowledge(ctx, cfg.Knowledge, cfg.Tuning.Options(), log); err != nil {
-				store.Close()
-				return nil, err
-			}
-		} else {
-			// The knowledge routes answer 500 and log.
-			log.Warn("no knowledge database: set " + EnvKnowledge)
-		}
-		if cfg.Function.Name != "knowledge-counters" {
-			if api.Embedder, err = openEmbedder(cfg.Embeddings); err != nil {
-				store.Close()
-				return nil, err
-			}
+	if knows && name != "knowledge-counters" {
+		if api.Embedder, err = cloud.OpenEmbedder(cfg.Embeddings); err != nil {
+			return fail(err)
 		}
 	}
 	return api, nil
@@ -292,33 +284,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 // so the database sees up to 2 × concurrent instances connections: put RDS
 // Proxy (or PgBouncer) in front when that nears max_connections.
 const KnowledgePoolSize = 2
-
-// openKnowledge opens the Postgres knowledge engine: a small pool per warm
-// container, kept for its life, and the schema migrated (once per database,
-// under an advisory lock, however many cold starts race).
-func openKnowledge(ctx context.Context, url string, opt knowledge.Options, log *slog.Logger) (*knowledge.Engine, error) {
-	pool, err := postgres.OpenWith(ctx, url, postgres.Options{MaxConns: KnowledgePoolSize})
-	if err != nil {
-		return nil, err
-	}
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("knowledge database %s: %w", postgres.Redact(url), err)
-	}
-	log.Info("knowledge on postgres", "url", postgres.Redact(url), "max_conns", pool.Config().MaxConns,
-		"half_life", opt.HalfLife.String(), "vector_weight", opt.VectorWeight)
-	return postgres.NewKnowledge(pool, opt), nil
-}
-
-func openEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {
-	if cfg.URL == "" {
-		return embed.NewHashed(0), nil
-	}
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("%s is set but %s is not", EnvEmbeddingsURL, EnvEmbeddingsModel)
-	}
-	return embed.NewOpenAI(embed.OpenAIConfig{URL: cfg.URL, Model: cfg.Model, Key: cfg.Key})
-}
 
 // Logger is the JSON logger a function writes to CloudWatch with.
 func Logger() *slog.Logger {

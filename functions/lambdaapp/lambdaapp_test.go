@@ -2,6 +2,8 @@ package lambdaapp
 
 import (
 	"context"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,5 +116,25 @@ func TestHTTPHandlerServesOnlyItsHosts(t *testing.T) {
 	}
 	if _, err := LoadConfig("health", func(k string) string { return map[string]string{EnvAllowedHosts: "http://x"}[k] }); err == nil {
 		t.Errorf("a bad PUMASI_ALLOWED_HOSTS was accepted")
+	}
+}
+
+// TestFunctionsLinkNoSQLite: every function is wired through the wiring
+// root's SQLite-free half (internal/wire/cloud), never through the local
+// backend: a Lambda's disk is private and lost, and SQLite would only make
+// the bootstrap bigger and its cold start slower.
+func TestFunctionsLinkNoSQLite(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "pumasi/functions/lambdaapp").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "pumasi/internal/wire/cloud") {
+		t.Fatal("lambdaapp does not wire through internal/wire/cloud")
+	}
+	for _, d := range deps {
+		if d == "pumasi/adapters/local" || d == "pumasi/internal/wire" || strings.HasPrefix(d, "modernc.org/sqlite") {
+			t.Errorf("lambdaapp links %s", d)
+		}
 	}
 }

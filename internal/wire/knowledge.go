@@ -5,36 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"pumasi"
-	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
-	"pumasi/adapters/postgres"
 	"pumasi/functions"
+	"pumasi/internal/wire/cloud"
 	"pumasi/knowledge"
 )
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL
 // is set (PUMASI_EMBEDDINGS_URL, PUMASI_EMBEDDINGS_MODEL, PUMASI_EMBEDDINGS_KEY).
-type EmbedderConfig struct {
-	URL     string
-	Model   string
-	Key     string
-	Timeout time.Duration
-}
+type EmbedderConfig = cloud.EmbedderConfig
 
 // OpenEmbedder returns the configured embedder.
-func OpenEmbedder(cfg EmbedderConfig) (functions.Embedder, error) {
-	if cfg.URL == "" {
-		return embed.NewHashed(0), nil
-	}
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("PUMASI_EMBEDDINGS_URL is set but PUMASI_EMBEDDINGS_MODEL is not")
-	}
-	return embed.NewOpenAI(embed.OpenAIConfig{URL: cfg.URL, Model: cfg.Model, Key: cfg.Key, Timeout: cfg.Timeout})
-}
+func OpenEmbedder(cfg EmbedderConfig) (functions.Embedder, error) { return cloud.OpenEmbedder(cfg) }
 
 // KnowledgeConfig says where collective knowledge lives and how it ages.
 type KnowledgeConfig struct {
@@ -62,8 +47,8 @@ type KnowledgeConfig struct {
 func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (knowledge.Store, func() error, error) {
 	opts := knowledge.Options{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight}
 	switch {
-	case strings.HasPrefix(cfg.URL, "postgres://") || strings.HasPrefix(cfg.URL, "postgresql://"):
-		return openPostgresKnowledge(ctx, cfg, opts)
+	case cloud.IsPostgres(cfg.URL):
+		return cloud.OpenPostgres(ctx, cloud.PostgresConfig{URL: cfg.URL, Options: opts, Log: cfg.Log})
 	case cfg.URL != "":
 		return nil, nil, fmt.Errorf("PUMASI_KNOWLEDGE must be empty or a postgres:// URL")
 	}
@@ -80,23 +65,4 @@ func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig)
 	}
 	d := local.NewKnowledgeDriver(s)
 	return knowledge.New(d, opts), func() error { return errors.Join(d.Close(), s.Close()) }, nil
-}
-
-// openPostgresKnowledge opens the PostgreSQL driver: a pgx pool on cfg.URL
-// (pgx's default size, or the URL's pool_max_conns), the schema migrated
-// (safe when many processes start at once), and the engine over it. Only
-// the URL with its password masked is ever logged or returned in errors.
-func openPostgresKnowledge(ctx context.Context, cfg KnowledgeConfig, opts knowledge.Options) (knowledge.Store, func() error, error) {
-	pool, err := postgres.Open(ctx, cfg.URL)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		pool.Close()
-		return nil, nil, fmt.Errorf("knowledge database %s: %w", postgres.Redact(cfg.URL), err)
-	}
-	if cfg.Log != nil {
-		cfg.Log.Info("knowledge on postgres", "url", postgres.Redact(cfg.URL))
-	}
-	return postgres.NewKnowledge(pool, opts), func() error { pool.Close(); return nil }, nil
 }

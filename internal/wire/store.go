@@ -1,17 +1,19 @@
-// Package wire opens the outside world from configuration, for the places
-// that only wire: localdev, the Lambda mains and the CLI.
+// Package wire is the wiring root: it opens the outside world from
+// configuration for the places that only wire — localdev, the CLI, the
+// bench and, through its SQLite-free half internal/wire/cloud, every
+// Lambda function (functions/lambdaapp). No other package opens a store,
+// a knowledge engine or an embedder from configuration.
 package wire
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"pumasi"
 	"pumasi/adapters/local"
-	"pumasi/adapters/s3"
+	"pumasi/internal/wire/cloud"
 )
 
 // StoreConfig names a backend: "local" (disk + SQLite under Home) or an
@@ -43,8 +45,8 @@ func OpenStore(ctx context.Context, cfg StoreConfig) (pumasi.Store, error) {
 			return nil, fmt.Errorf("local storage needs a home folder (PUMASI_HOME)")
 		}
 		return local.Open(ctx, cfg.Home, local.Options{Logger: cfg.Log, Grace: cfg.Grace, Now: cfg.Now, History: cfg.History, MinFree: cfg.MinFree})
-	case strings.HasPrefix(cfg.Storage, "s3://"):
-		return s3.Open(ctx, cfg.Storage, s3.Options{Logger: cfg.Log, Now: cfg.Now, History: cfg.History})
+	case cloud.IsS3(cfg.Storage):
+		return cloud.OpenS3(ctx, cloud.S3Config{URL: cfg.Storage, Log: cfg.Log, Now: cfg.Now, History: cfg.History})
 	default:
 		return nil, fmt.Errorf("PUMASI_STORAGE %q: want local or s3://bucket/prefix?endpoint=...", cfg.Storage)
 	}
