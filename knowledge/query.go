@@ -48,20 +48,30 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 			}
 		}
 	}
+	// The two candidate searches are independent: ask them at once (for
+	// a networked driver, two round trips overlap).
+	var vids, lids []string
+	var verr, lerr error
+	var wg sync.WaitGroup
 	if Norm(q.Vector) > 0 {
-		vids, err := k.d.Nearest(ctx, q.Hive, q.Model, q.Vector, pool)
-		if err != nil {
-			return nil, fmt.Errorf("query vectors: %w", err)
-		}
-		add(vids)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vids, verr = k.d.Nearest(ctx, q.Hive, q.Model, q.Vector, pool)
+		}()
 	}
 	if len(terms) > 0 {
-		lids, err := k.d.Lexical(ctx, q.Hive, expandTerms(terms, MaxLexicalTerms+16, 3), pool)
-		if err != nil {
-			return nil, fmt.Errorf("query text: %w", err)
-		}
-		add(lids)
+		lids, lerr = k.d.Lexical(ctx, q.Hive, expandTerms(terms, MaxLexicalTerms+16, 3), pool)
 	}
+	wg.Wait()
+	if verr != nil {
+		return nil, fmt.Errorf("query vectors: %w", verr)
+	}
+	if lerr != nil {
+		return nil, fmt.Errorf("query text: %w", lerr)
+	}
+	add(vids) // vector candidates first, as before
+	add(lids)
 	ents, err := k.d.Entries(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("read candidates: %w", err)

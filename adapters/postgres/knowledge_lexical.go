@@ -59,13 +59,19 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		patterns = append(patterns, "%"+likeEscape(t)+"%")
 		words = append(words, strings.ToLower(t))
 	}
+	// Both searches go in one round trip.
 	var a, b []string
+	batch := &pgx.Batch{}
 	if len(lexemes) > 0 {
-		if a, err = k.ids(ctx, `SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
+		batch.Queue(`SELECT id FROM knowledge_entries, to_tsquery('english', $1) q
 		WHERE search @@ q AND ($2 = '' OR hive = $2)
-		ORDER BY ts_rank(search, q) DESC, seq LIMIT $3`, strings.Join(lexemes, " | "), hive, n); err != nil {
-			return nil, wrap("full-text search", err)
-		}
+		ORDER BY ts_rank(search, q) DESC, seq LIMIT $3`, strings.Join(lexemes, " | "), hive, n).Query(func(rows pgx.Rows) error {
+			var err error
+			if a, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+				return wrap("full-text search", err)
+			}
+			return nil
+		})
 	}
 	if len(patterns) > 0 {
 		// The WHERE clause must call knowledge_text exactly as the trigram
@@ -74,14 +80,22 @@ func (k *Knowledge) Lexical(ctx context.Context, hive string, terms []string, n 
 		// planner from folding the inner query in, which would lower it
 		// again for every term) and finds the already case-folded terms
 		// with strpos.
-		b, err = k.ids(ctx, `SELECT id FROM (
+		batch.Queue(`SELECT id FROM (
 				SELECT id, seq, lower(knowledge_text(title, content, tags)) AS txt FROM knowledge_entries
 				WHERE knowledge_text(title, content, tags) ILIKE ANY ($1) AND ($2 = '' OR hive = $2)
 				OFFSET 0) m
 			ORDER BY (SELECT count(*) FROM unnest($4::text[]) w WHERE strpos(m.txt, w) > 0) DESC, length(m.txt), seq
-			LIMIT $3`, patterns, hive, n, words)
-		if err != nil {
-			return nil, wrap("trigram search", err)
+			LIMIT $3`, patterns, hive, n, words).Query(func(rows pgx.Rows) error {
+			var err error
+			if b, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+				return wrap("trigram search", err)
+			}
+			return nil
+		})
+	}
+	if batch.Len() > 0 {
+		if err := k.pool.SendBatch(ctx, batch).Close(); err != nil {
+			return nil, wrap("lexical search", err)
 		}
 	}
 	return knowledge.Interleave(n, a, b), nil
@@ -93,57 +107,6 @@ const (
 	searchTerms     = 6
 	commonTerm      = 500
 )
-
-// rareTerms returns, rarest first, up to searchTerms of terms for
-// full-text search and up to searchTerms/2 of tri for substring search,
-// leaving out those in more than commonTerm entries. Counting matches per
-// term and query would cost more than the search, so the counts are the
-// planner's estimates, from the statistics ANALYZE keeps (autovacuum
-// repeats it as the table grows): a stem's share of entries from the search
-// column's most_common_elems, a substring's share of the sampled texts the
-// trigram index's statistics hold (histogram_bounds), each times the
-// table's row estimate. Before the first ANALYZE every term counts as rare.
-func (k *Knowledge) rareTerms(ctx context.Context, terms, tri []string) (fts, sub []string, err error) {
-	rows, err := k.pool.Query(ctx, `WITH n AS (
-			SELECT greatest(reltuples, 0) AS rows FROM pg_class WHERE oid = 'knowledge_entries'::regclass),
-		lexemes AS (
-			SELECT s.elem, s.freq FROM pg_stats st,
-				unnest(st.most_common_elems::text::text[], st.most_common_elem_freqs) AS s(elem, freq)
-			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries' AND st.attname = 'search'),
-		sample AS (
-			SELECT h FROM pg_stats st, unnest(st.histogram_bounds::text::text[]) AS h
-			WHERE st.schemaname = current_schema() AND st.tablename = 'knowledge_entries_trgm')
-		SELECT t, sub, est FROM (
-			SELECT t, false AS sub, i, (SELECT rows FROM n) * coalesce((
-				SELECT max(lexemes.freq) FROM lexemes, unnest(tsvector_to_array(to_tsvector('english', t))) AS lx
-				WHERE lexemes.elem = lx), 0) AS est
-			FROM unnest($1::text[]) WITH ORDINALITY AS u(t, i)
-			UNION ALL
-			SELECT t, true, i, (SELECT rows FROM n) * coalesce((
-				SELECT avg((strpos(lower(h), lower(t)) > 0)::int) FROM sample), 0)
-			FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)) c
-		WHERE est <= $3
-		ORDER BY sub, est, i`, terms, tri, commonTerm)
-	if err != nil {
-		return nil, nil, err
-	}
-	var t string
-	var isSub bool
-	var est float64
-	_, err = pgx.ForEachRow(rows, []any{&t, &isSub, &est}, func() error {
-		switch {
-		case isSub && len(sub) < searchTerms/2:
-			sub = append(sub, t)
-		case !isSub && len(fts) < searchTerms:
-			fts = append(fts, t)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return fts, sub, nil
-}
 
 func hasDigit(t string) bool {
 	for _, r := range t {

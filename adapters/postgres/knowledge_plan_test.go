@@ -49,10 +49,13 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 	}
 	q := make([]float32, dims)
 	q[0] = 1
-	plan := explainNearest(t, k, "academy", "m", q, 16)
-	t.Logf("EXPLAIN of Nearest at %d entries:\n%s", n, plan)
-	if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan") {
-		t.Fatalf("Nearest does not use the HNSW index:\n%s", plan)
+	// 16 is a contribution's dedup probe, 100 a query's candidate pool.
+	for _, limit := range []int{16, 100} {
+		plan := explainNearest(t, k, "academy", "m", q, limit)
+		t.Logf("EXPLAIN of Nearest at %d entries, limit %d:\n%s", n, limit, plan)
+		if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan") {
+			t.Fatalf("Nearest (limit %d) does not use the HNSW index:\n%s", limit, plan)
+		}
 	}
 	ids, err := k.Nearest(ctx, "academy", "m", q, 16)
 	if err != nil || len(ids) != 16 {
@@ -65,18 +68,11 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32, n int) string {
 	t.Helper()
 	ctx := context.Background()
-	var lines []string
-	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)`); err != nil {
-			return err
-		}
-		rows, err := tx.Query(ctx, `EXPLAIN `+nearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
-		if err != nil {
-			return err
-		}
-		lines, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
+	rows, err := k.pool.Query(ctx, `EXPLAIN `+nearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +116,7 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
 		t.Fatal(err)
 	}
+	k.terms.forget() // a process sees new statistics within termStatsTTL
 	if fts, sub, err = k.rareTerms(ctx, terms, tri); err != nil || strings.Join(fts, ",") != "vacuum,freeze,pg15" || strings.Join(sub, ",") != "pg15" {
 		t.Fatalf("rareTerms = %v %v, %v; want [vacuum freeze pg15] and [pg15]", fts, sub, err)
 	}

@@ -44,7 +44,12 @@ func OpenWith(ctx context.Context, rawURL string, opt Options) (*pgxpool.Pool, e
 	if opt.MaxConns > 0 && !strings.Contains(rawURL, "pool_max_conns") {
 		cfg.MaxConns = opt.MaxConns
 	}
-	cfg.AfterConnect = registerVector
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+		if _, err := conn.Exec(ctx, sessionSettings); err != nil {
+			return err
+		}
+		return registerVector(ctx, conn)
+	}
 	// Outcomes of writes for the request's log, and a live connection for
 	// a retry after a break (retry.go).
 	cfg.ConnConfig.Tracer = outcomeTracer{}
@@ -59,6 +64,15 @@ func OpenWith(ctx context.Context, rawURL string, opt Options) (*pgxpool.Pool, e
 	}
 	return pool, nil
 }
+
+// sessionSettings are every connection's HNSW search settings, so a
+// nearest-neighbour query is one statement: iterative scans (pgvector 0.8)
+// go on past rows a hive or model filter drops until the LIMIT is met, in
+// approximately exact order (the engine rescores its candidates exactly);
+// ef_search is pgvector's default, which keeps the planner on the index (see
+// Knowledge.Nearest). Before the extension exists these are placeholders
+// that it adopts when it loads.
+const sessionSettings = `SET hnsw.ef_search = 40; SET hnsw.iterative_scan = relaxed_order`
 
 // registerVector teaches conn pgvector's types when the extension is
 // installed. Before Migrate creates it there is nothing to register, and
