@@ -32,10 +32,17 @@ func readmeBlock(t *testing.T, name string) string {
 // with $HOME set to fakeHome; only the port differs from the README.
 func runBlock(t *testing.T, base, fakeHome, work string, blocks ...string) string {
 	t.Helper()
+	return runBlockEnv(t, base, fakeHome, work, nil, blocks...)
+}
+
+// runBlockEnv is runBlock with more environment, such as a PATH holding
+// the pumasi binary.
+func runBlockEnv(t *testing.T, base, fakeHome, work string, env []string, blocks ...string) string {
+	t.Helper()
 	script := strings.ReplaceAll(strings.Join(blocks, "\n"), "http://127.0.0.1:8787", base)
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=")
+	cmd.Env = append(append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME="), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("README block failed: %v\n%s", err, out)
@@ -83,8 +90,12 @@ func TestReadmeQuickStart(t *testing.T) {
 	}
 }
 
-// TestReadmeAgentsAndKnowledge runs the README's daemon and knowledge blocks
-// against a localdev with its in-process daemon for machine "local".
+// TestReadmeAgentsAndKnowledge runs the README's daemon and knowledge blocks,
+// as written, against a localdev with its in-process daemon for machine
+// "local", with a pumasi built from this tree on PATH (the block's `pumasi
+// wait`) and PUMASI_SERVER pointing it at the test's port. Its `cat` of the
+// agent's copy runs right after `pumasi wait`, as a person's paste does, and
+// the block's last line must already report the agent synced.
 func TestReadmeAgentsAndKnowledge(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")
@@ -94,21 +105,20 @@ func TestReadmeAgentsAndKnowledge(t *testing.T) {
 	agents := readmeBlock(t, "agents")
 	knowledge := readmeBlock(t, "knowledge")
 
+	if !strings.Contains(agents, "pumasi wait r1") || strings.Index(agents, "pumasi wait r1") > strings.Index(agents, "cat ~/.pumasi") {
+		t.Fatalf("the agents block does not wait for the daemon before its cat:\n%s", agents)
+	}
+	gobin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", gobin, "../cmd/pumasi").CombinedOutput(); err != nil {
+		t.Fatalf("build pumasi: %v\n%s", err, out)
+	}
+
 	fakeHome := t.TempDir()
 	p := startLocaldevArgs(t, filepath.Join(fakeHome, ".pumasi"), []string{"--poll", "1s"})
-	// The daemon writes asynchronously: let cat wait for the file, bounded.
-	agents = strings.Replace(agents, "cat ~/.pumasi", "for i in $(seq 100); do [ -f ~/.pumasi/agents/my-agent/memory/shared/spec.md ] && break; sleep 0.1; done; cat ~/.pumasi", 1)
-	got := runBlock(t, p.base, fakeHome, t.TempDir(), setup, agents)
-	assertContains(t, got, `"agent_id":"my-agent"`, "Use OAuth device flow; tokens expire after 1h.")
-
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(got, `"synced":true`) && time.Now().Before(deadline) {
-		time.Sleep(200 * time.Millisecond)
-		got = runBlock(t, p.base, fakeHome, t.TempDir(), setup, "curl -sS -H \"Authorization: Bearer $TOKEN\" http://127.0.0.1:8787/rooms/r1/agents")
-	}
-	if !strings.Contains(got, `"synced":true`) {
-		t.Fatalf("agent never reported synced: %s", got)
-	}
+	env := []string{"PUMASI_SERVER=" + p.base, "PUMASI_TOKEN=", "PATH=" + gobin + string(os.PathListSeparator) + os.Getenv("PATH")}
+	got := runBlockEnv(t, p.base, fakeHome, t.TempDir(), env, setup, agents)
+	assertContains(t, got, `"agent_id":"my-agent"`, "r1 (rev ", "1 agent holds the room's files: my-agent",
+		"Use OAuth device flow; tokens expire after 1h.", `"synced":true`)
 
 	got = runBlock(t, p.base, fakeHome, t.TempDir(), knowledge)
 	assertContains(t, got, `"verdict":"accepted"`, `"contribution_count":1`, "modernc sqlite needs busy_timeout per connection")
