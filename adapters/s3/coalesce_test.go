@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"pumasi"
 	s3store "pumasi/adapters/s3"
@@ -20,6 +21,9 @@ func TestCoalescedManifestWrites(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	st := e.open(t, s3store.Options{})
+	// Nothing stalls here: a slow batch under load must not count as one
+	// and let changes race in a second batch.
+	s3store.SetStallPatience(st, time.Hour)
 	if _, err := st.PutFile(ctx, pumasi.PutFileInput{Room: "co", Name: "taken.md", Body: []byte("taken\n")}); err != nil {
 		t.Fatal(err)
 	}

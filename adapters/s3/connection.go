@@ -212,6 +212,7 @@ func (s *Store) putConn(ctx context.Context, key string, body []byte) error {
 			ContentType:   aws.String("application/json"),
 		}, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
 		cancel()
+		noteWrite(ctx, err)
 		if err == nil {
 			return nil
 		}
@@ -229,6 +230,7 @@ func (s *Store) putConn(ctx context.Context, key string, body []byte) error {
 
 func (s *Store) deleteConn(ctx context.Context, key string) error {
 	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(key)})
+	noteWrite(ctx, err)
 	if err != nil && !connNotFound(err) {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}

@@ -31,3 +31,10 @@ func Landed(s *Store) int64 { return s.landed.Load() }
 // SetBeforeBlobDelete installs a hook the sweep runs after deciding to
 // delete a blob and before deleting it, so a test can race an upload there.
 func SetBeforeBlobDelete(s *Store, fn func(room, sum string)) { s.beforeBlobDelete = fn }
+
+// SetStallPatience sets how long a batch of manifest changes of s may run
+// before the changes queued behind it start their own.
+func SetStallPatience(s *Store, d time.Duration) { s.stallPatience = d }
+
+// RequestTimeouts returns the timeouts s runs its requests under.
+func RequestTimeouts(s *Store) Timeouts { return s.timeouts }

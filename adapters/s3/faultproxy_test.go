@@ -1,7 +1,10 @@
 package s3_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -33,18 +36,23 @@ var faultNames = [faultKinds]string{"applied-then-500", "applied-then-reset", "a
 // For PUTs whose path match accepts, it lets a fraction `rate` land and then
 // loses the answer in one of the fault kinds; every other request passes.
 type faultProxy struct {
-	URL     string
-	rp      *httputil.ReverseProxy
-	match   func(path string) bool
-	rate    float64
-	hold    time.Duration // how long a timeout fault holds the answer
-	enabled atomic.Bool
+	URL      string
+	upstream *url.URL
+	rp       *httputil.ReverseProxy
+	match    func(path string) bool
+	rate     float64
+	hold     time.Duration // how long a timeout fault holds the answer
+	enabled  atomic.Bool
 
 	mu  sync.Mutex
 	rnd *rand.Rand
 
 	matched  atomic.Int64 // matching PUTs seen while enabled
 	injected [faultKinds]atomic.Int64
+
+	// intercept, when set, sees every request first; it returns true when
+	// it has answered (or dropped) the request itself.
+	intercept atomic.Pointer[func(w http.ResponseWriter, r *http.Request) bool]
 }
 
 // newFaultProxy starts a proxy to upstream (http://127.0.0.1:port) and stops
@@ -56,11 +64,12 @@ func newFaultProxy(t *testing.T, upstream string, seed uint64, rate float64, hol
 		t.Fatal(err)
 	}
 	p := &faultProxy{
-		rp:    httputil.NewSingleHostReverseProxy(u),
-		match: match,
-		rate:  rate,
-		hold:  hold,
-		rnd:   rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		upstream: u,
+		rp:       httputil.NewSingleHostReverseProxy(u),
+		match:    match,
+		rate:     rate,
+		hold:     hold,
+		rnd:      rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 	// The client signed its request for the proxy's host; MinIO checks the
 	// signature against the Host it receives, so the Host header passes as is.
@@ -113,7 +122,45 @@ func (p *faultProxy) roll() (int, bool) {
 	}
 }
 
+// Intercept installs f as the proxy's first look at every request (see
+// faultProxy.intercept); nil removes it.
+func (p *faultProxy) Intercept(f func(w http.ResponseWriter, r *http.Request) bool) {
+	if f == nil {
+		p.intercept.Store(nil)
+		return
+	}
+	p.intercept.Store(&f)
+}
+
+// Replay sends a request the proxy caught, with its body read before,
+// to the upstream on the proxy's own account: it reaches S3 even though
+// the client that sent it has given up. The client signed it for the
+// proxy's host, so the Host header passes as is. It returns S3's status.
+func (p *faultProxy) Replay(r *http.Request, body []byte) (int, error) {
+	u := *p.upstream
+	u.Path, u.RawPath, u.RawQuery = r.URL.Path, r.URL.RawPath, r.URL.RawQuery
+	req, err := http.NewRequestWithContext(context.Background(), r.Method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header = r.Header.Clone()
+	req.Host = r.Host
+	req.ContentLength = int64(len(body))
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
 func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f := p.intercept.Load(); f != nil && (*f)(w, r) {
+		return
+	}
 	if r.Method != http.MethodPut || !p.enabled.Load() || !p.match(r.URL.Path) {
 		p.rp.ServeHTTP(w, r)
 		return

@@ -101,6 +101,9 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 		s.afterBlob()
 	}
 
+	// Drawn once: the closure may run again after a lost answer, and the
+	// write that lands must be the one reported.
+	newID, now := uuid.NewString(), s.now().UTC()
 	var res pumasi.PutFileResult
 	changed, err := s.updateManifest(ctx, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
 		res = pumasi.PutFileResult{}
@@ -123,9 +126,8 @@ func (s *Store) PutFile(ctx context.Context, in pumasi.PutFileInput) (pumasi.Put
 			res = pumasi.PutFileResult{File: *cur, Changed: false, Rev: m.Rev}
 			return false, nil
 		}
-		now := s.now().UTC()
 		f := pumasi.File{
-			ID: uuid.NewString(), RoomID: in.Room, Name: name, SHA256: sum, Size: size,
+			ID: newID, RoomID: in.Room, Name: name, SHA256: sum, Size: size,
 			ContentType: contentType, Version: 1, UploadedBy: in.UploadedBy, CreatedAt: now, UpdatedAt: now,
 		}
 		m.Rev++
@@ -281,6 +283,7 @@ func (s *Store) Delete(ctx context.Context, in pumasi.DeleteInput) (pumasi.File,
 	}
 	var removed pumasi.File
 	var rev int64
+	now := s.now().UTC() // drawn once, as in PutFile
 	_, err = s.updateManifest(ctx, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
 		i := m.findFile(n)
 		var cur *pumasi.File
@@ -295,7 +298,7 @@ func (s *Store) Delete(ctx context.Context, in pumasi.DeleteInput) (pumasi.File,
 		m.Rev++
 		rev = m.Rev
 		s.record(m, pumasi.Change{Rev: m.Rev, Kind: pumasi.ChangeDelete, Name: n, FileID: removed.ID,
-			Version: removed.Version + 1, FromSHA256: removed.SHA256, By: in.By, At: s.now().UTC()})
+			Version: removed.Version + 1, FromSHA256: removed.SHA256, By: in.By, At: now})
 		s.remember(m, n, removed.Version+1)
 		return true, nil
 	})

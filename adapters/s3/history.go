@@ -182,6 +182,8 @@ func (s *Store) RestoreFile(ctx context.Context, in pumasi.RestoreInput) (pumasi
 	if err != nil {
 		return res, nil, fmt.Errorf("restore %s/%s version %d: %w", in.Room, name, in.Version, err)
 	}
+	// Drawn once, as in PutFile: the closure may run again.
+	newID, now := uuid.NewString(), s.now().UTC()
 	changed, err := s.updateManifest(ctx, s.manifestKey(in.Room), func(m *manifest, _ bool) (bool, error) {
 		res = pumasi.PutFileResult{}
 		v, ok, err := m.findChange(ctx, s, name, in.Version)
@@ -206,13 +208,12 @@ func (s *Store) RestoreFile(ctx context.Context, in pumasi.RestoreInput) (pumasi
 			res = pumasi.PutFileResult{File: *cur, Changed: false, Rev: m.Rev}
 			return false, nil
 		}
-		now := s.now().UTC()
 		f := pumasi.File{
 			ID: v.FileID, RoomID: in.Room, Name: name, SHA256: v.ToSHA256, Size: v.Size, ContentType: v.ContentType,
 			Version: pumasi.NextVersion(cur, m.Deleted[name]), UploadedBy: in.By, CreatedAt: now, UpdatedAt: now,
 		}
 		if f.ID == "" {
-			f.ID = uuid.NewString()
+			f.ID = newID
 		}
 		m.Rev++
 		c := pumasi.Change{Rev: m.Rev, Kind: pumasi.ChangeRestore, Name: name, Version: f.Version,

@@ -3,14 +3,10 @@ package s3
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/uuid"
 
 	"pumasi"
@@ -73,6 +69,8 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 			return nil, false, err
 		}
 	}
+	// Drawn once: the closure may run again after a lost answer.
+	gen, now := uuid.NewString(), s.now().UTC()
 	var prev placement
 	var changed bool
 	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
@@ -86,9 +84,9 @@ func (s *Store) Place(ctx context.Context, in pumasi.PlaceInput) (*pumasi.Placem
 			return false, err
 		}
 		*rec = placement{
-			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: s.now().UTC()},
-			Gen:       uuid.NewString(),
-			ChangedAt: s.now().UTC(),
+			Placement: pumasi.Placement{RoomID: room, AgentID: agent, MachineID: machine, PlacedAt: now},
+			Gen:       gen,
+			ChangedAt: now,
 			By:        in.By,
 			From:      prev.RoomID,
 		}
@@ -131,6 +129,7 @@ func (s *Store) Unplace(ctx context.Context, in pumasi.UnplaceInput) (pumasi.Pla
 	if err := pumasi.CheckID("agent", agent); err != nil {
 		return pumasi.Placement{}, err
 	}
+	gen, now := uuid.NewString(), s.now().UTC() // drawn once, as in Place
 	var prev placement
 	_, err := update(ctx, s, s.agentKey(agent), func(rec *placement, _ bool) (bool, error) {
 		prev = *rec
@@ -141,7 +140,7 @@ func (s *Store) Unplace(ctx context.Context, in pumasi.UnplaceInput) (pumasi.Pla
 		if pumasi.PlanUnplace(cur, agent, room) != nil {
 			return false, nil // A stale projection entry may still be there: reconcile removes it.
 		}
-		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: uuid.NewString(), ChangedAt: s.now().UTC(), By: in.By, From: rec.RoomID}
+		*rec = placement{Placement: pumasi.Placement{AgentID: agent}, Gen: gen, ChangedAt: now, By: in.By, From: rec.RoomID}
 		return true, nil
 	})
 	if err != nil {
@@ -211,13 +210,14 @@ func (s *Store) reconcile(ctx context.Context, agent string, rooms, machines []s
 func (s *Store) syncRoomEntry(ctx context.Context, room, agent string, truth placement) (placement, bool, error) {
 	var removed placement
 	var didRemove bool
+	now := s.now().UTC() // drawn once: the closure may run again
 	_, err := s.updateManifest(ctx, s.manifestKey(room), func(m *manifest, _ bool) (bool, error) {
 		removed, didRemove = placement{}, false
 		i, found := slices.BinarySearchFunc(m.Placements, agent, byAgent)
 		want := truth.placed() && truth.RoomID == room
 		c := pumasi.Change{Agent: agent, Machine: truth.MachineID, By: truth.By, At: truth.ChangedAt}
 		if c.At.IsZero() {
-			c.At = s.now().UTC()
+			c.At = now
 		}
 		switch {
 		case want && found:
@@ -289,114 +289,6 @@ func (s *Store) syncMachineEntry(ctx context.Context, machine, agent string, tru
 	return nil
 }
 
-// repairPlacements finds agents whose room manifests or machine indexes
-// disagree with their record, as a crash between the two writes leaves them,
-// and reconciles each. It reads every manifest, machine index and agent
-// record once, so it belongs in the sweep, not on a request path. It returns
-// how many agents it repaired.
-func (s *Store) repairPlacements(ctx context.Context, rooms []string, cutoff time.Time) (int, error) {
-	type seen struct {
-		rooms, machines []string
-		gens            []string
-	}
-	by := map[string]*seen{}
-	note := func(p placement, room, machine string) {
-		e := by[p.AgentID]
-		if e == nil {
-			e = &seen{}
-			by[p.AgentID] = e
-		}
-		if room != "" {
-			e.rooms = append(e.rooms, room)
-		}
-		if machine != "" {
-			e.machines = append(e.machines, machine)
-		}
-		e.gens = append(e.gens, p.Gen)
-	}
-	for _, room := range rooms {
-		m, err := s.readManifest(ctx, room)
-		if err != nil {
-			return 0, err
-		}
-		for _, p := range m.Placements {
-			note(p, room, "")
-		}
-	}
-	machines, err := s.listIDs(ctx, "machines/")
-	if err != nil {
-		return 0, err
-	}
-	for _, machine := range machines {
-		var ix machineIndex
-		if _, _, err := s.getJSON(ctx, s.machineKey(machine), &ix); err != nil {
-			return 0, err
-		}
-		for _, p := range ix.Placements {
-			note(p, "", machine)
-		}
-	}
-	agents, err := s.listIDs(ctx, "agents/")
-	if err != nil {
-		return 0, err
-	}
-	for _, agent := range agents {
-		if by[agent] == nil {
-			by[agent] = &seen{}
-		}
-	}
-	repaired := 0
-	for _, agent := range slices.Sorted(maps.Keys(by)) {
-		e := by[agent]
-		var truth placement
-		if _, _, err := s.getJSON(ctx, s.agentKey(agent), &truth); err != nil {
-			return repaired, err
-		}
-		if truth.ChangedAt.After(cutoff) {
-			continue // its placement call may still be reconciling it
-		}
-		// Consistent: every entry is a copy of the record, a placed record
-		// has exactly its room entry and its machine entry, and an empty
-		// one has none.
-		ok := len(e.rooms) == 0 && len(e.machines) == 0
-		if truth.placed() {
-			ok = len(e.rooms) == 1 && e.rooms[0] == truth.RoomID &&
-				len(e.machines) == 1 && e.machines[0] == truth.MachineID
-		}
-		for _, g := range e.gens {
-			ok = ok && g == truth.Gen
-		}
-		if ok {
-			continue
-		}
-		if _, err := s.reconcile(ctx, agent, e.rooms, e.machines); err != nil {
-			return repaired, err
-		}
-		repaired++
-	}
-	return repaired, nil
-}
-
-// listIDs returns the ids of the <dir><id>.json objects under the prefix.
-func (s *Store) listIDs(ctx context.Context, dir string) ([]string, error) {
-	base := s.prefix + dir
-	var ids []string
-	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(base)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", base, err)
-		}
-		for _, o := range page.Contents {
-			id, ok := strings.CutSuffix(strings.TrimPrefix(aws.ToString(o.Key), base), ".json")
-			if ok && pumasi.ValidID(id) {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids, nil
-}
-
 func byAgent(p placement, agent string) int { return strings.Compare(p.AgentID, agent) }
 
 func uniq(ids []string) []string {
@@ -452,92 +344,4 @@ func (s *Store) MachineAgents(ctx context.Context, machine string) ([]pumasi.Pla
 		return nil, fmt.Errorf("machine agents %s: %w", machine, err)
 	}
 	return plain(ix.Placements), nil
-}
-
-// statusParallel bounds the concurrent requests of one status call.
-const statusParallel = 8
-
-// ReportStatus writes one status object per agent, replacing that agent's
-// earlier report; the last report wins, so no compare-and-swap is needed.
-func (s *Store) ReportStatus(ctx context.Context, machine string, agents []pumasi.AgentStatus) error {
-	if err := pumasi.CheckStatusReport(machine, agents); err != nil {
-		return err
-	}
-	now := s.now().UTC()
-	return forEach(ctx, len(agents), func(ctx context.Context, i int) error {
-		st := agents[i]
-		st.MachineID = machine
-		st.ReportedAt = now
-		if st.Files == nil {
-			st.Files = []pumasi.Holding{}
-		}
-		body, err := jsonMarshal(st)
-		if err != nil {
-			return err
-		}
-		if _, err := s.putObject(ctx, s.statusKey(st.AgentID), body, "application/json", "", false); err != nil {
-			return fmt.Errorf("report status %s: %w", st.AgentID, err)
-		}
-		return nil
-	})
-}
-
-// AgentStatuses reads the status objects of the given agents.
-func (s *Store) AgentStatuses(ctx context.Context, agents []string) (map[string]pumasi.AgentStatus, error) {
-	out := make(map[string]pumasi.AgentStatus, len(agents))
-	var mu sync.Mutex
-	ids := uniq(agents)
-	err := forEach(ctx, len(ids), func(ctx context.Context, i int) error {
-		if !pumasi.ValidID(ids[i]) {
-			return nil // never reported: no object can have that name
-		}
-		var st pumasi.AgentStatus
-		_, exists, err := s.getJSON(ctx, s.statusKey(ids[i]), &st)
-		if err != nil {
-			return fmt.Errorf("agent status %s: %w", ids[i], err)
-		}
-		if exists {
-			mu.Lock()
-			out[ids[i]] = st
-			mu.Unlock()
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// forEach runs fn for 0..n-1 with at most statusParallel at once and returns
-// the first error.
-func forEach(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sem := make(chan struct{}, statusParallel)
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	for i := 0; i < n; i++ {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := fn(ctx, i); err != nil {
-				once.Do(func() { first = err; cancel() })
-			}
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	return ctx.Err()
 }

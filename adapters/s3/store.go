@@ -23,6 +23,11 @@
 // update in cas.go). Reads of these JSON objects
 // are conditional GETs against a per-process copy, which saves bodies, never
 // freshness.
+//
+// Every request has a deadline and every wait in the store ends (deadline.go,
+// coalesce.go): a stalled reply fails its own call as unavailable, or as an
+// unknown outcome when a write may have landed, and never holds up the rest
+// of a room.
 package s3
 
 import (
@@ -65,16 +70,21 @@ type Options struct {
 	// Credentials overrides the standard AWS credential chain; nil uses the
 	// chain (env, shared config, IMDS, ...). Tests and embedders set it.
 	Credentials aws.CredentialsProvider
+	// Timeouts bound every request to S3 (deadline.go); zero fields take
+	// the storage URL's values, then the defaults.
+	Timeouts Timeouts
 }
 
 // Location is a parsed PUMASI_STORAGE URL:
-// s3://bucket/prefix?endpoint=...&region=...&path_style=true.
+// s3://bucket/prefix?endpoint=...&region=...&path_style=true&timeout=30s&
+// header_timeout=10s&connect_timeout=5s.
 type Location struct {
 	Bucket    string
 	Prefix    string // without leading or trailing slash; may be empty
 	Endpoint  string // empty for AWS's own endpoints
 	Region    string // empty to take it from the AWS chain
 	PathStyle bool
+	Timeouts  Timeouts // zero fields: the defaults
 }
 
 // ParseURL parses an s3:// storage URL. Unknown query parameters are refused
@@ -108,6 +118,19 @@ func ParseURL(raw string) (Location, error) {
 				return Location{}, pumasi.Errorf(pumasi.EInvalidRequest, "storage url: path_style %q is not a boolean", v)
 			}
 			loc.PathStyle = b
+		case "timeout", "header_timeout", "connect_timeout":
+			d, err := parseTimeout(key, v)
+			if err != nil {
+				return Location{}, err
+			}
+			switch key {
+			case "timeout":
+				loc.Timeouts.Request = d
+			case "header_timeout":
+				loc.Timeouts.Header = d
+			default:
+				loc.Timeouts.Connect = d
+			}
 		default:
 			return Location{}, pumasi.Errorf(pumasi.EInvalidRequest, "storage url: unknown parameter %q", key)
 		}
@@ -126,6 +149,7 @@ type Store struct {
 	maxFiles int
 	maxBytes int64
 	history  pumasi.Retention
+	timeouts Timeouts
 
 	// conflicts counts compare-and-swap attempts that lost a race (412/409)
 	// and were retried; tests and logs read it.
@@ -145,9 +169,13 @@ type Store struct {
 	// coalesce joins concurrent changes to one manifest (coalesce.go).
 	coalesce coalescer
 
-	// writeTimeout bounds one conditional write, so that an answer lost in
-	// the network is settled by reading the object instead of by waiting.
+	// writeTimeout bounds one conditional write, and each read of the
+	// compare-and-swap loop, so that an answer lost in the network is
+	// settled by reading the object instead of by waiting.
 	writeTimeout time.Duration
+	// stallPatience is how long a manifest batch may run before the next
+	// changes to that manifest start their own (coalesce.go).
+	stallPatience time.Duration
 
 	// beforeBlobDelete, when set by tests, runs in the sweep between the
 	// check of a blob and its DELETE.
@@ -168,7 +196,9 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	timeouts := opts.Timeouts.withDefaults(loc.Timeouts)
 	loadOpts := []func(*config.LoadOptions) error{
+		config.WithHTTPClient(timeouts.httpClient()),
 		// Conditional writes and MinIO both want plain requests: no trailing
 		// checksums the server may not know.
 		config.WithRequestChecksumCalculation(aws.RequestChecksumCalculationWhenRequired),
@@ -194,6 +224,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		o.UsePathStyle = loc.PathStyle
+		o.APIOptions = append(o.APIOptions, deadline(timeouts.Request))
 		if loc.Endpoint != "" {
 			o.BaseEndpoint = aws.String(loc.Endpoint)
 		}
@@ -206,6 +237,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 		maxFiles: opts.MaxRoomFiles,
 		maxBytes: opts.MaxRoomBytes,
 		history:  opts.History.WithDefaults(),
+		timeouts: timeouts,
 	}
 	if loc.Prefix != "" {
 		s.prefix = loc.Prefix + "/"
@@ -222,7 +254,8 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if s.maxBytes <= 0 {
 		s.maxBytes = pumasi.DefaultMaxRoomBytes
 	}
-	s.writeTimeout = casWriteTimeout
+	s.stallPatience = defaultStallPatience
+	s.writeTimeout = min(casWriteTimeout, timeouts.Request)
 	if _, err := client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(s.bucket)}); err != nil {
 		if statusOf(err) == 404 {
 			return nil, fmt.Errorf("open s3 store: bucket %q does not exist: %w", s.bucket, err)

@@ -156,46 +156,6 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-func TestParseURL(t *testing.T) {
-	tests := []struct {
-		in   string
-		want s3store.Location
-		bad  bool
-	}{
-		{in: "s3://bkt/some/prefix/?endpoint=http://127.0.0.1:9000&region=us-east-1&path_style=true",
-			want: s3store.Location{Bucket: "bkt", Prefix: "some/prefix", Endpoint: "http://127.0.0.1:9000", Region: "us-east-1", PathStyle: true}},
-		{in: "s3://bkt", want: s3store.Location{Bucket: "bkt"}},
-		{in: "s3://bkt/p?endpoint=https%3A%2F%2Fs3.example.com%2F", want: s3store.Location{Bucket: "bkt", Prefix: "p", Endpoint: "https://s3.example.com"}},
-		{in: "s3:///prefix", bad: true},
-		{in: "gs://bkt/p", bad: true},
-		{in: "s3://bkt/p?endpiont=http://x", bad: true},
-		{in: "s3://bkt/p?path_style=maybe", bad: true},
-		{in: "s3://bkt/p?endpoint=127.0.0.1:9000", bad: true},
-	}
-	for _, tt := range tests {
-		got, err := s3store.ParseURL(tt.in)
-		if tt.bad {
-			if pumasi.ErrorCode(err) != pumasi.EInvalidRequest {
-				t.Errorf("ParseURL(%q) = %+v, %v; want invalid_request", tt.in, got, err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("ParseURL(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
-		}
-	}
-}
-
-// TestOpenMissingBucket checks that a wrong bucket fails at Open, not at the
-// first upload.
-func TestOpenMissingBucket(t *testing.T) {
-	srv := testpeer.MinIO(t)
-	_, err := s3store.Open(context.Background(), srv.URL("no-such-bucket-here", "p"), s3store.Options{Credentials: srv.Credentials()})
-	if err == nil || !strings.Contains(err.Error(), "does not exist") {
-		t.Fatalf("Open(missing bucket) error = %v, want one saying it does not exist", err)
-	}
-}
-
 // TestTwoStoresConcurrentUploads has two independent Stores (own clients,
 // own connection pools) share one bucket and take 50 concurrent uploads of
 // distinct names into one room.
