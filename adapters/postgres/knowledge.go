@@ -82,46 +82,45 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 	if err := k.ensureIndex(ctx, len(e.Vector)); err != nil {
 		return "", false, err
 	}
+	// One statement, so one round trip and its own transaction: the seq
+	// lock is taken (shared) in the subquery the row is made from, so
+	// before the INSERT draws a seq, and held until the statement commits;
+	// the first contribution and its contributor are written only when the
+	// entry is.
 	var id string
-	created := false
-	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
-		created = false
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared($1)`, seqLockKey); err != nil {
-			return fmt.Errorf("take seq lock: %w", err)
-		}
-		err := tx.QueryRow(ctx, `INSERT INTO knowledge_entries
-			(id, hive, title, content, tags, norm_hash, model, embedding, specificity, created_at, last_used_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
-			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id`,
-			e.ID, e.Hive, e.Title, e.Content, nonNilTags(e.Tags), e.NormHash, e.Model,
-			pgvector.NewVector(e.Vector), e.Specificity, e.At).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			// The key is taken; under READ COMMITTED this statement sees
-			// the winner, which committed before ON CONFLICT gave way.
-			err := tx.QueryRow(ctx, `SELECT id FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2`,
-				e.Hive, e.NormHash).Scan(&id)
-			if errors.Is(err, pgx.ErrNoRows) { // the winner was swept away since
-				return pumasi.Errorf(pumasi.ENotFound, "exact duplicate of %q gone", e.Title)
-			}
-			// Our own id: a retry of this very insert, whose commit landed
-			// though its answer was lost (retry.go).
-			created = err == nil && id == e.ID
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		created = true
-		if err := insertContribution(ctx, tx, id, first); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) VALUES ($1, $2)`, id, first.Agent)
-		return err
-	})
+	err := k.pool.QueryRow(ctx, `WITH ins AS (
+			INSERT INTO knowledge_entries
+				(id, hive, title, content, tags, norm_hash, model, embedding, specificity, created_at, last_used_at)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 FROM (SELECT pg_advisory_xact_lock_shared($11)) AS seq_lock
+			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id),
+		contribution AS (
+			INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
+			SELECT id, $12, $13, $14, $15, $16 FROM ins),
+		contributor AS (
+			INSERT INTO knowledge_contributors (entry_id, agent) SELECT id, $12 FROM ins)
+		SELECT id FROM ins`,
+		e.ID, e.Hive, e.Title, e.Content, nonNilTags(e.Tags), e.NormHash, e.Model,
+		pgvector.NewVector(e.Vector), e.Specificity, e.At, seqLockKey,
+		first.Agent, first.Title, first.Content, first.Similarity, first.At).Scan(&id)
+	if err == nil {
+		return id, true, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return "", false, wrap("insert entry", err)
+	}
+	// The key is taken; a new statement sees the winner, which committed
+	// before ON CONFLICT gave way.
+	err = k.pool.QueryRow(ctx, `SELECT id FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2`,
+		e.Hive, e.NormHash).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) { // the winner was swept away since
+		return "", false, pumasi.Errorf(pumasi.ENotFound, "exact duplicate of %q gone", e.Title)
+	}
 	if err != nil {
 		return "", false, wrap("insert entry", err)
 	}
-	return id, created, nil
+	// Our own id: a retry of this very insert, whose commit landed though
+	// its answer was lost (retry.go).
+	return id, id == e.ID, nil
 }
 
 // ensureIndex creates the HNSW index of dims before its first entry. Past

@@ -239,13 +239,16 @@ func contribution(title, content, agent string) knowledge.ContributeInput {
 func TestLostAnswers(t *testing.T) {
 	ctx := context.Background()
 	eng, proxy, direct, _ := proxiedEngine(t)
-	// The first entry creates the vector index (a transaction of its own).
-	if _, err := eng.Contribute(ctx, contribution("warm up", "psql 16: `\\timing on` prints each statement's time.", "agent-w")); err != nil {
+	// The vector index exists before, so the insert is the first statement
+	// of its kind on the proxied connection (later ones are prepared and
+	// carry no text to match). An insert is one statement, its own
+	// transaction: losing its answer is losing a commit's.
+	if err := direct.ensureIndex(ctx, 8); err != nil {
 		t.Fatal(err)
 	}
 	in := contribution("pgx pool restarts", "pgx v5: a pool of `pool_max_conns=4` reconnects after 57P01.", "agent-a")
 
-	proxy.arm("commit", true)
+	proxy.arm("INSERT INTO knowledge_entries", true)
 	res, err := eng.Contribute(ctx, in)
 	if err != nil || res.Verdict != knowledge.VerdictAccepted {
 		t.Fatalf("insert whose commit answer was lost = %+v, %v; want accepted", res.Verdict, err)
