@@ -63,6 +63,9 @@ type API struct {
 	// CORS opens routes to browsers on other origins (functions/cors.go);
 	// the zero value opens the public knowledge reads to every origin.
 	CORS CORS
+	// Serving, when set, says where this process keeps what it serves;
+	// GET /healthz answers it.
+	Serving *pumasi.Serving
 	// Metrics, when set, counts requests, uploads, frames, verdicts and
 	// sweeps (functions/metrics.go); MetricsHandler serves them.
 	Metrics *Metrics

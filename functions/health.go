@@ -27,6 +27,9 @@ type healthBody struct {
 	Checks  map[string]pumasi.HealthCheck `json:"checks"`
 	Failing []string                      `json:"failing,omitempty"`
 	Error   *errorDetail                  `json:"error,omitempty"`
+	// Serving says which storage, knowledge store, address and embedder
+	// answer (API.Serving), so a probe or a person sees where they are.
+	Serving *pumasi.Serving `json:"serving,omitempty"`
 }
 
 // health is readiness: 200 only when files can be written durably, the
@@ -35,7 +38,7 @@ type healthBody struct {
 // balancer sends traffic elsewhere until it passes again.
 func (a *API) health(w http.ResponseWriter, r *http.Request, _ params) {
 	checks := a.healthChecks(r.Context())
-	body := healthBody{OK: true, Checks: map[string]pumasi.HealthCheck{}}
+	body := healthBody{OK: true, Checks: map[string]pumasi.HealthCheck{}, Serving: a.Serving}
 	var why []string
 	for _, c := range checks {
 		body.Checks[c.Name] = c

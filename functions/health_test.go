@@ -2,6 +2,7 @@ package functions
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -100,5 +101,38 @@ func TestHealthSeesTheKnowledgeStore(t *testing.T) {
 	}
 	if got := health(); got != http.StatusServiceUnavailable {
 		t.Fatalf("healthz after the knowledge store's sync failed = %d, want 503", got)
+	}
+}
+
+// TestHealthServing: GET /healthz names where the server keeps what it
+// serves (API.Serving), in the shape docs/openapi.yaml gives it, for both
+// kinds of storage and knowledge.
+func TestHealthServing(t *testing.T) {
+	st, err := local.Open(context.Background(), t.TempDir(), local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, sv := range []pumasi.Serving{
+		{Addr: "http://127.0.0.1:8787", Storage: pumasi.StorageWhere{Kind: "local", Home: "/h"},
+			Knowledge: pumasi.KnowledgeWhere{Kind: "sqlite", Path: "/h/pumasi.db"}, Embedder: &pumasi.EmbedderServing{Model: "hashed-x"}},
+		{Storage: pumasi.StorageWhere{Kind: "s3", Bucket: "b", Prefix: "p"},
+			Knowledge: pumasi.KnowledgeWhere{Kind: "postgres", Host: "db:5432", Database: "k", URL: "postgres://u:xxxxx@db/k"}},
+	} {
+		api := &API{Store: st, Secret: testSecret, Serving: &sv}
+		srv := httptest.NewServer(api.Handler())
+		resp, err := http.Get(srv.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Serving pumasi.Serving `json:"serving"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		srv.Close()
+		if err != nil || body.Serving.Storage != sv.Storage || body.Serving.Knowledge != sv.Knowledge || body.Serving.Addr != sv.Addr {
+			t.Fatalf("healthz serving = %+v (%v), want %+v", body.Serving, err, sv)
+		}
 	}
 }

@@ -41,6 +41,46 @@ var buildPumasi = sync.OnceValues(func() (string, error) {
 type proc struct {
 	cmd  *exec.Cmd
 	base string
+	// out holds stdout's lines as they come: the banner first.
+	out *lines
+}
+
+// lines is a growing list of output lines, safe for concurrent use.
+type lines struct {
+	mu   sync.Mutex
+	l    []string
+	more chan struct{} // closed and replaced at each new line
+}
+
+func newLines() *lines { return &lines{more: make(chan struct{})} }
+
+func (o *lines) add(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.l = append(o.l, s)
+	close(o.more)
+	o.more = make(chan struct{})
+}
+
+// wait returns the first line with prefix, waiting for it at most d.
+func (o *lines) wait(prefix string, d time.Duration) (string, bool) {
+	deadline := time.After(d)
+	for {
+		o.mu.Lock()
+		for _, l := range o.l {
+			if strings.HasPrefix(l, prefix) {
+				o.mu.Unlock()
+				return l, true
+			}
+		}
+		more := o.more
+		o.mu.Unlock()
+		select {
+		case <-more:
+		case <-deadline:
+			return "", false
+		}
+	}
 }
 
 // startLocaldev starts `pumasi localdev` on a free loopback port and waits,
@@ -70,9 +110,11 @@ func startLocaldevArgs(t *testing.T, home string, args []string, env ...string) 
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	lines := make(chan string, 16)
+	out := newLines()
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			out.add(sc.Text())
 			lines <- sc.Text()
 		}
 		close(lines)
@@ -90,7 +132,7 @@ func startLocaldevArgs(t *testing.T, home string, args []string, env ...string) 
 					}
 				}()
 				waitHealthy(t, base)
-				return &proc{cmd: cmd, base: base}
+				return &proc{cmd: cmd, base: base, out: out}
 			}
 		case <-deadline:
 			t.Fatalf("localdev did not start within 30s: %s", stderr.String())

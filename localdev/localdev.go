@@ -116,6 +116,21 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.SweepGrace == 0 {
 		cfg.SweepGrace = 10 * time.Minute
 	}
+	// Where files and knowledge live is settled before anything opens: a
+	// value that does not parse stops here, naming its variable, and never
+	// falls back to the local disk.
+	storageWhere, err := wire.DescribeStorage(cfg.Storage, cfg.Home)
+	if err != nil {
+		return err
+	}
+	kcfg := cfg.Knowledge
+	if kcfg.Home == "" {
+		kcfg.Home = cfg.Home
+	}
+	knowledgeWhere, err := wire.DescribeKnowledge(kcfg.URL, kcfg.Home)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.Home, 0o700); err != nil {
 		return fmt.Errorf("create home: %w", err)
 	}
@@ -140,10 +155,6 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	kcfg := cfg.Knowledge
-	if kcfg.Home == "" {
-		kcfg.Home = cfg.Home
-	}
 	if kcfg.Log == nil {
 		kcfg.Log = cfg.Log
 	}
@@ -164,6 +175,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	base := "http://" + ln.Addr().String()
+	api.Serving = &pumasi.Serving{Addr: base, Storage: storageWhere, Knowledge: knowledgeWhere, Embedder: wire.DescribeEmbedder(embedder, cfg.Embeddings)}
 	if cfg.GatewayPush {
 		RecordConnections(hub, store, cfg.Log)
 		if api.Pusher, err = GatewayPusher(ctx, base, store, adminToken, cfg.Log); err != nil {
@@ -183,7 +195,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := writeFileAtomic(filepath.Join(cfg.Home, "localdev.addr"), []byte(base+"\n"), 0o600); err != nil {
 		return err
 	}
-	printBanner(cfg.Out, base, cfg.Home, adminToken)
+	printBanner(cfg.Out, api.Serving, cfg.Home, adminToken)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -232,9 +244,18 @@ func edge(addr net.Addr, cfg Config) functions.Edge {
 	return e
 }
 
-func printBanner(w io.Writer, base, home, token string) {
+// printBanner says where localdev is: its address, home, file storage,
+// knowledge store and embedder (GET /healthz's "serving"), then how to
+// sign in.
+func printBanner(w io.Writer, sv *pumasi.Serving, home, token string) {
+	base := sv.Addr
 	fmt.Fprintf(w, "pumasi localdev listening on %s\n", base)
 	fmt.Fprintf(w, "home: %s\n", home)
+	fmt.Fprintf(w, "files: %s\n", sv.Storage)
+	fmt.Fprintf(w, "knowledge: %s\n", sv.Knowledge)
+	if sv.Embedder != nil {
+		fmt.Fprintf(w, "embedder: %s\n", sv.Embedder)
+	}
 	fmt.Fprintf(w, "admin token (also in %s):\n%s\n", filepath.Join(home, "admin.token"), token)
 	fmt.Fprintf(w, "dashboard (one click, signs in as admin): %s/#token=%s\n", base, token)
 	fmt.Fprintf(w, "try: curl -H \"Authorization: Bearer $(cat %s)\" %s/rooms/r1/files\n",

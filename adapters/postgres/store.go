@@ -13,8 +13,11 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
+
+	"pumasi"
 )
 
 // Options tune the pool Open makes.
@@ -118,4 +121,22 @@ func redact(rawURL string) string {
 		u.RawQuery = q.Encode()
 	}
 	return u.String()
+}
+
+// Describe says where rawURL keeps knowledge, for GET /healthz and
+// localdev's banner: host, database and the URL with its password masked.
+// It parses without connecting; an error never holds the password.
+func Describe(rawURL string) (pumasi.KnowledgeWhere, error) {
+	cfg, err := pgconn.ParseConfig(rawURL)
+	if err != nil {
+		return pumasi.KnowledgeWhere{}, pumasi.Errorf(pumasi.EInvalidRequest, "%s is not a valid connection string", redact(rawURL))
+	}
+	host := cfg.Host
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "/") {
+		host = "[" + host + "]"
+	}
+	if !strings.HasPrefix(cfg.Host, "/") {
+		host = fmt.Sprintf("%s:%d", host, cfg.Port)
+	}
+	return pumasi.KnowledgeWhere{Kind: pumasi.KnowledgePG, Host: host, Database: cfg.Database, URL: redact(rawURL)}, nil
 }

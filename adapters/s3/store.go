@@ -298,3 +298,13 @@ const casWriteTimeout = 20 * time.Second
 
 // errTooBusy ends a compare-and-swap loop that kept losing.
 var errTooBusy = errors.New("too many concurrent writers")
+
+// Describe says where rawURL keeps room files, for GET /healthz and
+// localdev's banner. Returns invalid_request when rawURL does not parse.
+func Describe(rawURL string) (pumasi.StorageWhere, error) {
+	loc, err := ParseURL(rawURL)
+	if err != nil {
+		return pumasi.StorageWhere{}, err
+	}
+	return pumasi.StorageWhere{Kind: pumasi.StorageS3, Bucket: loc.Bucket, Prefix: loc.Prefix, Endpoint: loc.Endpoint}, nil
+}

@@ -86,6 +86,14 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A storage or knowledge value that does not parse is a usage error
+	// (exit 2) naming its variable, before anything opens or listens.
+	if _, err := wire.DescribeStorage(*storage, h); err != nil {
+		return &exitCodeError{2, err}
+	}
+	if _, err := wire.DescribeKnowledge(*knowledge, h); err != nil {
+		return &exitCodeError{2, err}
+	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"pumasi"
 	"pumasi/functions"
 	"pumasi/internal/wire"
 	"pumasi/knowledge"
@@ -43,6 +44,22 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return &exitCodeError{2, err}
 	}
+	// Say which stores this sweep works on before it opens them: beside a
+	// server on PostgreSQL, a shell without its PUMASI_KNOWLEDGE would
+	// otherwise sweep the home's SQLite database without a word.
+	storageWhere, err := wire.DescribeStorage(*storage, h)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
+	knowledgeWhere, err := wire.DescribeKnowledge(env.getenv("PUMASI_KNOWLEDGE"), h)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
+	note := ""
+	if knowledgeWhere.Kind == pumasi.KnowledgeSQLite {
+		note = " (PUMASI_KNOWLEDGE is unset; set it to sweep a PostgreSQL store)"
+	}
+	fmt.Fprintf(env.stderr, "sweeping files: %s\nsweeping knowledge: %s%s\n", storageWhere, knowledgeWhere, note)
 	store, err := wire.OpenStore(ctx, wire.StoreConfig{Storage: *storage, Home: h, Grace: 365 * 24 * time.Hour, Log: log, History: history})
 	if err != nil {
 		return err

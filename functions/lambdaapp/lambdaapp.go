@@ -249,6 +249,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 		store.Close()
 		return nil, err
 	}
+	if api.Serving, err = serving(cfg); err != nil {
+		return fail(err)
+	}
 	if cfg.GatewayEndpoint != "" {
 		g, err := push.NewGateway(ctx, cfg.GatewayEndpoint, store, push.GatewayOptions{Log: log})
 		if err != nil {
@@ -273,7 +276,27 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 			return fail(err)
 		}
 	}
+	if api.Embedder != nil {
+		api.Serving.Embedder = &pumasi.EmbedderServing{Model: api.Embedder.Model()}
+	}
 	return api, nil
+}
+
+// serving says where the function keeps what it serves (GET /healthz's
+// "serving"): the bucket and prefix, and the knowledge database's host and
+// name with its password masked.
+func serving(cfg Config) (*pumasi.Serving, error) {
+	st, err := cloud.DescribeS3(cfg.Storage)
+	if err != nil {
+		return nil, fmt.Errorf("function %s: %w", cfg.Function.Name, err)
+	}
+	sv := &pumasi.Serving{Storage: st, Knowledge: pumasi.KnowledgeWhere{Kind: pumasi.KnowledgeNone}}
+	if cfg.Knowledge != "" {
+		if sv.Knowledge, err = cloud.DescribePostgres(cfg.Knowledge); err != nil {
+			return nil, fmt.Errorf("function %s: %w", cfg.Function.Name, err)
+		}
+	}
+	return sv, nil
 }
 
 // KnowledgePoolSize is the most connections one warm function instance
