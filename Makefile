@@ -51,8 +51,10 @@ test: tools browser inspector
 	@$(GO) test -count=1 -run '^TestGateLabelledCorpus$$' -v ./gate | grep -E 'corpus_test.go:[0-9]+: (corpus|tuning|held-out)'
 
 ## bench: benchmarks, each printed beside a baseline measured in the same run
+## (BENCH passes flags: BENCH='-only knowledge-postgres-1m' runs a long scenario)
+BENCH ?=
 bench: tools build
-	PUMASI_REQUIRE_PEERS=1 $(GO) run ./bench
+	PUMASI_REQUIRE_PEERS=1 $(GO) run ./bench $(BENCH)
 
 ## fuzz: a longer fuzz run of every target (FUZZTIME per target, default 60s)
 FUZZTIME ?= 60s

@@ -1,25 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
-
-	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/pgvector/pgvector-go"
 
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
-	"pumasi/internal/wire/cloud"
 	"pumasi/knowledge"
 )
 
@@ -27,13 +24,25 @@ func init() {
 	register(scenario{name: "knowledge-postgres", run: benchKnowledgePostgres})
 }
 
+// pgOpts is one size's run of benchKnowledgePostgresAt.
+type pgOpts struct {
+	n        int
+	queries  int   // sequential GET /knowledge/query
+	contribs int   // POST /knowledge/contribute per client count
+	clients  []int // concurrent contributing clients, one row each
+	scans    int   // exact scans timed for the contribute baseline
+	mwm      string
+}
+
 // benchKnowledgePostgres runs benchKnowledgePostgresAt at 10,000 and
 // 100,000 entries (2,000 with -quick) on a throwaway PostgreSQL cluster.
 func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
-	sizes := []int{10000, 100000}
-	queries, contribs := 300, 300
+	runs := []pgOpts{
+		{n: 10000, queries: 300, contribs: 400, clients: []int{1, 8}, scans: 300, mwm: "512MB"},
+		{n: 100000, queries: 300, contribs: 400, clients: []int{1, 8}, scans: 100, mwm: "1GB"},
+	}
 	if cfg.quick {
-		sizes, queries, contribs = []int{2000}, 50, 50
+		runs = []pgOpts{{n: 2000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 50, mwm: "256MB"}}
 	}
 	srv, err := testpeer.StartPostgres()
 	if err != nil {
@@ -41,73 +50,66 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 	}
 	defer srv.Stop()
 	var rows []row
-	for _, n := range sizes {
-		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, n, queries, contribs)
+	for _, o := range runs {
+		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
 		if err != nil {
-			return nil, fmt.Errorf("postgres, %d entries: %w", n, err)
-		}
-		for _, x := range r { // progress, since a 100k run takes minutes
-			fmt.Fprintf(os.Stderr, "bench: %s = %s %s\n", x.Metric, num(x.Value), x.Unit)
+			return nil, fmt.Errorf("postgres, %d entries: %w", o.n, err)
 		}
 		rows = append(rows, r...)
 	}
 	return rows, nil
 }
 
-// benchKnowledgePostgresAt measures the Postgres knowledge engine with n
+// benchKnowledgePostgresAt measures the Postgres knowledge engine with o.n
 // entries, the same findings and HTTP requests as benchKnowledgeAt: GET
-// /knowledge/query p50/p99 and POST /knowledge/contribute per second, each
-// beside the brute-force cosine scan, and recall@10 of the driver's HNSW
-// candidates (Nearest) against that exact scan. The entries are seeded by
-// COPY and the index built after, as a bulk load would be.
-func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.PostgresServer, n, queries, contribs int) ([]row, error) {
+// /knowledge/query p50/p99 and POST /knowledge/contribute per second from
+// 1 and 8 concurrent clients, each beside the brute-force cosine scan over
+// the same vectors in Go, and recall@10 of the driver's HNSW candidates
+// (Nearest) against that exact scan. The engine is wired as
+// cloud.OpenPostgres wires it (pool, migrations, retrying driver) with a
+// timing wrapper around the driver, whose per-call figures say where a
+// request's time goes. The entries are seeded by COPY and the indexes built
+// after, as a bulk load would be (seedPostgres).
+func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.PostgresServer, o pgOpts) ([]row, error) {
 	dbURL, _, err := srv.CreateDatabase(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// A roomier maintenance_work_mem keeps the HNSW build in memory. The
-	// engine is wired as localdev and the Lambdas wire it; the seed goes
-	// straight to its pool.
-	know, closeKnow, err := cloud.OpenPostgres(ctx, cloud.PostgresConfig{URL: dbURL + "&maintenance_work_mem=512MB"})
+	pool, err := postgres.OpenWith(ctx, dbURL, postgres.Options{})
 	if err != nil {
 		return nil, err
 	}
-	defer closeKnow()
-	driver := know.Driver()
-	pool := driver.(interface{ Pool() *pgxpool.Pool }).Pool()
+	defer pool.Close()
+	if err := postgres.Migrate(ctx, pool); err != nil {
+		return nil, err
+	}
+	raw := postgres.Retrying(postgres.NewKnowledgeDriver(pool))
+	timed := newTimedDriver(raw)
+	know := knowledge.New(timed, knowledge.Options{})
 	emb := embed.NewHashed(0)
+	k := fmt.Sprintf("%dk", o.n/1000)
+	if o.n >= 1000000 {
+		k = fmt.Sprintf("%dM", o.n/1000000)
+	}
+	progress := func(rs ...row) {
+		for _, x := range rs { // progress, since a run takes minutes
+			fmt.Fprintf(os.Stderr, "bench: %s = %s %s (baseline %s %s)\n", x.Metric, num(x.Value), x.Unit, x.Baseline, num(x.Base))
+		}
+	}
 
-	vecs := make([][]float32, 0, n)
-	ids := make([]string, 0, n)
-	at := time.Now().UTC()
-	entries := make([][]any, 0, n)
-	for i := 0; i < n; i++ {
-		title, content := benchFinding(i)
-		v := emb.Vector(knowledge.EmbeddingText(title, content))
-		id := uuid.NewString()
-		entries = append(entries, []any{id, "academy", title, content, []string{}, knowledge.Hash(title, content),
-			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at})
-		vecs, ids = append(vecs, v), append(ids, id)
-	}
-	seedStart := time.Now()
-	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
-		pgx.CopyFromRows(entries)); err != nil {
-		return nil, fmt.Errorf("seed: %w", err)
-	}
-	if _, err := pool.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) SELECT id, 'bench-seed' FROM knowledge_entries`); err != nil {
-		return nil, fmt.Errorf("seed contributors: %w", err)
-	}
-	if err := postgres.EnsureVectorIndex(ctx, pool, len(vecs[0])); err != nil {
+	vecs, ids, seed, err := seedPostgres(ctx, dbURL, o.n, emb, o.mwm)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
-		return nil, err
+	rows := []row{
+		{Metric: "postgres knowledge seed: COPY @" + k, Value: seed.copy.Seconds(), Unit: "s"},
+		{Metric: "postgres knowledge seed: GIN, trigram, b-tree indexes @" + k, Value: seed.indexes.Seconds(), Unit: "s"},
+		{Metric: "postgres knowledge seed: HNSW build (mwm " + o.mwm + ") @" + k, Value: seed.hnsw.Seconds(), Unit: "s", Baseline: "COPY", Base: seed.copy.Seconds()},
 	}
-	seedTook := time.Since(seedStart)
+	progress(rows...)
 
 	// The API needs a file store for its other routes; knowledge is Postgres.
-	st, err := local.Open(ctx, filepath.Join(cfg.tmp, fmt.Sprintf("pg-home-%d", n)), local.Options{})
+	st, err := local.Open(ctx, filepath.Join(cfg.tmp, fmt.Sprintf("pg-home-%d", o.n)), local.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -118,17 +120,20 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		return nil, err
 	}
 	defer stop()
-	client := &http.Client{Timeout: time.Minute}
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
 
-	qtexts := make([]string, queries)
+	qtexts := make([]string, o.queries)
 	for i := range qtexts {
 		t, c := benchFinding(1_000_000 + i)
 		qtexts[i] = t + " " + c
 	}
-	if err := benchGet(ctx, client, base+"/knowledge/query?q=warm"); err != nil {
-		return nil, err
+	for i := 0; i < 3; i++ {
+		if err := benchGet(ctx, client, base+"/knowledge/query?q=warm"); err != nil {
+			return nil, err
+		}
 	}
-	qlat := make([]time.Duration, queries)
+	timed.take()
+	qlat := make([]time.Duration, o.queries)
 	for i, q := range qtexts {
 		start := time.Now()
 		if err := benchGet(ctx, client, base+"/knowledge/query?limit=5&q="+url.QueryEscape(q)); err != nil {
@@ -137,15 +142,19 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		qlat[i] = time.Since(start)
 	}
 	sortDurations(qlat)
+	qcalls := timed.take()
+	fmt.Fprintf(os.Stderr, "bench: query driver calls @%s: %s\n", k, callSummary(qcalls))
 
-	blat := make([]time.Duration, queries)
+	// The exact top 10 of each query, timed as the baseline, and the
+	// driver's HNSW candidates against it (untimed: not a request).
+	blat := make([]time.Duration, o.queries)
 	var recall float64
 	for i, q := range qtexts {
 		v := emb.Vector(q)
 		start := time.Now()
 		exact := bruteTopK(vecs, v, 10)
 		blat[i] = time.Since(start)
-		got, err := driver.Nearest(ctx, "academy", emb.Model(), v, 10)
+		got, err := raw.Nearest(ctx, "academy", emb.Model(), v, 10)
 		if err != nil {
 			return nil, err
 		}
@@ -161,20 +170,104 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		}
 		recall += float64(hit) / float64(len(exact))
 	}
-	recall /= float64(queries)
+	recall /= float64(o.queries)
 	sortDurations(blat)
+	qp50 := percentile(qlat, 50)
+	r := []row{
+		{Metric: "postgres knowledge query p50 @" + k, Value: qp50, Unit: "ms", Baseline: "brute-force cosine scan p50", Base: percentile(blat, 50)},
+		{Metric: "postgres knowledge query p99 @" + k, Value: percentile(qlat, 99), Unit: "ms", Baseline: "brute-force cosine scan p99", Base: percentile(blat, 99)},
+		{Metric: "postgres HNSW recall@10 @" + k, Value: recall, Unit: "", Baseline: "exact scan", Base: 1, HigherIsBetter: true},
+	}
+	r = append(r, driverRows("query", k, qcalls, o.queries, qp50)...)
+	progress(r...)
+	rows = append(rows, r...)
 
-	contribRate, scanRate, err := benchContribute(ctx, client, base, emb, vecs, contribs)
+	scanRate := exactScanRate(emb, vecs, o.scans)
+	for ci, c := range o.clients {
+		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000)
+		if err != nil {
+			return nil, err
+		}
+		calls := timed.take()
+		fmt.Fprintf(os.Stderr, "bench: contribute driver calls @%s, %d clients: %s\n", k, c, callSummary(calls))
+		phase := fmt.Sprintf("contribute (%d clients)", c)
+		r := []row{
+			{Metric: fmt.Sprintf("postgres knowledge contribute, %d client(s) @%s", c, k), Value: rate, Unit: "/s", Baseline: "brute-force scans/s", Base: scanRate, HigherIsBetter: true},
+			{Metric: fmt.Sprintf("postgres knowledge contribute p50, %d client(s) @%s", c, k), Value: percentile(lat, 50), Unit: "ms"},
+		}
+		r = append(r, driverRows(phase, k, calls, o.contribs, percentile(lat, 50))...)
+		progress(r...)
+		rows = append(rows, r...)
+	}
+
+	fp, err := footprint(ctx, pool, emb.Dim())
 	if err != nil {
 		return nil, err
 	}
+	n := float64(o.n)
+	r = []row{
+		{Metric: "postgres bytes/entry on disk, table with all indexes and TOAST @" + k, Value: float64(fp.total) / n, Unit: "B", Baseline: "float32 vector alone", Base: float64(4 * emb.Dim())},
+		{Metric: "postgres bytes/entry on disk, heap with TOAST @" + k, Value: float64(fp.heap) / n, Unit: "B", Baseline: "float32 vector alone", Base: float64(4 * emb.Dim())},
+		{Metric: "postgres bytes/entry on disk, HNSW index @" + k, Value: float64(fp.hnsw) / n, Unit: "B", Baseline: "float32 vector alone", Base: float64(4 * emb.Dim())},
+	}
+	if fp.bufferCacheAvailable {
+		r = append(r,
+			row{Metric: fmt.Sprintf("postgres bytes/entry in shared buffers (%s) after the run @%s", fp.sharedBuffers, k), Value: float64(fp.cached) / n, Unit: "B", Baseline: "on disk", Base: float64(fp.total) / n},
+			row{Metric: fmt.Sprintf("postgres HNSW bytes/entry in shared buffers (%s) @%s", fp.sharedBuffers, k), Value: float64(fp.cachedHNSW) / n, Unit: "B", Baseline: "on disk", Base: float64(fp.hnsw) / n})
+	}
+	progress(r...)
+	return append(rows, r...), nil
+}
 
-	k := fmt.Sprintf("%dk", n/1000)
-	return []row{
-		{Metric: "postgres knowledge seed (COPY + HNSW build) @" + k, Value: seedTook.Seconds(), Unit: "s"},
-		{Metric: "postgres knowledge query p50 @" + k, Value: percentile(qlat, 50), Unit: "ms", Baseline: "brute-force cosine scan p50", Base: percentile(blat, 50)},
-		{Metric: "postgres knowledge query p99 @" + k, Value: percentile(qlat, 99), Unit: "ms", Baseline: "brute-force cosine scan p99", Base: percentile(blat, 99)},
-		{Metric: "postgres HNSW recall@10 @" + k, Value: recall, Unit: "", Baseline: "exact scan", Base: 1, HigherIsBetter: true},
-		{Metric: "postgres knowledge contribute @" + k, Value: contribRate, Unit: "/s", Baseline: "brute-force scans/s", Base: scanRate, HigherIsBetter: true},
-	}, nil
+// exactScanRate is the exact way of a contribution's dedup probe: scans of
+// every vector per second, over scans queries.
+func exactScanRate(emb *embed.Hashed, vecs [][]float32, scans int) float64 {
+	start := time.Now()
+	for i := 0; i < scans; i++ {
+		title, content := benchFinding(2_000_000 + i)
+		bruteTopK(vecs, emb.Vector(knowledge.EmbeddingText(title, content)), 1)
+	}
+	return float64(scans) / time.Since(start).Seconds()
+}
+
+// benchContributeClients posts total new findings (seeds from seed on)
+// over HTTP from clients concurrent clients, each as its own agent, and
+// returns their rate and each request's latency, sorted.
+func benchContributeClients(ctx context.Context, client *http.Client, base string, total, clients, seed int) (float64, []time.Duration, error) {
+	lat := make([]time.Duration, total)
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := 0; c < clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			for i := c; i < total; i += clients {
+				title, content := benchFinding(seed + i)
+				body := fmt.Sprintf(`{"title":%q,"content":%q,"hive":"academy","tags":[]}`, title, content)
+				req, _ := http.NewRequestWithContext(ctx, "POST", base+"/knowledge/contribute", bytes.NewReader([]byte(body)))
+				req.Header.Set("X-Hive-Agent", fmt.Sprintf("bench-agent-%d", c))
+				t := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[i] = time.Since(t)
+				if resp.StatusCode != 201 && resp.StatusCode != 200 {
+					errs <- fmt.Errorf("contribute %d: status %d", i, resp.StatusCode)
+					return
+				}
+			}
+		}(c)
+	}
+	wg.Wait()
+	rate := float64(total) / time.Since(start).Seconds()
+	close(errs)
+	if err := <-errs; err != nil {
+		return 0, nil, err
+	}
+	return rate, sortDurations(lat), nil
 }

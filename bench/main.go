@@ -32,6 +32,8 @@ type row struct {
 type scenario struct {
 	name string
 	run  func(ctx context.Context, cfg config) ([]row, error)
+	// long scenarios (tens of minutes) run only when -only names them.
+	long bool
 }
 
 type config struct {
@@ -52,7 +54,11 @@ func main() {
 	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
 	if *list {
 		for _, s := range scenarios {
-			fmt.Println(s.name)
+			if s.long {
+				fmt.Println(s.name, "(long: only with -only)")
+			} else {
+				fmt.Println(s.name)
+			}
 		}
 		return
 	}
@@ -84,7 +90,7 @@ func main() {
 	var rows []row
 	failed := false
 	for _, s := range scenarios {
-		if len(want) > 0 && !want[s.name] {
+		if len(want) > 0 && !want[s.name] || len(want) == 0 && s.long {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)

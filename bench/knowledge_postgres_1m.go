@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"pumasi/internal/testpeer"
+)
+
+func init() {
+	register(scenario{name: "knowledge-postgres-1m", run: benchKnowledgePostgres1M, long: true})
+}
+
+// benchKnowledgePostgres1M is benchKnowledgePostgresAt at 1,000,000
+// entries (#29.3; 20,000 with -quick) on a cluster of its own with 3 GB of
+// shared buffers, so the HNSW index (about 2 GB) can stay in them as a
+// server sized for a million entries would keep it. Seeding (COPY, the
+// indexes, the HNSW build with maintenance_work_mem 4 GB) takes tens of
+// minutes on 2 cores, so it is a long scenario: `make bench
+// BENCH='-only knowledge-postgres-1m'` runs it; plain `make bench` does not.
+// The exact scan of a million vectors takes about a second, so fewer
+// queries and scans are timed than at 100k.
+func benchKnowledgePostgres1M(ctx context.Context, cfg config) ([]row, error) {
+	o := pgOpts{n: 1000000, queries: 200, contribs: 400, clients: []int{1, 8}, scans: 30, mwm: "4GB"}
+	if cfg.quick {
+		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB"}
+	}
+	srv, err := testpeer.StartPostgres()
+	if err != nil {
+		return nil, fmt.Errorf("start postgres (scripts/postgres.sh install): %w", err)
+	}
+	defer srv.Stop()
+	if err := setSharedBuffers(ctx, srv, "3GB"); err != nil {
+		return nil, err
+	}
+	r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
+	if err != nil {
+		return nil, fmt.Errorf("postgres, %d entries: %w", o.n, err)
+	}
+	return r, nil
+}
+
+// setSharedBuffers sets the cluster's shared_buffers and restarts it, on
+// the same port and data, for the setting to take.
+func setSharedBuffers(ctx context.Context, srv *testpeer.PostgresServer, size string) error {
+	conn, err := pgx.Connect(ctx, srv.URL("postgres"))
+	if err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, `ALTER SYSTEM SET shared_buffers = '`+size+`'`)
+	conn.Close(ctx)
+	if err != nil {
+		return err
+	}
+	return srv.Restart()
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/pgvector/pgvector-go"
+	pgxvec "github.com/pgvector/pgvector-go/pgx"
+
+	"pumasi/adapters/embed"
+	"pumasi/adapters/postgres"
+	"pumasi/knowledge"
+)
+
+// pgSeed is what seeding took, phase by phase.
+type pgSeed struct {
+	copy, indexes, hnsw time.Duration
+}
+
+// seedPostgres bulk-loads n bench findings into the migrated database at
+// dbURL the way an operator would load a large corpus: the secondary
+// indexes (the migrations' GIN, trigram and b-tree ones; the keys stay)
+// dropped, the rows streamed in by one COPY, the indexes built again from
+// their own definitions, then the HNSW index (EnsureVectorIndex) with
+// maintenance_work_mem large enough for the graph. pgvector's notices
+// (such as a graph outgrowing maintenance_work_mem) go to stderr. It
+// returns the vectors and ids in seed order for the exact baseline.
+func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, mwm string) ([][]float32, []string, pgSeed, error) {
+	var took pgSeed
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return nil, nil, took, err
+	}
+	cfg.MaxConns = 1
+	cfg.ConnConfig.RuntimeParams["maintenance_work_mem"] = mwm
+	// Two processes build the graph (the leader and one worker): the
+	// machine has two cores.
+	cfg.ConnConfig.RuntimeParams["max_parallel_maintenance_workers"] = "1"
+	cfg.ConnConfig.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		fmt.Fprintf(os.Stderr, "bench: postgres %s: %s %s\n", n.Severity, n.Message, n.Detail)
+	}
+	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error { return pgxvec.RegisterTypes(ctx, conn) }
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, nil, took, err
+	}
+	defer pool.Close()
+
+	var defs []string
+	rows, err := pool.Query(ctx, `SELECT indexname, indexdef FROM pg_indexes
+		WHERE schemaname = current_schema() AND tablename = 'knowledge_entries'
+		  AND indexname NOT IN (SELECT conname FROM pg_constraint)`)
+	if err != nil {
+		return nil, nil, took, err
+	}
+	var names []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			return nil, nil, took, err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, took, err
+	}
+	for _, name := range names {
+		if _, err := pool.Exec(ctx, `DROP INDEX `+pgx.Identifier{name}.Sanitize()); err != nil {
+			return nil, nil, took, err
+		}
+	}
+
+	vecs := make([][]float32, 0, n)
+	ids := make([]string, 0, n)
+	at := time.Now().UTC()
+	start := time.Now()
+	i := 0
+	src := pgx.CopyFromFunc(func() ([]any, error) {
+		if i == n {
+			return nil, nil
+		}
+		title, content := benchFinding(i)
+		v := emb.Vector(knowledge.EmbeddingText(title, content))
+		id := uuid.NewString()
+		vecs, ids = append(vecs, v), append(ids, id)
+		row := []any{id, "academy", title, content, []string{}, knowledge.Hash(title, content),
+			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at}
+		i++
+		if i%100000 == 0 {
+			fmt.Fprintf(os.Stderr, "bench: seeded %d of %d in %s\n", i, n, time.Since(start).Round(time.Second))
+		}
+		return row, nil
+	})
+	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
+		src); err != nil {
+		return nil, nil, took, fmt.Errorf("seed: %w", err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) SELECT id, 'bench-seed' FROM knowledge_entries`); err != nil {
+		return nil, nil, took, fmt.Errorf("seed contributors: %w", err)
+	}
+	took.copy = time.Since(start)
+
+	start = time.Now()
+	for j, def := range defs {
+		s := time.Now()
+		if _, err := pool.Exec(ctx, def); err != nil {
+			return nil, nil, took, fmt.Errorf("rebuild %s: %w", names[j], err)
+		}
+		fmt.Fprintf(os.Stderr, "bench: index %s built in %s\n", names[j], time.Since(s).Round(time.Millisecond))
+	}
+	took.indexes = time.Since(start)
+
+	start = time.Now()
+	if err := postgres.EnsureVectorIndex(ctx, pool, len(vecs[0])); err != nil {
+		return nil, nil, took, err
+	}
+	took.hnsw = time.Since(start)
+	fmt.Fprintf(os.Stderr, "bench: HNSW index over %d entries built in %s\n", n, took.hnsw.Round(time.Millisecond))
+	if _, err := pool.Exec(ctx, `VACUUM ANALYZE knowledge_entries`); err != nil {
+		return nil, nil, took, err
+	}
+	return vecs, ids, took, nil
+}
+
+// pgFootprint is the table's size on disk and in shared buffers.
+type pgFootprint struct {
+	total, heap, hnsw    int64 // pg_total_relation_size, heap with TOAST, the HNSW index
+	cached, cachedHNSW   int64 // bytes of the table (all its relations) and of the index in shared buffers
+	sharedBuffers        string
+	bufferCacheAvailable bool
+}
+
+// footprint measures pgFootprint; shared buffers through pg_buffercache
+// when the extension is installed (else those stay 0).
+func footprint(ctx context.Context, pool *pgxpool.Pool, dims int) (pgFootprint, error) {
+	var f pgFootprint
+	idx := postgres.VectorIndexName(dims)
+	err := pool.QueryRow(ctx, `SELECT pg_total_relation_size('knowledge_entries'),
+		pg_relation_size('knowledge_entries') + COALESCE(pg_total_relation_size(NULLIF(
+			(SELECT reltoastrelid FROM pg_class WHERE oid = 'knowledge_entries'::regclass), 0)), 0),
+		pg_relation_size($1::regclass), current_setting('shared_buffers')`, idx).Scan(&f.total, &f.heap, &f.hnsw, &f.sharedBuffers)
+	if err != nil {
+		return f, err
+	}
+	if _, err := pool.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_buffercache`); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: no pg_buffercache, shared buffers not measured: %v\n", err)
+		return f, nil
+	}
+	f.bufferCacheAvailable = true
+	err = pool.QueryRow(ctx, `WITH rel AS (
+			SELECT 'knowledge_entries'::regclass::oid AS oid
+			UNION SELECT indexrelid FROM pg_index WHERE indrelid = 'knowledge_entries'::regclass
+			UNION SELECT reltoastrelid FROM pg_class WHERE oid = 'knowledge_entries'::regclass
+			UNION SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
+				WHERE c.oid = 'knowledge_entries'::regclass)
+		SELECT COALESCE(sum(current_setting('block_size')::bigint), 0),
+			COALESCE(sum(current_setting('block_size')::bigint) FILTER (WHERE c.oid = $1::regclass), 0)
+		FROM pg_buffercache b JOIN pg_class c ON b.relfilenode = pg_relation_filenode(c.oid)
+		JOIN rel ON rel.oid = c.oid
+		WHERE b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`, idx).Scan(&f.cached, &f.cachedHNSW)
+	return f, err
+}
