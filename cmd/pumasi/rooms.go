@@ -24,6 +24,9 @@ func plural[N ~int | ~int64](n N, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
