@@ -131,7 +131,7 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 	res, err := a.Knowledge.Contribute(r.Context(), knowledge.ContributeInput{
 		Hive: req.Hive, Agent: agent, Title: req.Title, Content: req.Content, Tags: req.Tags,
 		NormHash: knowledge.Hash(req.Title, req.Content), Model: a.Embedder.Model(), Vector: vecs[0],
-		Specificity: gate.Specificity, Threshold: a.mergeThreshold(), At: a.now(),
+		Specificity: gate.Specificity, Threshold: a.mergeThreshold(), At: a.now(), Supersedes: req.Supersedes,
 	})
 	if err != nil {
 		a.fail(w, r, err)
@@ -186,6 +186,11 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, err)
 		return
 	}
+	include, err := a.includeQuarantined(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
 	vecs, err := a.Embedder.Embed(r.Context(), []string{q})
 	if err != nil {
 		a.fail(w, r, fmt.Errorf("embed query: %w", err))
@@ -195,7 +200,8 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
 		return
 	}
-	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit, MinScore: minScore})
+	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit, MinScore: minScore,
+		IncludeQuarantined: include})
 	if err != nil {
 		a.fail(w, r, err)
 		return

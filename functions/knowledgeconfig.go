@@ -16,10 +16,15 @@ const (
 	EnvMergeThreshold        = "PUMASI_MERGE_THRESHOLD"
 	EnvKnowledgeHalfLife     = "PUMASI_KNOWLEDGE_HALF_LIFE"
 	EnvKnowledgeVectorWeight = "PUMASI_KNOWLEDGE_VECTOR_WEIGHT"
+	// EnvQuarantineFlags is how many distinct flaggers quarantine an entry.
+	EnvQuarantineFlags = "PUMASI_KNOWLEDGE_QUARANTINE_FLAGS"
 )
 
+// MaxQuarantineFlags is the highest quarantine threshold accepted.
+const MaxQuarantineFlags = 1000
+
 // KnowledgeTuningEnv lists the variables ReadKnowledgeTuning reads.
-var KnowledgeTuningEnv = []string{EnvMergeThreshold, EnvKnowledgeHalfLife, EnvKnowledgeVectorWeight}
+var KnowledgeTuningEnv = []string{EnvMergeThreshold, EnvKnowledgeHalfLife, EnvKnowledgeVectorWeight, EnvQuarantineFlags}
 
 // MaxMergeThreshold is the highest merge threshold accepted. It is above 1
 // on purpose: no cosine reaches it, so every contribution stays its own
@@ -37,17 +42,21 @@ type KnowledgeTuning struct {
 	// VectorWeight is the share of cosine similarity in a hit's relevance;
 	// 0 keeps pumasi.DefaultVectorWeight.
 	VectorWeight float64
+	// QuarantineFlags is how many distinct flaggers quarantine an entry;
+	// 0 keeps knowledge.DefaultQuarantineFlags.
+	QuarantineFlags int
 }
 
 // Options returns the engine options t sets (the clock and candidate pool
 // stay the engine's defaults).
 func (t KnowledgeTuning) Options() knowledge.Options {
-	return knowledge.Options{HalfLife: t.HalfLife, VectorWeight: t.VectorWeight}
+	return knowledge.Options{HalfLife: t.HalfLife, VectorWeight: t.VectorWeight, QuarantineFlags: t.QuarantineFlags}
 }
 
 // ReadKnowledgeTuning reads PUMASI_MERGE_THRESHOLD (a number in [0, 1.01]),
 // PUMASI_KNOWLEDGE_HALF_LIFE (a positive Go duration such as 4320h) and
-// PUMASI_KNOWLEDGE_VECTOR_WEIGHT (a number in [0, 1]) through getenv; an
+// PUMASI_KNOWLEDGE_VECTOR_WEIGHT (a number in [0, 1]) and
+// PUMASI_KNOWLEDGE_QUARANTINE_FLAGS (a whole number in [1, 1000]) through getenv; an
 // unset or blank variable keeps its default. Returns invalid_request naming
 // the variable and the value when one does not parse or is out of range: a
 // typo must stop the server or the cold start, not silently rank
@@ -67,6 +76,14 @@ func ReadKnowledgeTuning(getenv func(string) string) (KnowledgeTuning, error) {
 			return KnowledgeTuning{}, pumasi.Errorf(pumasi.EInvalidRequest, "%s %q: want a positive duration such as 4320h", EnvKnowledgeHalfLife, v)
 		}
 		t.HalfLife = d
+	}
+	if v := strings.TrimSpace(getenv(EnvQuarantineFlags)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxQuarantineFlags {
+			return KnowledgeTuning{}, pumasi.Errorf(pumasi.EInvalidRequest, "%s %q: want a whole number from 1 to %d (default %d)",
+				EnvQuarantineFlags, v, MaxQuarantineFlags, knowledge.DefaultQuarantineFlags)
+		}
+		t.QuarantineFlags = n
 	}
 	return t, nil
 }

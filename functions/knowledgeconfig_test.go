@@ -19,11 +19,12 @@ func TestReadKnowledgeTuning(t *testing.T) {
 	if err != nil || got != (KnowledgeTuning{}) {
 		t.Fatalf("unset = %+v, %v; want the zero tuning", got, err)
 	}
-	got, err = read(map[string]string{EnvMergeThreshold: " 1.01 ", EnvKnowledgeHalfLife: "720h", EnvKnowledgeVectorWeight: "0.6"})
-	if want := (KnowledgeTuning{MergeThreshold: 1.01, HalfLife: 720 * time.Hour, VectorWeight: 0.6}); err != nil || got != want {
+	got, err = read(map[string]string{EnvMergeThreshold: " 1.01 ", EnvKnowledgeHalfLife: "720h", EnvKnowledgeVectorWeight: "0.6",
+		EnvQuarantineFlags: " 5 "})
+	if want := (KnowledgeTuning{MergeThreshold: 1.01, HalfLife: 720 * time.Hour, VectorWeight: 0.6, QuarantineFlags: 5}); err != nil || got != want {
 		t.Fatalf("valid = %+v, %v; want %+v", got, err, want)
 	}
-	if o := got.Options(); o.HalfLife != 720*time.Hour || o.VectorWeight != 0.6 {
+	if o := got.Options(); o.HalfLife != 720*time.Hour || o.VectorWeight != 0.6 || o.QuarantineFlags != 5 {
 		t.Fatalf("Options() = %+v", o)
 	}
 	for _, tc := range []struct{ key, value string }{
@@ -36,6 +37,10 @@ func TestReadKnowledgeTuning(t *testing.T) {
 		{EnvKnowledgeHalfLife, "180d"},
 		{EnvKnowledgeHalfLife, "-1h"},
 		{EnvKnowledgeHalfLife, "0s"},
+		{EnvQuarantineFlags, "0"},
+		{EnvQuarantineFlags, "three"},
+		{EnvQuarantineFlags, "1001"},
+		{EnvQuarantineFlags, "2.5"},
 	} {
 		_, err := read(map[string]string{tc.key: tc.value})
 		if err == nil {

@@ -61,6 +61,8 @@ func (r ContributionRequest) Normalize() (ContributionRequest, error) {
 		return out, pumasi.Errorf(pumasi.EInvalidRequest, "title is longer than %d characters", MaxTitleRunes)
 	case len([]rune(out.Content)) > MaxContentRunes:
 		return out, pumasi.Errorf(pumasi.EInvalidRequest, "content is longer than %d characters", MaxContentRunes)
+	case len(out.Supersedes) > 128:
+		return out, pumasi.Errorf(pumasi.EInvalidRequest, "supersedes is not an entry id")
 	case len(r.Tags) > MaxTags:
 		return out, pumasi.Errorf(pumasi.EInvalidRequest, "at most %d tags", MaxTags)
 	}

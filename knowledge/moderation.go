@@ -41,13 +41,18 @@ const (
 )
 
 // Event is one step of an entry's lifecycle, as its history lists it.
+// OtherID is the other entry of a merge or a supersession; Similarity and
+// Via are a merge's; By is who acted (a flagger, an admin); Reason and Note
+// are a flag's or a redaction's.
 type Event struct {
-	Kind    string    `json:"kind"`
-	At      time.Time `json:"at"`
-	By      string    `json:"by,omitempty"`
-	OtherID string    `json:"other_id,omitempty"`
-	Reason  string    `json:"reason,omitempty"`
-	Note    string    `json:"note,omitempty"`
+	Kind       string    `json:"kind"`
+	At         time.Time `json:"at"`
+	OtherID    string    `json:"other_id,omitempty"`
+	Similarity float64   `json:"similarity,omitempty"`
+	Via        string    `json:"via,omitempty"`
+	By         string    `json:"by,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
+	Note       string    `json:"note,omitempty"`
 }
 
 // Flag is one contributor's flag of an entry, as the engine hands it to

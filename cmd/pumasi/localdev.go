@@ -43,6 +43,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	tune := map[string]*string{
 		functions.EnvKnowledgeHalfLife:     fs.String("knowledge-half-life", envOr(env, functions.EnvKnowledgeHalfLife, ""), "staleness half-life of knowledge entries, e.g. 4320h (env PUMASI_KNOWLEDGE_HALF_LIFE, default 180 days)"),
 		functions.EnvMergeThreshold:        fs.String("merge-threshold", envOr(env, functions.EnvMergeThreshold, ""), "cosine above which a contribution merges into its nearest entry, in [0, 1.01]; 0 takes the embedder's own (hashed 0.80, OpenAI-compatible 0.94) (env PUMASI_MERGE_THRESHOLD)"),
+		functions.EnvQuarantineFlags:       fs.String("knowledge-quarantine-flags", envOr(env, functions.EnvQuarantineFlags, ""), "distinct flaggers that quarantine a knowledge entry (out of queries, MCP and hooks until an admin restores it), 1 to 1000; empty takes 3 (env PUMASI_KNOWLEDGE_QUARANTINE_FLAGS)"),
 		functions.EnvKnowledgeVectorWeight: fs.String("knowledge-vector-weight", envOr(env, functions.EnvKnowledgeVectorWeight, ""), "share of cosine similarity in a hit's relevance, in [0, 1], the rest being the lexical match; 0 takes the default 0.4 (env PUMASI_KNOWLEDGE_VECTOR_WEIGHT)"),
 	}
 	pos, err := parseFlags(env, fs, args)
@@ -100,20 +101,21 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 	return localdev.Run(ctx, localdev.Config{
-		Home:           h,
-		Addr:           *addr,
-		Storage:        *storage,
-		Secret:         []byte(env.getenv("PUMASI_SECRET")),
-		NoMachine:      *noMachine,
-		GatewayPush:    *gatewayPush,
-		Poll:           *poll,
-		MinFree:        floor,
-		Log:            log,
-		Out:            env.stdout,
-		RateLimits:     limits,
-		CORS:           cors,
-		AllowedHosts:   hosts,
-		Knowledge:      wire.KnowledgeConfig{URL: *knowledge, HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight},
+		Home:         h,
+		Addr:         *addr,
+		Storage:      *storage,
+		Secret:       []byte(env.getenv("PUMASI_SECRET")),
+		NoMachine:    *noMachine,
+		GatewayPush:  *gatewayPush,
+		Poll:         *poll,
+		MinFree:      floor,
+		Log:          log,
+		Out:          env.stdout,
+		RateLimits:   limits,
+		CORS:         cors,
+		AllowedHosts: hosts,
+		Knowledge: wire.KnowledgeConfig{URL: *knowledge, HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight,
+			QuarantineFlags: tuning.QuarantineFlags},
 		MergeThreshold: tuning.MergeThreshold,
 		History:        history,
 		Embeddings: wire.EmbedderConfig{

@@ -81,7 +81,7 @@ func runSweep(ctx context.Context, env *cliEnv, args []string) error {
 		return &exitCodeError{2, err}
 	}
 	know, closeKnow, err := wire.OpenKnowledge(ctx, store, wire.KnowledgeConfig{URL: env.getenv("PUMASI_KNOWLEDGE"), Home: h, Log: log,
-		HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight})
+		HalfLife: tuning.HalfLife, VectorWeight: tuning.VectorWeight, QuarantineFlags: tuning.QuarantineFlags})
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,7 @@ func checkKnowledgeTuning(t *testing.T, top *yaml.Node, byName map[string]samFun
 		functions.EnvMergeThreshold:        {[]string{"", "0.9", "1.01", ".85", "1"}, []string{"abc", "-0.5", "0.9x", "1e0.5"}},
 		functions.EnvKnowledgeVectorWeight: {[]string{"", "0.4", "1", "0"}, []string{"heavy", "-1"}},
 		functions.EnvKnowledgeHalfLife:     {[]string{"", "4320h", "90m", "1h30m", "2.5h"}, []string{"4320", "soon", "-1h", "180d"}},
+		functions.EnvQuarantineFlags:       {[]string{"", "1", "3", "1000"}, []string{"three", "-1", "2.5"}},
 	}
 	tuned := 0
 	for _, f := range lambdaapp.Functions() {
@@ -96,8 +97,8 @@ func checkKnowledgeTuning(t *testing.T, top *yaml.Node, byName map[string]samFun
 			}
 		}
 	}
-	if tuned != 4 {
-		t.Errorf("%d functions read the knowledge tuning, want 4 (contribute, query, counters, sweep)", tuned)
+	if tuned != 5 {
+		t.Errorf("%d functions read the knowledge tuning, want 5 (contribute, query, counters, moderate, sweep)", tuned)
 	}
 
 	origins := knobRef(top, nil, lambdaapp.EnvCORSOrigins)

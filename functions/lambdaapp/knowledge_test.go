@@ -113,9 +113,10 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 // functions that build no engine do not read them.
 func TestKnowledgeTuningConfig(t *testing.T) {
 	knobs := map[string]string{EnvStorage: "s3://b/p", EnvSecret: "0123456789abcdef0123",
-		functions.EnvMergeThreshold: "1.01", functions.EnvKnowledgeHalfLife: "720h", functions.EnvKnowledgeVectorWeight: "0.7"}
-	want := functions.KnowledgeTuning{MergeThreshold: 1.01, HalfLife: 720 * time.Hour, VectorWeight: 0.7}
-	for _, fn := range []string{"knowledge-contribute", "knowledge-query", "knowledge-counters", "sweep"} {
+		functions.EnvMergeThreshold: "1.01", functions.EnvKnowledgeHalfLife: "720h", functions.EnvKnowledgeVectorWeight: "0.7",
+		functions.EnvQuarantineFlags: "5"}
+	want := functions.KnowledgeTuning{MergeThreshold: 1.01, HalfLife: 720 * time.Hour, VectorWeight: 0.7, QuarantineFlags: 5}
+	for _, fn := range []string{"knowledge-contribute", "knowledge-query", "knowledge-counters", "knowledge-moderate", "sweep"} {
 		cfg, err := LoadConfig(fn, func(k string) string { return knobs[k] })
 		if err != nil || cfg.Tuning != want {
 			t.Errorf("%s: Tuning = %+v, %v; want %+v", fn, cfg.Tuning, err, want)

@@ -93,8 +93,12 @@ var table = []Function{
 	{Name: "assignments", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "status", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
-	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
+	// knowledge-query reads the secret for an admin's include=quarantined.
+	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors), Required: []string{EnvStorage}},
+	// knowledge-moderate: flag (anyone who may write knowledge), restore,
+	// redact and the moderation view (admin tokens, hence the secret).
+	{Name: "knowledge-moderate", Kind: KindHTTP, Env: with(knowledgeEnv, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	// health checks what the others need: the bucket and the knowledge
 	// database, when there is one.
 	{Name: "health", Kind: KindHTTP, Env: with([]string{EnvStorage, EnvKnowledge}, cors)},
@@ -271,7 +275,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, er
 		// The knowledge routes answer 500 and log.
 		log.Warn("no knowledge database: set " + EnvKnowledge)
 	}
-	if knows && name != "knowledge-counters" {
+	if knows && name != "knowledge-counters" && name != "knowledge-moderate" {
 		if api.Embedder, err = cloud.OpenEmbedder(cfg.Embeddings); err != nil {
 			return fail(err)
 		}

@@ -34,6 +34,9 @@ type KnowledgeConfig struct {
 	// VectorWeight is the share of cosine similarity in relevance
 	// (PUMASI_KNOWLEDGE_VECTOR_WEIGHT; 0 takes the engine's default).
 	VectorWeight float64
+	// QuarantineFlags is how many distinct flaggers quarantine an entry
+	// (PUMASI_KNOWLEDGE_QUARANTINE_FLAGS; 0 takes the engine's default).
+	QuarantineFlags int
 	// MinFree is the free-space floor of a database opened under Home
 	// (local.Options.MinFree).
 	MinFree int64
@@ -45,7 +48,7 @@ type KnowledgeConfig struct {
 // a function that releases what it opened. Build one per process and share
 // it: the local driver keeps a vector index in memory.
 func OpenKnowledge(ctx context.Context, store pumasi.Store, cfg KnowledgeConfig) (knowledge.Store, func() error, error) {
-	opts := knowledge.Options{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight}
+	opts := knowledge.Options{Now: cfg.Now, HalfLife: cfg.HalfLife, VectorWeight: cfg.VectorWeight, QuarantineFlags: cfg.QuarantineFlags}
 	switch {
 	case cloud.IsPostgres(cfg.URL):
 		return cloud.OpenPostgres(ctx, cloud.PostgresConfig{URL: cfg.URL, Options: opts, Log: cfg.Log})

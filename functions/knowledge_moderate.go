@@ -1,0 +1,213 @@
+package functions
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pumasi"
+	"pumasi/knowledge"
+)
+
+// The moderation routes (DESIGN.md §6, Lifecycle), served in AWS by the
+// knowledge-moderate function: anyone who may write knowledge flags;
+// restoring, redacting and the moderation view are an admin's.
+func init() {
+	addRoute("POST", "/knowledge/{id}/flag", "knowledge-moderate", (*API).flagKnowledge)
+	addRoute("POST", "/knowledge/{id}/restore", "knowledge-moderate", (*API).restoreKnowledge)
+	addRoute("DELETE", "/knowledge/{id}", "knowledge-moderate", (*API).redactKnowledge)
+	addRoute("GET", "/knowledge/moderation", "knowledge-moderate", (*API).moderationKnowledge)
+}
+
+// moderator is what the moderation routes need of the knowledge store
+// (knowledge.Engine has it).
+type moderator interface {
+	Flag(ctx context.Context, in knowledge.FlagInput) (knowledge.Entry, bool, error)
+	Restore(ctx context.Context, id, by string) (knowledge.Entry, error)
+	Redact(ctx context.Context, id, by, reason string) error
+	Moderation(ctx context.Context, hive string, limit int) (knowledge.ModerationView, error)
+}
+
+// moderation returns the store's moderation side. Returns an internal
+// error when the store has none or none is configured.
+func (a *API) moderation() (moderator, error) {
+	if err := a.knowledgeReady(false); err != nil {
+		return nil, err
+	}
+	m, ok := a.Knowledge.(moderator)
+	if !ok {
+		return nil, fmt.Errorf("knowledge store %T does not moderate", a.Knowledge)
+	}
+	return m, nil
+}
+
+// authAdmin admits an admin token only. Returns unauthorized or forbidden.
+func (a *API) authAdmin(r *http.Request) (*pumasi.Principal, error) {
+	p, err := a.authenticate(r)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Admin {
+		return nil, pumasi.Errorf(pumasi.EForbidden, "only an admin token may do this")
+	}
+	return p, nil
+}
+
+// isAdmin reports whether the request carries a valid admin token.
+func (a *API) isAdmin(r *http.Request) bool {
+	if _, ok := bearerToken(r.Header.Get("Authorization")); !ok || len(a.Secret) == 0 {
+		return false
+	}
+	p, err := a.authenticate(r)
+	return err == nil && p.Admin
+}
+
+// adminName is who an admin's decision is recorded as: the token's
+// subject, else "admin".
+func adminName(p *pumasi.Principal) string {
+	if p != nil && knowledge.ValidHandle(p.Subject) {
+		return p.Subject
+	}
+	return "admin"
+}
+
+// FlagRequest is the body of POST /knowledge/{id}/flag.
+type FlagRequest struct {
+	Reason string `json:"reason"`
+	Note   string `json:"note,omitempty"`
+}
+
+// FlagData is the answer to a flag: the entry and whether this flag
+// counted (once per contributor).
+type FlagData struct {
+	Success bool            `json:"success"`
+	Data    knowledge.Entry `json:"data"`
+	Counted bool            `json:"counted"`
+}
+
+// flagKnowledge answers POST /knowledge/{id}/flag: the writer (as
+// contribute names it) flags an entry once; an admin's flag quarantines it
+// at once.
+func (a *API) flagKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	agent, err := a.knowledgeWriter(w, r, false)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	m, err := a.moderation()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	var req FlagRequest
+	if err := decodeJSON(r, &req); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	e, counted, err := m.Flag(r.Context(), knowledge.FlagInput{ID: p["id"], Agent: agent,
+		Reason: strings.TrimSpace(req.Reason), Note: strings.TrimSpace(req.Note), Admin: a.isAdmin(r)})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, FlagData{Success: true, Data: e, Counted: counted})
+}
+
+// restoreKnowledge answers POST /knowledge/{id}/restore (admin): the
+// entry's quarantine is lifted.
+func (a *API) restoreKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	admin, err := a.authAdmin(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	m, err := a.moderation()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	e, err := m.Restore(r.Context(), p["id"], adminName(admin))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeHive(w, http.StatusOK, e)
+}
+
+// redactKnowledge answers DELETE /knowledge/{id}?reason= (admin): the
+// entry's text, tags and vectors are removed everywhere, a tombstone
+// stays, and the id answers 410 from then on. Idempotent: 204 again.
+func (a *API) redactKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	admin, err := a.authAdmin(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	m, err := a.moderation()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if err := m.Redact(r.Context(), p["id"], adminName(admin), strings.TrimSpace(r.URL.Query().Get("reason"))); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// moderationKnowledge answers GET /knowledge/moderation?hive=&limit=
+// (admin): flagged and quarantined entries, and recent merges.
+func (a *API) moderationKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
+	if _, err := a.authAdmin(r); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	m, err := a.moderation()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	qs := r.URL.Query()
+	hive := strings.TrimSpace(qs.Get("hive"))
+	if hive != "" {
+		if err := pumasi.CheckID("hive", hive); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+	}
+	limit := knowledge.MaxQueryLimit
+	if s := strings.TrimSpace(qs.Get("limit")); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer"))
+			return
+		}
+		limit = min(n, knowledge.MaxQueryLimit)
+	}
+	v, err := m.Moderation(r.Context(), hive, limit)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeHive(w, http.StatusOK, v)
+}
+
+// includeQuarantined reads a query's ?include=: "quarantined" keeps
+// quarantined entries, for an admin only. Returns invalid_request for
+// another value, unauthorized or forbidden for a caller who is not an
+// admin.
+func (a *API) includeQuarantined(r *http.Request) (bool, error) {
+	switch v := strings.TrimSpace(r.URL.Query().Get("include")); v {
+	case "":
+		return false, nil
+	case "quarantined":
+		if _, err := a.authAdmin(r); err != nil {
+			return false, err
+		}
+		return true, nil
+	default:
+		return false, pumasi.Errorf(pumasi.EInvalidRequest, "include must be quarantined")
+	}
+}
