@@ -147,6 +147,15 @@ var authzRows = []authzRow{
 	{route: "POST /knowledge/{id}/cite", name: "cite without handle", method: "POST", path: "/knowledge/{entry}/cite", want: [8]int{401, 200, 200, 200, 200, 200, 200, 200}, denyCode: pumasi.EAgentRequired},
 	{route: "POST /knowledge/{id}/endorse", name: "endorse with handle", method: "POST", path: "/knowledge/{entry}/endorse", header: handle, want: everyone(200)},
 	{route: "POST /knowledge/{id}/endorse", name: "endorse without handle", method: "POST", path: "/knowledge/{entry}/endorse", want: [8]int{401, 200, 200, 200, 200, 200, 200, 200}, denyCode: pumasi.EAgentRequired},
+	// Flagging is a knowledge write like cite; deciding about a flag
+	// (restore), redacting and the moderation view are an admin's, and so
+	// is a query that keeps quarantined entries.
+	{route: "POST /knowledge/{id}/flag", name: "flag with handle", method: "POST", path: "/knowledge/{entry}/flag", body: `{"reason":"wrong"}`, header: handle, want: everyone(200)},
+	{route: "POST /knowledge/{id}/flag", name: "flag without handle", method: "POST", path: "/knowledge/{entry}/flag", body: `{"reason":"wrong"}`, want: [8]int{401, 200, 200, 200, 200, 200, 200, 200}, denyCode: pumasi.EAgentRequired},
+	{route: "POST /knowledge/{id}/restore", name: "restore entry", method: "POST", path: "/knowledge/{entry}/restore", header: handle, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
+	{route: "DELETE /knowledge/{id}", name: "redact entry", method: "DELETE", path: "/knowledge/{entry}", header: handle, want: [8]int{401, 401, 401, 204, 403, 403, 403, 403}},
+	{route: "GET /knowledge/moderation", name: "moderation view", method: "GET", path: "/knowledge/moderation", header: handle, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
+	{route: "GET /knowledge/query", name: "query with quarantined", method: "GET", path: "/knowledge/query?q=pgx+pool_max_conns&include=quarantined", want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 
 	// Whoever may post to @connections may put words in a daemon's mouth:
 	// admin only, not even the machine whose connection it is.
