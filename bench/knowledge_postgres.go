@@ -32,6 +32,9 @@ type pgOpts struct {
 	clients  []int // concurrent contributing clients, one row each
 	scans    int   // exact scans timed for the contribute baseline
 	mwm      string
+	// prewarm loads the HNSW index into shared buffers (pg_prewarm) before
+	// the queries, as a server that has been answering would hold it.
+	prewarm bool
 }
 
 // benchKnowledgePostgres runs benchKnowledgePostgresAt at 10,000 and
@@ -107,6 +110,17 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		{Metric: "postgres knowledge seed: HNSW build (mwm " + o.mwm + ") @" + k, Value: seed.hnsw.Seconds(), Unit: "s", Baseline: "COPY", Base: seed.copy.Seconds()},
 	}
 	progress(rows...)
+	if o.prewarm {
+		start := time.Now()
+		var blocks int64
+		if _, err := pool.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_prewarm`); err != nil {
+			return nil, err
+		}
+		if err := pool.QueryRow(ctx, `SELECT pg_prewarm($1::regclass)`, postgres.VectorIndexName(emb.Dim())).Scan(&blocks); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "bench: prewarmed %d blocks of the HNSW index in %s\n", blocks, time.Since(start).Round(time.Millisecond))
+	}
 
 	// The API needs a file store for its other routes; knowledge is Postgres.
 	st, err := local.Open(ctx, filepath.Join(cfg.tmp, fmt.Sprintf("pg-home-%d", o.n)), local.Options{})

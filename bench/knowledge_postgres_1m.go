@@ -21,11 +21,12 @@ func init() {
 // minutes on 2 cores, so it is a long scenario: `make bench
 // BENCH='-only knowledge-postgres-1m'` runs it; plain `make bench` does not.
 // The exact scan of a million vectors takes about a second, so fewer
-// queries and scans are timed than at 100k.
+// queries and scans are timed than at 100k. The HNSW index is prewarmed
+// into shared buffers before the queries.
 func benchKnowledgePostgres1M(ctx context.Context, cfg config) ([]row, error) {
-	o := pgOpts{n: 1000000, queries: 200, contribs: 400, clients: []int{1, 8}, scans: 30, mwm: "4GB"}
+	o := pgOpts{n: 1000000, queries: 100, contribs: 400, clients: []int{1, 8}, scans: 20, mwm: "4GB", prewarm: true}
 	if cfg.quick {
-		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB"}
+		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB", prewarm: true}
 	}
 	srv, err := testpeer.StartPostgres()
 	if err != nil {

@@ -103,3 +103,8 @@ func (t *timedDriver) Lexical(ctx context.Context, hive string, terms []string, 
 	defer t.rec("Lexical", time.Now())
 	return t.Driver.Lexical(ctx, hive, terms, k)
 }
+
+func (t *timedDriver) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
+	defer t.rec("ModStates", time.Now())
+	return t.Driver.ModStates(ctx, ids)
+}
