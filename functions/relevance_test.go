@@ -187,7 +187,7 @@ func TestRelevanceFloor(t *testing.T) {
 	all, allHits := append(append([]relevancePrompt{}, tuning...), tuning2...), append(append([][]knowledge.Hit{}, tuningHits...), tuning2Hits...)
 
 	if testing.Verbose() {
-		for f := 0.0; f <= 0.6001; f += 0.02 {
+		for f := 0.0; f <= 0.6001; f += 0.005 {
 			t.Logf("tuning (both), floor %.3f: %v", f, figuresAt(all, allHits, entryOf, f))
 		}
 	}
@@ -201,20 +201,21 @@ func TestRelevanceFloor(t *testing.T) {
 	t.Logf("no floor,    tuning:     %v", figuresAt(tuning, tuningHits, entryOf, 0))
 	t.Logf("no floor,    tuning-2:   %v", figuresAt(tuning2, tuning2Hits, entryOf, 0))
 	t.Logf("no floor,    held-out-2: %v", figuresAt(heldout, heldoutHits, entryOf, 0))
-	// The figures reached when the floor was chosen again for issue 23's
-	// lexicon (85/94, 78/106; held out 73/79, 59/87; at first 86/94,
-	// 70/106, 74/79, 51/87): less is a regression. The issue's goal is 90 %
-	// of both; the related share misses it (see knowledge.InjectFloor).
+	// The figures reached when the floor was chosen again in round 2 of
+	// issue 23 (0.315; tuning 86/94, 96/106; tuning-2 72/79, 74/87;
+	// held-out-2 49/50, 54/66; before round 2 at 0.305: 85/94, 81/106;
+	// 73/79, 60/87; 49/50, 44/66): less is a regression. The issue's goal
+	// is 90 % of both; tuning-2 and held-out-2 related prompts miss it.
 	for _, c := range []struct {
 		name      string
 		got, want float64
 	}{
-		{"tuning: unrelated prompts injecting nothing", tu.clean, 0.904},
-		{"tuning: related prompts getting their entry", tu.found, 0.735},
-		{"tuning-2: unrelated prompts injecting nothing", tu2.clean, 0.924},
-		{"tuning-2: related prompts getting their entry", tu2.found, 0.678},
-		{"held-out-2: unrelated prompts injecting nothing", ho.clean, 0},
-		{"held-out-2: related prompts getting their entry", ho.found, 0},
+		{"tuning: unrelated prompts injecting nothing", tu.clean, 0.914},
+		{"tuning: related prompts getting their entry", tu.found, 0.905},
+		{"tuning-2: unrelated prompts injecting nothing", tu2.clean, 0.911},
+		{"tuning-2: related prompts getting their entry", tu2.found, 0.85},
+		{"held-out-2: unrelated prompts injecting nothing", ho.clean, 0.98},
+		{"held-out-2: related prompts getting their entry", ho.found, 0.818},
 	} {
 		if c.got < c.want {
 			t.Errorf("%s = %.1f%%, want at least %.1f%%", c.name, 100*c.got, 100*c.want)
@@ -270,4 +271,54 @@ func first(hits []knowledge.Hit) any {
 		return nil
 	}
 	return hits[0].Title
+}
+
+// TestRelevanceMisses prints, with PUMASI_RELEVANCE_MISSES=1 and -v, the
+// tuning prompts the floor gets wrong (never the held-out ones): a related
+// prompt whose entry is not injected, with where its entry ranked, and an
+// unrelated prompt that injects something.
+func TestRelevanceMisses(t *testing.T) {
+	if os.Getenv("PUMASI_RELEVANCE_MISSES") == "" || !testing.Verbose() {
+		t.Skip("PUMASI_RELEVANCE_MISSES=1 -v prints the tuning part's misses")
+	}
+	h, entryOf := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
+	title := map[string]string{}
+	for _, name := range []string{"tuning.jsonl", "tuning2.jsonl"} {
+		prompts := readJSONL[relevancePrompt](t, filepath.Join(relevanceDir, name))
+		for _, p := range prompts {
+			r := httptest.NewRequest("GET", "/knowledge/query?limit=10&q="+url.QueryEscape(p.Prompt), nil)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			var ans struct {
+				Data []knowledge.Hit `json:"data"`
+			}
+			_ = json.Unmarshal(w.Body.Bytes(), &ans)
+			for _, x := range ans.Data {
+				title[x.ID] = x.Title
+			}
+			if p.Related == nil {
+				if len(ans.Data) > 0 && ans.Data[0].Score >= knowledge.InjectFloor {
+					x := ans.Data[0]
+					t.Logf("UNREL %s %s %.3f (sim %.2f lex %.2f q %.2f) %q -> %q", p.ID, p.Lang, x.Score, x.Similarity, x.Lexical, x.Quality, p.Prompt, x.Title)
+				}
+				continue
+			}
+			want := entryOf[*p.Related]
+			rank, got := 0, knowledge.Hit{}
+			for i, x := range ans.Data {
+				if x.ID == want {
+					rank, got = i+1, x
+					break
+				}
+			}
+			if rank >= 1 && rank <= hookLimit && got.Score >= knowledge.InjectFloor {
+				continue
+			}
+			top := knowledge.Hit{}
+			if len(ans.Data) > 0 {
+				top = ans.Data[0]
+			}
+			t.Logf("MISS %s %s rank %d %.3f (sim %.2f lex %.2f q %.2f) top %.3f %q: %q", p.ID, p.Lang, rank, got.Score, got.Similarity, got.Lexical, got.Quality, top.Score, top.Title, p.Prompt)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -82,7 +83,22 @@ type DetailSet struct {
 	// Negations counts its negations (not, never, 않, 못).
 	Names, Words map[string]bool
 	Negations    int
+	// Settings are the values the text gives settings: a name holding . _
+	// or - followed by = or : and a value (auto.offset.reset=earliest), or
+	// by a space and a value that reads as one (core.autocrlf input,
+	// maxmemory-policy allkeys-lru: a word with - or _, or one of
+	// settingValues).
+	Settings map[string][]string
 }
+
+// settingPattern is a setting and the value after it; settingValues the
+// plain words that read as a setting's value after a space.
+var (
+	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)([a-z0-9][\w.-]*)`)
+	settingValues  = map[string]bool{"true": true, "false": true, "on": true, "off": true, "yes": true, "no": true,
+		"input": true, "always": true, "never": true, "none": true, "auto": true, "earliest": true, "latest": true,
+		"strict": true, "lax": true, "enabled": true, "disabled": true, "required": true, "optional": true}
+)
 
 // negators are the English words of negation; koreanNegators the parts of
 // a Hangul word that negate it (안 된다, 되지 않는다, 할 수 없다, 못 한다).
@@ -102,14 +118,24 @@ var (
 	atomPattern = regexp.MustCompile(`(?:^|[\s(])--?[A-Za-z][\w.-]*(?:=[^\s,;)]+)?` +
 		`|(?:/[\w.-]+){2,}` +
 		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
-		`|\b[A-Za-z][A-Za-z0-9]*(?:[_.:/@-]*[A-Za-z0-9]+)*[_.:/@][A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
+		`|\b[A-Za-z][A-Za-z0-9]*(?:(?:::|[_.:/@-])*[A-Za-z0-9]+)*(?:::|[_.:/@])[A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
 		`|\b[A-Za-z][a-z0-9]*[a-z][A-Z][A-Za-z0-9]*` +
 		`|\b[A-Z][A-Z0-9_]{2,}\b`)
 )
 
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
-	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}}
+	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{}}
+	for _, m := range settingPattern.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
+		key, sep, val := strings.ToLower(m[1]), m[2], strings.Trim(strings.ToLower(m[3]), ".-")
+		spaced := strings.TrimSpace(sep) == ""
+		if val == "" || englishStop[val] || spaced && !settingValues[val] && !strings.ContainsAny(val, "-_") {
+			continue
+		}
+		if !slices.Contains(d.Settings[key], val) {
+			d.Settings[key] = append(d.Settings[key], val)
+		}
+	}
 	prose := codeSpan.ReplaceAllStringFunc(text, func(span string) string {
 		s := strings.Join(strings.Fields(strings.ToLower(strings.Trim(span, "`"))), " ")
 		if s != "" {

@@ -25,6 +25,14 @@ func TestDetailsConflict(t *testing.T) {
 		{"rewording restates a number", "The stop timeout is 10 seconds.", "After 10 s the container is killed.", false},
 		{"number by its setting", "Set the TTL: 300 for records you change.", "Records you change want a TTL: 60 or less.", true},
 		{"rewording other commands", "`docker stop` kills it after 10 seconds.", "Use `docker run --init` to forward signals.", false},
+		{"setting value after =", "New groups read old messages with auto.offset.reset=earliest.", "New groups skip old messages with auto.offset.reset=latest.", true},
+		{"setting value after a space", "On Windows set git config --global core.autocrlf true.", "On Linux set git config --global core.autocrlf input.", true},
+		{"hyphenated setting value", "Set maxmemory-policy allkeys-lru for a cache.", "Set maxmemory-policy volatile-lru for a cache.", true},
+		{"rewording keeps the setting", "Set maxmemory-policy allkeys-lru when keys have no TTL.", "Keys without a TTL need maxmemory-policy allkeys-lru, or nothing is evicted.", false},
+		{"prose after a name is no value", "Check that go.mod says go 1.22.", "The go.mod declares go 1.22 there.", false},
+		{"flag swapped in one command", "Run helm upgrade --install --atomic --timeout 5m.", "Run helm upgrade --install --wait --timeout 5m.", true},
+		{"rewording adds a flag", "Run helm upgrade --install --atomic.", "CI runs helm upgrade --install --atomic --timeout 5m.", false},
+		{"path-like identifiers with ::", "Hold it across .await with tokio::sync::Mutex.", "Hold it across .await with std::sync::Mutex.", true},
 	}
 	for _, tt := range tests {
 		if got := DetailsConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {

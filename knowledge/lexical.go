@@ -195,13 +195,26 @@ func (d lexDoc) hasConcept(cs []int32) bool {
 }
 
 // How much a query word counts in an entry that lacks it but holds a word
-// it stands for in the other language (bridgeMatch: 재시작 for "restart",
-// 캐시 for "cache") or a word of one of its curated thesaurus groups
+// it stands for in the other language (bridgeMatch, 0.8 until a prompt in
+// Korean about an English finding had to reach the relevance floor:
+// 재시작 for "restart", 캐시 for "cache") or a word of one of its curated thesaurus groups
 // (conceptMatch; WordNet's groups count in the vector only).
 const (
-	bridgeMatch  = 0.8
+	bridgeMatch  = 0.9
 	conceptMatch = 0.6
 )
+
+// unreadWeight is how much a Hangul query word counts, relative to its
+// IDF weight, when no candidate holds it and the lexicon cannot read it (no
+// glossary word, transliteration or group): such a word is most often a
+// verb or adverb in a conjugation the endings do not cut (줬더니, 채웠어),
+// which says nothing of the topic, whereas an English word no candidate
+// holds is most often the topic the corpus lacks.
+const unreadWeight = 0.3
+
+func unreadHangul(q lexWord) bool {
+	return isHangulWord(q.stem) && len(q.bridgeStems) == 0 && len(q.concepts) == 0
+}
 
 // lexicalScores gives each candidate the weighted share of the query's terms
 // it holds, a term held only through the other language counting
@@ -254,6 +267,9 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 			}
 		}
 		weights[i] = math.Log(1 + (n+1)/(df+0.5))
+		if df == 0 && unreadHangul(q) {
+			weights[i] *= unreadWeight
+		}
 		total += weights[i]
 	}
 	for j := range docs {

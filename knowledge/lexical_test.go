@@ -130,3 +130,22 @@ func TestThesaurusCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestKoreanPromptWords: a prompt's conversational words (interrogatives,
+// adverbs, auxiliary verbs) are no search terms, and a Hangul word no
+// candidate holds and the lexicon cannot read weighs less than an English
+// one no candidate holds (the topic a corpus lacks).
+func TestKoreanPromptWords(t *testing.T) {
+	got := LexicalTerms("컨테이너가 자꾸 죽는데 왜 그래? 어떻게 해야 해? 방법이 있어?")
+	for _, w := range got {
+		if w != "컨테이너" && w != "죽는데" {
+			t.Errorf("LexicalTerms kept %q (all: %q)", w, got)
+		}
+	}
+	docs := []lexDoc{newLexDoc(Entry{Title: "Container killed", Content: "The container was OOMKilled."})}
+	unread := lexicalScores([]string{"container", "줬더니"}, docs)[0]
+	absent := lexicalScores([]string{"container", "argon2id"}, docs)[0]
+	if !(unread > absent) {
+		t.Errorf("lexical with an unread Hangul word %.3f, with an absent English word %.3f: want the first higher", unread, absent)
+	}
+}

@@ -57,7 +57,24 @@ func DetailsConflict(a, b DetailSet) bool {
 			}
 		}
 	}
-	return numbersRival(a.Numbers, b.Numbers) || spansRival(a.Spans, b.Spans) || spansSubstituted(a.Spans, b.Spans)
+	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
+		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a.Spans, b.Spans) || spansSubstituted(a.Spans, b.Spans)
+}
+
+// flagSwapped reports whether two texts that share a flag each give a flag
+// the other does not (helm upgrade --install --atomic, --install --wait):
+// one command told with another option. A rewording keeps a command's
+// flags; it may drop one or add one, not both.
+func flagSwapped(onlyA, onlyB []string, atoms map[string]bool) bool {
+	if !slices.ContainsFunc(onlyA, isFlag) || !slices.ContainsFunc(onlyB, isFlag) {
+		return false
+	}
+	for t := range atoms {
+		if isFlag(t) && !slices.Contains(onlyA, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // proseAlike is the share of their Latin words (Jaccard) from which two

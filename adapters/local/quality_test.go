@@ -289,22 +289,23 @@ func TestRetrievalQuality(t *testing.T) {
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.92},
 				{"rewordings merged", f.merges.rewordings(), 0.94},
-				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.87},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
 		// Held-out floors are the figures measured once the change was
-		// done, not goals.
+		// done (2026-12-02), not goals: the paraphrase recall@5
+		// 0.85 and no look-alike merged are not reached (0.775, 1/22).
 		heldOutPart.name: func(f retrievalFigures) []floor {
 			return []floor{
-				{"keyword recall@1", f.recall1(gKeyword), 0},
-				{"keyword recall@5", f.recall5(gKeyword), 0},
-				{"paraphrase recall@1", f.recall1(gParaphrase), 0},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0},
-				{"ko→en recall@5", f.recall5(gKoEn), 0},
-				{"en→ko recall@5", f.recall5(gEnKo), 0},
-				{"korean recall@5", f.recall5(gKorean), 0},
-				{"rewordings merged", f.merges.rewordings(), 0},
-				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0},
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.76},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.92},
+				{"rewordings merged", f.merges.rewordings(), 0.9},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.95},
 			}
 		},
 	}
