@@ -26,8 +26,8 @@ const (
 	// minSharedDetails and minDetailOverlap are the agreement it takes:
 	// this much weight of decisive details in common (see
 	// detailAgreement), covering this share of the text that has less.
-	minSharedDetails = 2
-	minDetailOverlap = 0.5
+	minSharedDetails = 1.5
+	minDetailOverlap = 0.4
 )
 
 // mergeable reports whether a text at cosine sim to an entry's text merges
