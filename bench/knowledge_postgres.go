@@ -198,11 +198,16 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 
 	scanRate := exactScanRate(emb, vecs, o.scans)
 	for ci, c := range o.clients {
+		before := pool.Stat()
 		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000)
 		if err != nil {
 			return nil, err
 		}
+		after := pool.Stat()
 		calls := timed.take()
+		// Time the driver's calls spent waiting for a pooled connection.
+		acquires := after.AcquireCount() - before.AcquireCount()
+		wait := (after.AcquireDuration() - before.AcquireDuration()) / time.Duration(max(acquires, 1))
 		fmt.Fprintf(os.Stderr, "bench: contribute driver calls @%s, %d clients: %s\n", k, c, callSummary(calls))
 		phase := fmt.Sprintf("contribute (%d clients)", c)
 		r := []row{
@@ -210,6 +215,8 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 			{Metric: fmt.Sprintf("postgres knowledge contribute p50, %d client(s) @%s", c, k), Value: percentile(lat, 50), Unit: "ms"},
 		}
 		r = append(r, driverRows(phase, k, calls, o.contribs, percentile(lat, 50))...)
+		r = append(r, row{Metric: fmt.Sprintf("  pool wait per connection acquire (%d conns) in %s @%s", pool.Stat().MaxConns(), phase, k),
+			Value: ms(wait), Unit: "ms", Baseline: phase + " p50 over HTTP", Base: percentile(lat, 50)})
 		progress(r...)
 		rows = append(rows, r...)
 	}
