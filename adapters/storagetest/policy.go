@@ -181,3 +181,54 @@ func testConcurrentMove(t *testing.T, h Harness) {
 	wantCode(t, "moving an agent out of a room the caller does not reach", err, pumasi.EForbidden)
 	t.Logf("%d rounds: caller first %d, refused %d", rounds, first, forbidden)
 }
+
+func testQuotas(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.New(t, Limits{MaxRoomFiles: 3, MaxRoomBytes: 100})
+	const room = "quota"
+	b := func(n int, c byte) string { return strings.Repeat(string(c), n) }
+	over := func(what string, name, body string) {
+		t.Helper()
+		rev := list(t, s, room).Rev
+		_, err := s.PutFile(ctx, pumasi.PutFileInput{Room: room, Name: name, Body: []byte(body), ContentType: md})
+		wantCode(t, what, err, pumasi.EQuotaExceeded)
+		if got := list(t, s, room).Rev; got != rev {
+			t.Fatalf("%s: rev moved %d -> %d", what, rev, got)
+		}
+	}
+
+	put(t, s, room, "f1.md", b(20, '1'))
+	put(t, s, room, "f2.md", b(20, '2'))
+	put(t, s, room, "f3.md", b(20, '3'))
+	over("fourth file", "f4.md", b(10, '4'))
+	if _, err := s.StatFile(ctx, room, "f4.md"); pumasi.ErrorCode(err) != pumasi.ENotFound {
+		t.Fatalf("refused f4.md was stored: %v", err)
+	}
+	put(t, s, "quota-other", "f4.md", b(10, '4')) // Quotas are per room.
+
+	r := put(t, s, room, "f1.md", b(60, '1')) // 60+20+20 = 100: at the limit is allowed.
+	if !r.Changed || r.File.Size != 60 {
+		t.Fatalf("replacement to the byte limit = %+v", r)
+	}
+	over("replacement past the byte limit", "f2.md", b(21, '2'))
+	if _, got := read(t, s, room, "f2.md"); got != b(20, '2') {
+		t.Fatalf("f2.md after refused replacement = %q", got)
+	}
+	if r := put(t, s, room, "f2.md", b(20, '2')); r.Changed {
+		t.Fatalf("identical re-upload at the limit changed: %+v", r)
+	}
+
+	if _, _, err := s.DeleteFile(ctx, room, "f3.md", ""); err != nil {
+		t.Fatalf("DeleteFile error: %v", err)
+	}
+	over("new file past the byte limit", "f5.md", b(21, '5'))
+	put(t, s, room, "f5.md", b(20, '5'))
+	l := blobsMatchListing(t, h, s, room)
+	var total int64
+	for _, f := range l.Files {
+		total += f.Size
+	}
+	if len(l.Files) != 3 || total != 100 {
+		t.Fatalf("room holds %d files, %d bytes; want 3, 100", len(l.Files), total)
+	}
+}
