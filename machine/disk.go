@@ -11,16 +11,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 
 	"pumasi"
+	"pumasi/internal/atomicfile"
 )
 
-// tmpPrefix starts the daemon's temp files. Room names may not start with a
-// dot, so a temp file never collides with a room file.
+// tmpPrefix started the temp files of daemons before internal/atomicfile;
+// their leftovers are still removed. Room names may not start with a dot,
+// so a temp file never collides with a room file.
 const tmpPrefix = ".pumasi-tmp-"
+
+// isTemp reports whether name is a temp file a killed write left.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, tmpPrefix) || atomicfile.IsTemp(name)
+}
 
 // sharedDir is the one directory the daemon writes for agent; agent is a
 // valid id, so the path stays under home.
@@ -114,7 +120,7 @@ func removeTempFiles(dir string) int {
 	}
 	n := 0
 	for _, f := range files {
-		if strings.HasPrefix(f.Name(), tmpPrefix) && f.Type().IsRegular() {
+		if isTemp(f.Name()) && f.Type().IsRegular() {
 			if err := os.Remove(filepath.Join(dir, f.Name())); err == nil {
 				n++
 			}
@@ -271,40 +277,16 @@ func sumHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// writeAtomic replaces dir/name with body: temp file in the same directory,
-// fsync, rename, fsync the directory. A reader sees the old file or the new
-// one, never a part. name must already be validated.
-func writeAtomic(dir, name string, body []byte) (err error) {
+// writeAtomic replaces dir/name with body through internal/atomicfile
+// (temp file in the same directory, fsync, rename, fsync the directory): a
+// reader sees the old file or the new one, never a part. name must already
+// be validated.
+func writeAtomic(dir, name string, body []byte) error {
 	target := filepath.Join(dir, name)
 	if filepath.Dir(target) != filepath.Clean(dir) {
 		return fmt.Errorf("write %q: name leaves its directory", name)
 	}
-	f, err := os.CreateTemp(dir, tmpPrefix+"*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(body); err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err = os.Rename(tmp, target); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err = syncDir(dir); err != nil {
+	if err := atomicfile.WriteFile(target, body, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
@@ -358,7 +340,7 @@ func emptyDir(dir string) error {
 	removed := false
 	for _, e := range ents {
 		name := e.Name()
-		ours := strings.HasPrefix(name, tmpPrefix) || validName(name)
+		ours := isTemp(name) || validName(name)
 		if !ours || e.IsDir() {
 			continue
 		}
@@ -373,18 +355,9 @@ func emptyDir(dir string) error {
 	return nil
 }
 
-// syncDir makes a rename or remove in dir durable. Windows cannot sync a
-// directory handle (and its renames are journaled), so it is skipped there.
+// syncDir makes a rename or remove in dir durable.
 func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,6 +33,11 @@ type server struct {
 	hub   *push.Hub
 	srv   *httptest.Server
 	admin string
+
+	// seen logs "METHOD path" of every request, in order, so that a test
+	// can wait for a whole reconcile instead of sleeping.
+	mu   sync.Mutex
+	seen []string
 }
 
 func newServer(t *testing.T) *server {
@@ -42,11 +48,51 @@ func newServer(t *testing.T) *server {
 	}
 	hub := push.NewHub(quietLog())
 	api := &functions.API{Store: st, Secret: testSecret, Pusher: hub, Socket: hub, Log: quietLog()}
-	srv := httptest.NewServer(api.Handler())
-	s := &server{t: t, store: st, hub: hub, srv: srv}
+	s := &server{t: t, store: st, hub: hub}
+	h := api.Handler()
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.seen = append(s.seen, r.Method+" "+r.URL.Path)
+		s.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	srv := s.srv
 	t.Cleanup(func() { hub.Close(); srv.Close(); st.Close() })
 	s.admin = s.token(pumasi.ScopeAdmin)
 	return s
+}
+
+// mark is the number of requests the server has seen, for waitSync.
+func (s *server) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.seen)
+}
+
+// waitSync waits until machine's daemon ran a whole reconcile after the
+// mark since: it fetched its assignments and then posted its status (the
+// last step of a reconcile), both after the mark. A negative check made
+// after it cannot pass only because the daemon had not got to it yet.
+func (s *server) waitSync(t *testing.T, machine string, since int) {
+	t.Helper()
+	get, post := "GET /machines/"+machine+"/assignments", "POST /machines/"+machine+"/status"
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		fetched, done := false, false
+		for _, r := range s.seen[min(since, len(s.seen)):] {
+			fetched = fetched || r == get
+			done = done || fetched && r == post
+		}
+		s.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("daemon %s ran no whole reconcile within 10 s", machine)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func quietLog() *slog.Logger {
@@ -365,10 +411,15 @@ func TestRedeliveryDoesNotRewrite(t *testing.T) {
 	// placement repeated changes nothing either.
 	s.upload("r1", "same.md", "same\n")
 	s.place("r1", "a1", "m1")
-	// A later file on the same agent proves the frames before it were applied.
+	// A later file on the same agent proves the frames before it were
+	// applied, and a whole reconcile after it (the one assignments_changed
+	// asks for, or a later one) that the reconcile rewrote nothing either.
+	m := s.mark()
 	s.upload("r1", "later.md", "later\n")
 	waitDir(t, home, "a1", map[string]string{"same.md": "same\n", "later.md": "later\n"})
-	time.Sleep(200 * time.Millisecond)
+	s.place("r1", "a1", "m1")
+	s.hub.Push(context.Background(), "m1", []pumasi.Frame{{Type: pumasi.FrameAssignmentsChanged, MachineID: "m1"}})
+	s.waitSync(t, "m1", m)
 	after, _ := os.Stat(path)
 	if !after.ModTime().Equal(before.ModTime()) || !after.ModTime().Equal(old) {
 		t.Fatalf("mtime moved from %v to %v: the file was rewritten", before.ModTime(), after.ModTime())
@@ -390,6 +441,7 @@ func TestCrashLeftoversAndLocalDamage(t *testing.T) {
 	dir := filepath.Join(home, "agents", "a1", "memory", "shared")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, tmpPrefix+"123"), []byte("half"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".b.md.tmp-456"), []byte("half"), 0o644) // atomicfile's temp name
 	os.WriteFile(filepath.Join(dir, "a.md"), []byte("corrupt"), 0o644)
 	os.WriteFile(filepath.Join(dir, "stale.md"), []byte("stale"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".user-hidden"), []byte("not ours"), 0o644)
@@ -425,9 +477,13 @@ func TestReleaseWhileDown(t *testing.T) {
 	os.MkdirAll(foreign, 0o755)
 	os.WriteFile(filepath.Join(foreign, "keep.md"), []byte("keep"), 0o644)
 
+	// Another agent stays on m1, so the reconcile ends with a status post:
+	// after it, the release has run.
+	s.place("r2", "a2", "m1")
+	m := s.mark()
 	s.daemon(t, "m1", home, time.Hour)
+	s.waitSync(t, "m1", m)
 	waitDir(t, home, "a1", map[string]string{})
-	time.Sleep(100 * time.Millisecond)
 	if got := dirFiles(t, home, "zz"); got["keep.md"] != "keep" {
 		t.Fatalf("foreign agent dir = %v, want keep.md untouched", got)
 	}
@@ -441,8 +497,10 @@ func TestServerDownThenUp(t *testing.T) {
 	s.upload("r1", "a.md", "A\n")
 	// A front that is down until switched on.
 	var up atomicBool
+	var refused atomic.Int64
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !up.get() {
+			refused.Add(1)
 			http.Error(w, "down", http.StatusBadGateway)
 			return
 		}
@@ -451,7 +509,13 @@ func TestServerDownThenUp(t *testing.T) {
 	defer front.Close()
 	home := t.TempDir()
 	startDaemon(t, Config{Server: front.URL, Machine: "m1", Token: s.token("machine:m1"), Home: home, Poll: time.Hour, Log: quietLog()})
-	time.Sleep(1500 * time.Millisecond)
+	// The daemon tried (and was refused) a few times: it backs off, and
+	// nothing came from a server that answered nothing.
+	for deadline := time.Now().Add(15 * time.Second); refused.Load() < 3; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon tried %d times in 15 s, want 3", refused.Load())
+		}
+	}
 	if got := dirFiles(t, home, "a1"); len(got) != 0 {
 		t.Fatalf("files while down: %v", got)
 	}
@@ -534,9 +598,19 @@ func TestStaleDeleteFrameKeepsNewerFile(t *testing.T) {
 	s.hub.Push(context.Background(), "m1", []pumasi.Frame{{Type: pumasi.FrameDelete, AgentID: "a1", RoomID: "r1",
 		StorageName: "n.md", ContentSHA256: sumHex([]byte("v1\n"))}})
 	path := filepath.Join(home, "agents", "a1", "memory", "shared", "n.md")
-	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+	// A later file's frame comes after the stale delete, so once it is on
+	// disk the delete was handled; n.md must read v2 throughout.
+	s.upload("r1", "later.md", "later\n")
+	later := filepath.Join(filepath.Dir(path), "later.md")
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
 		if b, err := os.ReadFile(path); err != nil || string(b) != "v2\n" {
 			t.Fatalf("after a stale delete frame n.md reads %q, %v; want v2 throughout", b, err)
+		}
+		if _, err := os.Stat(later); err == nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the frame after the stale delete was not applied in 10 s")
 		}
 	}
 	// A delete naming the version on disk still deletes.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -62,7 +63,12 @@ func IsTemp(name string) bool {
 }
 
 // SyncDir syncs a directory, so a rename or an unlink in it is durable.
+// Windows cannot sync a directory handle (and journals its renames), so
+// there it does nothing.
 func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
