@@ -348,19 +348,19 @@ func TestGateLabelledCorpus(t *testing.T) {
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
-		{"tuning/injection", "testdata/gate/injection", loadInjectionTuning(t), map[string]float64{"good": 1, "injection": 1}, false},
+		{"tuning/injection", "testdata/gate/injection", loadInjectionTuning(t), map[string]float64{"good": 1, "injection": 0.992}, false},
 		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
 			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
 		// Below the issue's goals (97 % of attempts, 99 % of good
-		// findings): this is where the instructions stage lands on a batch
-		// it was not tuned on.
+		// findings): where the instructions stage lands on batches it was
+		// not tuned on. Rules alone refused 61 % and 66 % of the
+		// attempts and accepted 92.9 % and 93.7 % of the good findings;
+		// the normalisers and the model took the attempts to 73 % and
+		// 83 %, at three more good findings refused in injection2.
 		{"held-out/injection", "testdata/gate/heldout/injection.jsonl", held["injection.jsonl"],
-			map[string]float64{"good": 0.929, "injection": 0.611}, true},
-		// Written before the structural rewrite of the instructions stage,
-		// to judge it: 158 attempts (48 Korean) in many disguises, 158 good
-		// findings with installers, commands, URLs and security advice.
+			map[string]float64{"good": 0.929, "injection": 0.729}, true},
 		{"held-out/injection2", "testdata/gate/heldout/injection2.jsonl", held["injection2.jsonl"],
-			map[string]float64{"good": 0.936, "injection": 0.664}, true},
+			map[string]float64{"good": 0.917, "injection": 0.829}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)

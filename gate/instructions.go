@@ -64,7 +64,7 @@ func Instructions(title, content string) InstructionsResult {
 			continue
 		}
 		for _, sn := range sentences {
-			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) {
+			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) {
 				kinds[p.kind] = true
 				break
 			}
@@ -81,6 +81,9 @@ func Instructions(title, content string) InstructionsResult {
 	}
 	if exfiltrates(&v) {
 		kinds[InstructionExfiltrate] = true
+	}
+	if len(kinds) == 0 && instructionsModel.maxScore(modelUnits(&v)) >= instructionsModel.threshold {
+		kinds[modelKind(&v)] = true
 	}
 	for k := range kinds {
 		res.Kinds = append(res.Kinds, k)

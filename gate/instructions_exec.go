@@ -2,6 +2,7 @@ package gate
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -23,9 +24,13 @@ func remoteExec(v *views) bool {
 		if !containsAny(v.all, p.hints) {
 			continue
 		}
-		for _, m := range p.re.FindAllString(v.all, 8) {
+		for _, loc := range p.re.FindAllStringIndex(v.all, 8) {
+			m := v.all[loc[0]:loc[1]]
 			if unseen {
 				return true // "no need to review the fork"
+			}
+			if describedAsAttack(v.all, loc[0], loc[1]) {
+				continue // a write-up quoting what an attacker ran
 			}
 			hosts := reHost.FindAllStringSubmatch(m, -1)
 			if len(hosts) == 0 {
@@ -120,6 +125,14 @@ func explainedHost(target, prose, squashedProse string) bool {
 		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) {
 			return true
 		}
+		// A vendor's name with a short suffix: datadoghq for Datadog.
+		if !codeHost && len(n) >= 7 {
+			for cut := len(n) - 3; cut < len(n); cut++ {
+				if cut >= 5 && containsWord(prose, n[:cut]) {
+					return true
+				}
+			}
+		}
 		// On a code host anyone can name a repository after a word of
 		// the finding ("acme-cli-patched"); only the whole name counts.
 		for _, p := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
@@ -188,3 +201,35 @@ func exfiltrates(v *views) bool {
 	}
 	return false
 }
+
+// reAttackWords call a command an attacker's: a security write-up quotes
+// the malicious command it describes.
+var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else)\b|악성|공격자|타이포스쿼팅|피싱|백도어`)
+
+// reNotAttack negates one: "this is not malicious".
+var reNotAttack = regexp.MustCompile(`\b(?:not|no|isn't|never|nothing)\s+(?:\w+\s+)?(?:malicious|malware|compromised|a backdoor|phishing)`)
+
+// describedAsAttack reports a command whose sentence, or the sentence
+// before it, calls it an attack, in a text that tells no reader to run it.
+func describedAsAttack(text string, start, end int) bool {
+	from := start
+	for n := 0; n < 2 && from > 0; n++ {
+		i := strings.LastIndexAny(text[:from-1], ".!?\n")
+		if i < 0 {
+			from = 0
+			break
+		}
+		from = i + 1
+	}
+	to := end
+	if i := strings.IndexAny(text[end:], ".!?\n"); i >= 0 {
+		to = end + i
+	} else {
+		to = len(text)
+	}
+	window := text[from:to]
+	return reAttackWords.MatchString(window) && !reNotAttack.MatchString(window) && !reRunVerbToReader.MatchString(window)
+}
+
+// reRunVerbToReader tells the reader to run something.
+var reRunVerbToReader = regexp.MustCompile(`\b(?:you should|you must|please|agents? (?:should|must)|assistants? (?:should|must))\b[^.\n]{0,40}\b(?:run|execute|pipe|install)\b|(?:^|[.!?]\s+)(?:run|execute|pipe)\b`)

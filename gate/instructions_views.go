@@ -40,6 +40,11 @@ func newViews(text string) views {
 			v.disguises = append(v.disguises, d)
 		}
 	}
+	var extra []string
+	if t, ok := tagText(text); ok {
+		disguise("invisible tag characters")
+		extra = append(extra, strings.ToLower(t))
+	}
 	s := norm.NFKC.String(text)
 	if s != text && strings.ContainsFunc(text, func(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }) {
 		disguise("full-width letters")
@@ -50,6 +55,10 @@ func newViews(text string) views {
 			return -1
 		}
 		if l, ok := homoglyphs[r]; ok {
+			disguise("look-alike letters")
+			return l
+		}
+		if l, ok := confusable(r); ok {
 			disguise("look-alike letters")
 			return l
 		}
@@ -66,7 +75,18 @@ func newViews(text string) views {
 		disguise("HTML comment")
 		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(s)
 	}
-	var extra []string
+	if e, ok := entityText(s); ok {
+		disguise("character references")
+		extra = append(extra, strings.ToLower(e))
+	}
+	for _, d := range percentText(s) {
+		disguise("percent-encoding")
+		extra = append(extra, d)
+	}
+	if l, ok := leetText(s); ok {
+		disguise("digits for letters")
+		extra = append(extra, l)
+	}
 	for _, m := range base64Runs(text, 8) {
 		if d, ok := decodedText(m); ok {
 			disguise("base64")

@@ -1,0 +1,312 @@
+package gate
+
+import (
+	"bufio"
+	_ "embed"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The instructions stage's second reader: a logistic regression over the
+// words, word pairs and Hangul letter pairs of the normalised directive
+// view, plus structural signals (a disguise, a host the finding does not
+// explain, a shell fed from the network, something sensitive read, a
+// sentence spoken to the reader). The rules name what they recognise; the
+// model catches paraphrases they do not spell out. Its weights are
+// generated from the tuning part of testdata/gate by
+// TestInstructionsModelFresh (go test ./gate -run ModelFresh -update-model),
+// deterministically; the test fails when the committed weights are stale.
+
+//go:embed instructions_model.txt
+var instructionsModelText string
+
+// linearModel is a logistic regression: a text is aimed at its reader
+// when bias + Σ weights of its features reaches threshold (a log-odds).
+type linearModel struct {
+	bias, threshold float64
+	weights         map[string]float64
+}
+
+var instructionsModel = parseModel(instructionsModelText)
+
+func parseModel(text string) linearModel {
+	m := linearModel{weights: map[string]float64{}}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, '\t')
+		if i < 0 {
+			panic("gate: bad model line " + strconv.Quote(line))
+		}
+		w, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			panic("gate: bad model weight " + strconv.Quote(line))
+		}
+		switch name := line[:i]; name {
+		case "@bias":
+			m.bias = w
+		case "@threshold":
+			m.threshold = w
+		default:
+			m.weights[name] = w
+		}
+	}
+	return m
+}
+
+// score is the model's log-odds that the features belong to a text aimed
+// at its reader.
+func (m linearModel) score(features []string) float64 {
+	s := m.bias
+	for _, f := range features {
+		s += m.weights[f]
+	}
+	return s
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// reModelWord is a word of the directive view: letters and digits, Hangul
+// included.
+var reModelWord = regexp.MustCompile(`[\pL\pN]+`)
+
+// modelUnits lists the features of each sentence of a text's directive
+// view; every sentence also carries the text's disguises and structural
+// signals. An attempt is usually one sentence inside an otherwise useful
+// finding, so the model scores sentences and a text scores as its worst.
+func modelUnits(v *views) [][]string {
+	var shared []string
+	for _, d := range v.disguises {
+		shared = append(shared, "d:"+d)
+	}
+	shared = append(shared, structuralFeatures(v)...)
+	var units [][]string
+	memo := map[string]uint32{}
+	for _, sn := range reSentenceEnd.Split(v.directive, -1) {
+		words := reModelWord.FindAllString(sn, -1)
+		if len(words) == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		var fs []string
+		add := func(f string) {
+			if !seen[f] {
+				seen[f] = true
+				fs = append(fs, f)
+			}
+		}
+		for i, w := range words {
+			if len(w) > 40 {
+				w = "<long>"
+			}
+			add("w:" + w)
+			if i > 0 {
+				add("b:" + words[i-1] + " " + w)
+				add("pb:" + stem(words[i-1]) + " " + stem(w))
+			}
+			if st := stem(w); st != w {
+				add("p:" + st)
+			}
+			if strings.ContainsFunc(w, isHangul) {
+				r := []rune(w)
+				for j := 0; j+1 < len(r); j++ {
+					add("k:" + string(r[j:j+2]))
+				}
+			}
+		}
+		for _, f := range conceptFeatures(words, memo) {
+			add(f)
+		}
+		for _, f := range shared {
+			add(f)
+		}
+		units = append(units, fs)
+	}
+	return units
+}
+
+// maxScore is the highest score of a text's sentences.
+func (m linearModel) maxScore(units [][]string) float64 {
+	best := math.Inf(-1)
+	for _, u := range units {
+		best = max(best, m.score(u))
+	}
+	return best
+}
+
+// structuralFeatures are the signals of the text's shape the words do not
+// carry.
+func structuralFeatures(v *views) []string {
+	var out []string
+	unexplained, ip := false, false
+	for _, h := range reHost.FindAllString(v.all, 16) {
+		if reIPv4.MatchString(strings.SplitN(strings.TrimPrefix(strings.TrimPrefix(h, "http://"), "https://"), "/", 2)[0]) {
+			ip = true
+		}
+		if !explainedHost(h, v.prose, v.squashedProse()) {
+			unexplained = true
+		}
+	}
+	if unexplained {
+		out = append(out, "s:unexplained host")
+	}
+	if ip {
+		out = append(out, "s:ip host")
+	}
+	for _, p := range execPatterns {
+		if containsAny(v.all, p.hints) && p.re.MatchString(v.all) {
+			out = append(out, "s:runs downloaded code")
+			if unexplained {
+				out = append(out, "s:runs code from an unexplained host")
+			}
+			break
+		}
+	}
+	if reSensitiveSource.MatchString(v.all) {
+		out = append(out, "s:sensitive source")
+	}
+	if reNetSink.MatchString(v.all) {
+		out = append(out, "s:network sink")
+	}
+	if reToReader.MatchString(v.directive) || reToReaderKo.MatchString(v.directive) {
+		out = append(out, "s:to the reader")
+	}
+	if strings.ContainsFunc(v.directive, isHangul) {
+		out = append(out, "s:korean")
+	}
+	return out
+}
+
+// modelKind names the kind of a text the model found aimed at its reader
+// and the rules did not: by what it asks for.
+func modelKind(v *views) string {
+	d := v.directive
+	switch {
+	case strings.Contains(d, "curl") || strings.Contains(d, "wget") || strings.Contains(d, "| sh") || strings.Contains(d, "|sh") ||
+		strings.Contains(d, "bash") || strings.Contains(d, "iex") || strings.Contains(d, "실행") || strings.Contains(d, "script"):
+		if containsAny(d, sendHints) && reSensitive.MatchString(d) {
+			return InstructionExfiltrate
+		}
+		return InstructionRemoteExec
+	case containsAny(d, sendHints) && (reSensitive.MatchString(d) || reSensitiveSource.MatchString(d)):
+		return InstructionExfiltrate
+	case containsAny(d, concealHints) && (reConcealCue.MatchString(d) || reConcealCueKo.MatchString(d)):
+		return InstructionConceal
+	}
+	return InstructionOverride
+}
+
+// concepts are classes of words: who a sentence addresses (an agent, the
+// reader as "you"), what it asks for (set rules aside, keep quiet, run,
+// fetch, send), and about what (rules, the user, secrets). The model
+// weighs each class and each pair of classes in a sentence, so "set aside
+// whatever your system prompt told you" and "ignore your instructions"
+// share the features YOU+RULES and DISMISS+RULES though they share no
+// phrase. A word belongs to a class when it starts with one of the
+// class's stems (English) or contains one (Hangul).
+var concepts = []struct {
+	name  string
+	stems []string
+}{
+	{"AGENT", []string{"ai", "assistant", "agent", "model", "llm", "bot", "claude", "codex", "copilot", "gpt", "chatgpt", "cursor", "에이전트", "어시스턴트", "모델", "인공지능", "봇"}},
+	{"YOU", []string{"you", "your", "yourself", "당신", "너는", "너의", "너도", "너가", "네가"}},
+	{"RULES", []string{"instruction", "prompt", "directive", "rule", "guideline", "guidance", "guardrail", "policy", "policies", "restriction", "constraint", "safety", "지시", "지침", "규칙", "프롬프트", "제한", "제약", "안전"}},
+	{"DISMISS", []string{"ignor", "disregard", "forget", "forgot", "overrid", "override", "void", "revok", "obsolete", "outdated", "lifted", "expired", "supersed", "cancel", "aside", "bypass", "suspend", "withdraw", "replac", "no longer", "optional", "무시", "잊", "폐기", "무효", "취소", "해제", "대체", "내려놓"}},
+	{"PRIORITY", []string{"priorit", "precedence", "outrank", "authoritative", "binding", "above", "instead", "only", "henceforth", "onward", "immediately", "now", "우선", "최우선", "지금부터", "이제", "대신", "만"}},
+	{"USER", []string{"user", "human", "developer", "person", "owner", "reviewer", "requester", "operator", "maintainer", "사용자", "개발자", "운영자", "리뷰어", "요청자"}},
+	{"CONCEAL", []string{"hide", "hidden", "conceal", "silent", "quiet", "secretly", "omit", "mention", "tell", "reveal", "inform", "disclos", "aware", "unaware", "know", "hear", "report", "summar", "숨기", "숨겨", "몰래", "조용히", "알리", "말하", "말씀", "언급", "보고", "요약", "모르"}},
+	{"NEG", []string{"not", "don't", "dont", "never", "no", "without", "refrain", "nothing", "neither", "말고", "마라", "마세요", "말것", "않", "없이", "절대"}},
+	{"RUN", []string{"run", "execut", "pipe", "bash", "sh", "iex", "eval", "exec", "sudo", "powershell", "실행", "돌려"}},
+	{"FETCH", []string{"curl", "wget", "download", "fetch", "iwr", "irm", "http", "https", "script", "내려받", "다운로드", "스크립트"}},
+	{"SEND", []string{"send", "post", "upload", "forward", "share", "mail", "email", "paste", "attach", "include", "mirror", "copy", "transmit", "submit", "보내", "전송", "업로드", "올려", "올리", "첨부", "붙여", "적어"}},
+	{"SECRET", []string{"env", "token", "key", "secret", "credential", "password", "passwd", "ssh", "aws", "kube", "npmrc", "pypirc", "netrc", "history", "cookie", "토큰", "키", "비밀", "자격", "인증"}},
+	{"IMPER", []string{"please", "must", "should", "kindly", "need", "required", "expected", "하세요", "하십시오", "하라", "해라", "할것", "주세요", "해야", "바랍니다", "것"}},
+}
+
+// conceptFeatures returns the classes of a sentence's words, each as c:X,
+// and every pair of them as cc:X+Y. memo caches each word's classes.
+func conceptFeatures(words []string, memo map[string]uint32) []string {
+	var set uint32
+	for _, w := range words {
+		m, ok := memo[w]
+		if !ok {
+			for i, c := range concepts {
+				if conceptMatch(w, c.stems) {
+					m |= 1 << i
+				}
+			}
+			if memo != nil {
+				memo[w] = m
+			}
+		}
+		set |= m
+	}
+	var out []string
+	for i := range concepts {
+		if set&(1<<i) == 0 {
+			continue
+		}
+		out = append(out, "c:"+concepts[i].name)
+		for j := i + 1; j < len(concepts); j++ {
+			if set&(1<<j) != 0 {
+				out = append(out, "cc:"+concepts[i].name+"+"+concepts[j].name)
+			}
+		}
+	}
+	return out
+}
+
+func conceptMatch(w string, stems []string) bool {
+	hangul := strings.ContainsFunc(w, isHangul)
+	for _, s := range stems {
+		if strings.ContainsFunc(s, isHangul) {
+			if hangul && strings.Contains(w, s) {
+				return true
+			}
+		} else if !hangul && (w == s || len(s) >= 4 && strings.HasPrefix(w, s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// stem cuts a Latin word to its first five letters (ignore, ignored,
+// ignoring) and a Hangul word to its first two syllables (무시하고,
+// 무시하라), the part inflection leaves alone.
+func stem(w string) string {
+	r := []rune(w)
+	n := 5
+	if isHangul(r[0]) {
+		n = 2
+	}
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return w
+}
+
+// sentenceAsks reports a sentence whose classes of words make one of the
+// stage's requests: rules set aside or outranked, something kept from the
+// user, code fetched and run, secrets sent away.
+func sentenceAsks(sn string, v *views) bool {
+	has := map[string]bool{}
+	for _, f := range conceptFeatures(reModelWord.FindAllString(sn, -1), nil) {
+		has[f] = true
+	}
+	switch {
+	case has["c:DISMISS"] || has["c:PRIORITY"]:
+		return true
+	case has["c:CONCEAL"] && (has["c:USER"] || has["c:NEG"]):
+		return true
+	case has["c:RUN"] || has["c:FETCH"]:
+		return true
+	case has["c:SEND"] && has["c:SECRET"]:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,299 @@
+package gate
+
+import (
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+var updateModel = flag.Bool("update-model", false, "rewrite gate/instructions_model.txt from the tuning part of testdata/gate")
+
+// The generator of the instructions stage's model: logistic regression
+// trained on the tuning part only (testdata/gate/*.jsonl and injection/;
+// never heldout/), by stochastic gradient descent in a fixed order, so the
+// same data gives the same weights. Its threshold is set on scores the
+// model gave to cases it was not trained on (5-fold cross-validation):
+// the lowest score that keeps the false alarms on the tuning part's
+// findings at modelMaxFalseAlarms.
+var (
+	modelEpochs         = 20
+	modelRate           = 0.05
+	modelL2             = 1e-3
+	modelMinDocs        = 2
+	modelFolds          = 5
+	modelRounds         = 1
+	modelMaxFalseAlarms = 0.002
+)
+
+// TestInstructionsModelGrid compares settings by their out-of-fold
+// figures on the tuning part (PUMASI_MODEL_GRID=1).
+func TestInstructionsModelGrid(t *testing.T) {
+	if os.Getenv("PUMASI_MODEL_GRID") == "" {
+		t.Skip("set PUMASI_MODEL_GRID=1")
+	}
+	samples := modelSamples(t)
+	for _, ep := range []int{20} {
+		for _, rate := range []float64{0.02, 0.05} {
+			for _, l2 := range []float64{1e-3, 1e-2} {
+				for _, rounds := range []int{1} {
+					modelEpochs, modelRate, modelL2, modelRounds = ep, rate, l2, rounds
+					scores := outOfFold(samples)
+					_, r2, _ := pickThreshold(samples, scores)
+					modelMaxFalseAlarms = 0.01
+					_, r10, _ := pickThreshold(samples, scores)
+					modelMaxFalseAlarms = 0.002
+					t.Logf("epochs %d rate %.2f l2 %.0e rounds %d: recall %.3f at 0.2%% false alarms, %.3f at 1%%", ep, rate, l2, rounds, r2, r10)
+				}
+			}
+		}
+	}
+}
+
+type modelSample struct {
+	id    string
+	units [][]string
+	y     float64
+}
+
+func modelSamples(t *testing.T) []modelSample {
+	t.Helper()
+	var out []modelSample
+	for _, c := range loadGateCorpus(t) {
+		title, content := strings.TrimSpace(norm.NFC.String(c.Title)), strings.TrimSpace(norm.NFC.String(c.Content))
+		v := newViews(title + "\n" + content)
+		s := modelSample{id: c.ID, units: modelUnits(&v)}
+		if c.Want == "injection" {
+			s.y = 1
+		}
+		out = append(out, s)
+	}
+	// A fixed order that does not depend on file order.
+	sort.Slice(out, func(i, j int) bool { return idHash(out[i].id) < idHash(out[j].id) })
+	return out
+}
+
+func idHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// trainModel fits the weights of the features seen in modelMinDocs
+// samples or more. Every sentence of a finding is a negative instance; an
+// attempt is one positive instance: first all its sentences together,
+// then, for modelRounds rounds, its sentence the last model scored
+// highest (multiple-instance learning). Attempts and findings' sentences
+// weigh the same in total.
+func trainModel(samples []modelSample) linearModel {
+	df := map[string]int{}
+	for _, s := range samples {
+		seen := map[string]bool{}
+		for _, u := range s.units {
+			for _, f := range u {
+				if !seen[f] {
+					seen[f] = true
+					df[f]++
+				}
+			}
+		}
+	}
+	ids := map[string]int{}
+	var names []string
+	for f, n := range df {
+		if n >= modelMinDocs {
+			names = append(names, f)
+		}
+	}
+	sort.Strings(names)
+	for i, f := range names {
+		ids[f] = i
+	}
+	index := func(u []string) []int {
+		var out []int
+		for _, f := range u {
+			if i, ok := ids[f]; ok {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	type instance struct {
+		f []int
+		y float64
+	}
+	docs := make([][][]int, len(samples))
+	for i, s := range samples {
+		for _, u := range s.units {
+			docs[i] = append(docs[i], index(u))
+		}
+	}
+	w := make([]float64, len(names))
+	var bias float64
+	score := func(f []int) float64 {
+		s := bias
+		for _, i := range f {
+			s += w[i]
+		}
+		return s
+	}
+	for round := 0; round <= modelRounds; round++ {
+		var inst []instance
+		pos, neg := 0.0, 0.0
+		for i, s := range samples {
+			if s.y == 0 {
+				for _, u := range docs[i] {
+					inst = append(inst, instance{u, 0})
+					neg++
+				}
+				continue
+			}
+			var pick []int
+			if round == 0 {
+				seen := map[int]bool{}
+				for _, u := range docs[i] {
+					for _, f := range u {
+						if !seen[f] {
+							seen[f] = true
+							pick = append(pick, f)
+						}
+					}
+				}
+			} else {
+				best := math.Inf(-1)
+				for _, u := range docs[i] {
+					if sc := score(u); sc > best {
+						best, pick = sc, u
+					}
+				}
+			}
+			inst = append(inst, instance{pick, 1})
+			pos++
+		}
+		wPos, wNeg := (pos+neg)/(2*pos), (pos+neg)/(2*neg)
+		for i := range w {
+			w[i] = 0
+		}
+		bias = 0
+		for e := 0; e < modelEpochs; e++ {
+			rate := modelRate / (1 + float64(e)/10)
+			for _, in := range inst {
+				g := sigmoid(score(in.f)) - in.y
+				if in.y == 1 {
+					g *= wPos
+				} else {
+					g *= wNeg
+				}
+				bias -= rate * g
+				for _, i := range in.f {
+					w[i] -= rate * (g + modelL2*w[i])
+				}
+			}
+		}
+	}
+	m := linearModel{bias: bias, weights: map[string]float64{}}
+	for i, f := range names {
+		m.weights[f] = w[i]
+	}
+	return m
+}
+
+// outOfFold returns the score of every sample by a model trained without
+// its fold.
+func outOfFold(samples []modelSample) []float64 {
+	scores := make([]float64, len(samples))
+	for k := 0; k < modelFolds; k++ {
+		var train []modelSample
+		for i, s := range samples {
+			if i%modelFolds != k {
+				train = append(train, s)
+			}
+		}
+		m := trainModel(train)
+		for i, s := range samples {
+			if i%modelFolds == k {
+				scores[i] = m.maxScore(s.units)
+			}
+		}
+	}
+	return scores
+}
+
+// pickThreshold returns the lowest threshold whose false alarms on the
+// findings stay within modelMaxFalseAlarms, and the share of attempts it
+// catches.
+func pickThreshold(samples []modelSample, scores []float64) (float64, float64, int) {
+	var neg, posScores []float64
+	for i, s := range samples {
+		if s.y == 1 {
+			posScores = append(posScores, scores[i])
+		} else {
+			neg = append(neg, scores[i])
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(neg)))
+	allowed := int(math.Floor(modelMaxFalseAlarms * float64(len(neg))))
+	th := neg[allowed] + 0.001
+	caught := 0
+	for _, p := range posScores {
+		if p >= th {
+			caught++
+		}
+	}
+	return th, float64(caught) / float64(len(posScores)), allowed
+}
+
+func formatModel(m linearModel, n int, cvRecall float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Generated by TestInstructionsModelFresh from the tuning part of testdata/gate (%d cases); do not edit.\n", n)
+	fmt.Fprintf(&b, "# Logistic regression; a text is aimed at its reader when @bias + the weights of its features >= @threshold.\n")
+	fmt.Fprintf(&b, "# Out-of-fold, the threshold catches %.1f%% of the tuning attempts.\n", 100*cvRecall)
+	fmt.Fprintf(&b, "@bias\t%.3f\n@threshold\t%.3f\n", m.bias, m.threshold)
+	var names []string
+	for f, w := range m.weights {
+		if math.Abs(w) >= 0.01 {
+			names = append(names, f)
+		}
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		fmt.Fprintf(&b, "%s\t%.3f\n", f, m.weights[f])
+	}
+	return b.String()
+}
+
+// TestInstructionsModelFresh retrains the model and fails when the
+// committed weights differ (-update-model rewrites them).
+func TestInstructionsModelFresh(t *testing.T) {
+	samples := modelSamples(t)
+	th, recall, allowed := pickThreshold(samples, outOfFold(samples))
+	m := trainModel(samples)
+	m.threshold = th
+	t.Logf("model: %d samples, %d features, threshold %.3f; out-of-fold it catches %.1f%% of the attempts with %d false alarms allowed", len(samples), len(m.weights), th, 100*recall, allowed)
+	text := formatModel(m, len(samples), recall)
+	if *updateModel {
+		if err := os.WriteFile("instructions_model.txt", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, want := instructionsModel, parseModel(text)
+	if math.Abs(got.threshold-want.threshold) > 0.01 || math.Abs(got.bias-want.bias) > 0.01 {
+		t.Fatalf("instructions_model.txt is stale (threshold %.3f, bias %.3f; retrained %.3f, %.3f): go test ./gate -run ModelFresh -update-model", got.threshold, got.bias, want.threshold, want.bias)
+	}
+	stale := 0
+	for f, w := range want.weights {
+		if math.Abs(got.weights[f]-w) > 0.01 {
+			stale++
+		}
+	}
+	if stale > 0 || len(got.weights) != len(want.weights) {
+		t.Fatalf("instructions_model.txt is stale (%d weights differ, %d vs %d features): go test ./gate -run ModelFresh -update-model", stale, len(got.weights), len(want.weights))
+	}
+}
