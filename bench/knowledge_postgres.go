@@ -35,6 +35,9 @@ type pgOpts struct {
 	// prewarm loads the HNSW index into shared buffers (pg_prewarm) before
 	// the queries, as a server that has been answering would hold it.
 	prewarm bool
+	// storage, when set, is the embedding column's STORAGE (such as MAIN)
+	// before the seed, for knowledge-postgres-storage.
+	storage string
 }
 
 // benchKnowledgePostgres runs benchKnowledgePostgresAt at 10,000 and
@@ -86,6 +89,11 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	if err := postgres.Migrate(ctx, pool); err != nil {
 		return nil, err
 	}
+	if o.storage != "" {
+		if _, err := pool.Exec(ctx, `ALTER TABLE knowledge_entries ALTER COLUMN embedding SET STORAGE `+o.storage); err != nil {
+			return nil, err
+		}
+	}
 	raw := postgres.Retrying(postgres.NewKnowledgeDriver(pool))
 	timed := newTimedDriver(raw)
 	know := knowledge.New(timed, knowledge.Options{})
@@ -93,6 +101,9 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	k := fmt.Sprintf("%dk", o.n/1000)
 	if o.n >= 1000000 {
 		k = fmt.Sprintf("%dM", o.n/1000000)
+	}
+	if o.storage != "" {
+		k += ", embedding STORAGE " + o.storage
 	}
 	progress := func(rs ...row) {
 		for _, x := range rs { // progress, since a run takes minutes

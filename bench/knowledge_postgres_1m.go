@@ -11,6 +11,34 @@ import (
 
 func init() {
 	register(scenario{name: "knowledge-postgres-1m", run: benchKnowledgePostgres1M, long: true})
+	register(scenario{name: "knowledge-postgres-storage", run: benchKnowledgePostgresStorage, long: true})
+}
+
+// benchKnowledgePostgresStorage compares, at 100,000 entries (2,000 with
+// -quick), the embedding column's default storage (pgvector's EXTERNAL: a
+// 512-dimension vector goes to TOAST) with MAIN (kept in the row), in one
+// run on one cluster: whether reading candidates' vectors inline pays for
+// heap pages that hold fewer rows.
+func benchKnowledgePostgresStorage(ctx context.Context, cfg config) ([]row, error) {
+	o := pgOpts{n: 100000, queries: 300, contribs: 200, clients: []int{8}, scans: 10, mwm: "1GB"}
+	if cfg.quick {
+		o = pgOpts{n: 2000, queries: 50, contribs: 48, clients: []int{8}, scans: 10, mwm: "256MB"}
+	}
+	srv, err := testpeer.StartPostgres()
+	if err != nil {
+		return nil, fmt.Errorf("start postgres (scripts/postgres.sh install): %w", err)
+	}
+	defer srv.Stop()
+	var rows []row
+	for _, storage := range []string{"", "MAIN"} {
+		o.storage = storage
+		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
+		if err != nil {
+			return nil, fmt.Errorf("postgres, %d entries, storage %q: %w", o.n, storage, err)
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
 }
 
 // benchKnowledgePostgres1M is benchKnowledgePostgresAt at 1,000,000

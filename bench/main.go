@@ -107,6 +107,10 @@ func main() {
 	}
 	printTable(rows)
 	if failed {
+		// os.Exit skips the deferred calls: remove the scratch folder and
+		// end the profile first.
+		os.RemoveAll(tmp)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
