@@ -154,6 +154,7 @@ var authzRows = []authzRow{
 	{route: "POST /knowledge/{id}/flag", name: "flag without handle", method: "POST", path: "/knowledge/{entry}/flag", body: `{"reason":"wrong"}`, want: [8]int{401, 200, 200, 200, 200, 200, 200, 200}, denyCode: pumasi.EAgentRequired},
 	{route: "POST /knowledge/{id}/restore", name: "restore entry", method: "POST", path: "/knowledge/{entry}/restore", header: handle, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 	{route: "DELETE /knowledge/{id}", name: "redact entry", method: "DELETE", path: "/knowledge/{entry}", header: handle, want: [8]int{401, 401, 401, 204, 403, 403, 403, 403}},
+	{route: "GET /knowledge/{id}/history", name: "history", method: "GET", path: "/knowledge/{entry}/history", want: everyone(200)},
 	{route: "GET /knowledge/moderation", name: "moderation view", method: "GET", path: "/knowledge/moderation", header: handle, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 	{route: "GET /knowledge/query", name: "query with quarantined", method: "GET", path: "/knowledge/query?q=pgx+pool_max_conns&include=quarantined", want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 

@@ -19,6 +19,7 @@ func init() {
 	addRoute("POST", "/knowledge/{id}/restore", "knowledge-moderate", (*API).restoreKnowledge)
 	addRoute("DELETE", "/knowledge/{id}", "knowledge-moderate", (*API).redactKnowledge)
 	addRoute("GET", "/knowledge/moderation", "knowledge-moderate", (*API).moderationKnowledge)
+	addRoute("GET", "/knowledge/{id}/history", "knowledge-moderate", (*API).historyKnowledge)
 }
 
 // moderator is what the moderation routes need of the knowledge store
@@ -28,6 +29,7 @@ type moderator interface {
 	Restore(ctx context.Context, id, by string) (knowledge.Entry, error)
 	Redact(ctx context.Context, id, by, reason string) error
 	Moderation(ctx context.Context, hive string, limit int) (knowledge.ModerationView, error)
+	History(ctx context.Context, id string) (knowledge.History, error)
 }
 
 // moderation returns the store's moderation side. Returns an internal
@@ -192,6 +194,23 @@ func (a *API) moderationKnowledge(w http.ResponseWriter, r *http.Request, _ para
 		return
 	}
 	writeHive(w, http.StatusOK, v)
+}
+
+// historyKnowledge answers GET /knowledge/{id}/history (public): the
+// entry's lifecycle events, oldest first; a redacted id lists its
+// redaction.
+func (a *API) historyKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+	m, err := a.moderation()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	h, err := m.History(r.Context(), p["id"])
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeHive(w, http.StatusOK, h)
 }
 
 // includeQuarantined reads a query's ?include=: "quarantined" keeps

@@ -291,3 +291,48 @@ func TestKnowledgeModerationView(t *testing.T) {
 		t.Fatalf("limit=0 = %d, want 400", status)
 	}
 }
+
+// historyKinds returns the kinds GET /knowledge/{id}/history lists.
+func (e *knowEnv) historyKinds(id string) []string {
+	e.t.Helper()
+	status, m := e.modReq("GET", "/knowledge/"+id+"/history", "", "", "")
+	if status != http.StatusOK {
+		e.t.Fatalf("history of %s = %d %v", id, status, m)
+	}
+	d := m["data"].(map[string]any)
+	if d["entry_id"] != id {
+		e.t.Fatalf("history entry_id = %v, want %s", d["entry_id"], id)
+	}
+	var kinds []string
+	for _, ev := range d["events"].([]any) {
+		kinds = append(kinds, ev.(map[string]any)["kind"].(string))
+	}
+	return kinds
+}
+
+func TestKnowledgeHistoryListsModeration(t *testing.T) {
+	e := newKnowEnv(t)
+	admin := modToken(t, pumasi.ScopeAdmin)
+	old := e.contributeID("author-1", findingTitle, findingContent, "")
+	if got := e.historyKinds(old); len(got) != 0 {
+		t.Fatalf("history of a new entry = %v, want none", got)
+	}
+	newer := e.contributeID("author-2", "pgvector 0.8 iterative index scans return LIMIT rows under a WHERE filter",
+		"Since pgvector 0.8.0, `SET hnsw.iterative_scan = relaxed_order` keeps scanning the HNSW index until `LIMIT 5` rows pass `WHERE hive = $2`; raising `hnsw.ef_search` is no longer needed.", old)
+	e.modReq("POST", "/knowledge/"+old+"/flag", "flagger-1", "", `{"reason":"outdated","note":"see the newer one"}`)
+	e.modReq("POST", "/knowledge/"+old+"/flag", "", admin, `{"reason":"outdated"}`)
+	e.modReq("POST", "/knowledge/"+old+"/restore", "", admin, "")
+	if got, want := e.historyKinds(old), []string{"superseded", "flagged", "flagged", "quarantined", "restored"}; !slices.Equal(got, want) {
+		t.Fatalf("history of the older entry = %v, want %v", got, want)
+	}
+	if got := e.historyKinds(newer); !slices.Equal(got, []string{"supersedes"}) {
+		t.Fatalf("history of the newer entry = %v, want [supersedes]", got)
+	}
+	e.modReq("DELETE", "/knowledge/"+old+"?reason=wrong", "", admin, "")
+	if got := e.historyKinds(old); len(got) != 6 || got[5] != "redacted" {
+		t.Fatalf("history after redaction = %v, want the redaction last", got)
+	}
+	if status, _ := e.modReq("GET", "/knowledge/no-such-entry/history", "", "", ""); status != http.StatusNotFound {
+		t.Fatalf("history of an unknown id = %d, want 404", status)
+	}
+}
