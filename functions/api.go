@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -248,7 +249,24 @@ func matchRoute(method string, segs []string) (*Route, params, []string) {
 			allow = append(allow, http.MethodHead)
 		}
 	}
-	return nil, nil, append(allow, http.MethodOptions)
+	return nil, nil, sortMethods(append(allow, http.MethodOptions))
+}
+
+// methodOrder is the order methods are listed in Allow, whatever the order
+// their routes were registered in.
+var methodOrder = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions}
+
+// sortMethods sorts ms into methodOrder (others last) and returns it.
+func sortMethods(ms []string) []string {
+	rank := func(m string) int {
+		if i := slices.Index(methodOrder, m); i >= 0 {
+			return i
+		}
+		return len(methodOrder)
+	}
+	slices.SortStableFunc(ms, func(a, b string) int { return rank(a) - rank(b) })
+	return ms
 }
 
 func splitPath(escaped string) ([]string, bool) {

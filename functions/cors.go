@@ -138,7 +138,7 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 		if slices.Contains(open, http.MethodGet) {
 			open = append(open, http.MethodHead)
 		}
-		open = append(open, http.MethodOptions)
+		open = sortMethods(append(open, http.MethodOptions))
 		h.Set("Allow", strings.Join(open, ", "))
 		if origin != "" && allowed != "" && (matched || method == "") {
 			h.Set("Access-Control-Allow-Origin", allowed)

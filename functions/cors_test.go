@@ -99,7 +99,7 @@ func TestCORSDefault(t *testing.T) {
 	// OPTIONS on an authenticated route names its methods, and nothing
 	// that would let another origin call it.
 	if resp := corsDo(t, srv, "OPTIONS", "/rooms/r1/files", origin); resp.StatusCode != 204 ||
-		resp.Header.Get("Allow") != "POST, GET, HEAD, OPTIONS" || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		resp.Header.Get("Allow") != "GET, HEAD, POST, OPTIONS" || resp.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Fatalf("OPTIONS /rooms/r1/files = %d %v, want 204 with Allow and no CORS", resp.StatusCode, resp.Header)
 	}
 }

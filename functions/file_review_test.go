@@ -70,7 +70,7 @@ func TestMetaNotModified(t *testing.T) {
 func TestMethodNotAllowedListsMethods(t *testing.T) {
 	e := newTestEnv(t)
 	for _, tc := range []struct{ method, path, want string }{
-		{"PATCH", "/rooms/r1/files", "POST, GET, HEAD, OPTIONS"},
+		{"PATCH", "/rooms/r1/files", "GET, HEAD, POST, OPTIONS"},
 		{"POST", "/rooms/r1/files/spec.md", "GET, HEAD, DELETE, OPTIONS"},
 		{"DELETE", "/knowledge/query", "GET, HEAD, OPTIONS"},
 		{"GET", "/knowledge/contribute", "POST, OPTIONS"},
