@@ -3,11 +3,15 @@ package localdev_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,13 +45,40 @@ func TestGatewayPushToDaemon(t *testing.T) {
 	defer hub.Close()
 	api := &functions.API{Store: st, Secret: ldSecret, Socket: hub, Log: log}
 	var posts atomic.Int64
+	// seen logs the daemon's requests in order, so the test waits for the
+	// connect's reconcile to end instead of sleeping.
+	var mu sync.Mutex
+	var seen []string
 	count := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && len(r.URL.Path) > 14 && r.URL.Path[:14] == "/@connections/" {
 				posts.Add(1)
 			}
+			if strings.HasPrefix(r.URL.Path, "/machines/m1/") {
+				mu.Lock()
+				seen = append(seen, r.Method+" "+r.URL.Path)
+				mu.Unlock()
+			}
 			next.ServeHTTP(w, r)
 		})
+	}
+	// fetches reports whether a reconcile ran whole after the last socket
+	// open: an assignments fetch, then a status post.
+	fetches := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		connected, fetched, done := false, false, false
+		for _, r := range seen {
+			switch r {
+			case "GET /machines/m1/ws":
+				connected, fetched, done = true, false, false
+			case "GET /machines/m1/assignments":
+				fetched = connected
+			case "POST /machines/m1/status":
+				done = done || fetched
+			}
+		}
+		return done
 	}
 	srv := httptest.NewServer(count(localdev.ConnectionsHandler(hub, ldSecret, api.Handler())))
 	defer srv.Close()
@@ -92,9 +123,10 @@ func TestGatewayPushToDaemon(t *testing.T) {
 		}
 		return conn != ""
 	})
-	// Give the connect's backfill a moment to finish, so what follows can
-	// only arrive by frames.
-	time.Sleep(300 * time.Millisecond)
+	// The reconcile the connect asks for has ended (its status post came
+	// after the socket opened): from here on, with hourly polls, only
+	// frames can bring a change, which the end checks.
+	waitFor(t, "the connect's reconcile ends", fetches)
 
 	shared := filepath.Join(dhome, "agents", "a1", "memory", "shared")
 	before := posts.Load()
@@ -188,7 +220,14 @@ func TestRunGatewayPush(t *testing.T) {
 		_, err := os.Stat(shared)
 		return err == nil
 	})
-	time.Sleep(500 * time.Millisecond) // let the daemon's socket settle
+	// The socket is open and the reconcile it asked for has fetched the
+	// assignments (the second fetch: the first is the start's): from here
+	// on, with hourly polls, only a frame can bring a change (the
+	// confirming reconcile after a frame is not asked for without one).
+	waitFor(t, "daemon connected and reconciled", func() bool {
+		m := requestCounts(t, base, admin)
+		return m["connected"] >= 1 && m["GET /machines/{machine}/assignments"] >= 2
+	})
 	body := []byte("pushed through @connections\n")
 	if got := do("POST", "/rooms/r1/files?name=pushed.md", body); got != 201 {
 		t.Fatalf("upload = %d", got)
@@ -197,4 +236,49 @@ func TestRunGatewayPush(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(shared, "pushed.md"))
 		return err == nil && bytes.Equal(b, body)
 	})
+}
+
+// requestCounts reads localdev's /metrics: requests answered by "METHOD
+// route", whatever their status, and "connected", the machines connected.
+func requestCounts(t *testing.T, base, token string) map[string]int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics = %d, %v", res.StatusCode, err)
+	}
+	out := map[string]int{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "pumasi_connected_machines "); ok {
+			n, _ := strconv.ParseFloat(v, 64)
+			out["connected"] = int(n)
+		}
+		labels, ok := strings.CutPrefix(line, "pumasi_http_requests_total{")
+		if !ok {
+			continue
+		}
+		route, method := label(labels, "route"), label(labels, "method")
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		if err != nil {
+			t.Fatalf("metric line %q: %v", line, err)
+		}
+		out[method+" "+route] += int(v)
+	}
+	return out
+}
+
+// label is the value of name in a Prometheus label list (a="x",b="y"}…).
+func label(labels, name string) string {
+	_, v, ok := strings.Cut(labels, name+`="`)
+	if !ok {
+		return ""
+	}
+	v, _, _ = strings.Cut(v, `"`)
+	return v
 }

@@ -153,9 +153,10 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 			}
 		}
 	}
-	p99 := func(ds []time.Duration) time.Duration {
+	pct := func(ds []time.Duration, p int) time.Duration {
+		ds = slices.Clone(ds)
 		slices.Sort(ds)
-		return ds[len(ds)*99/100]
+		return ds[len(ds)*p/100]
 	}
 	var base []time.Duration
 	for range 40 {
@@ -186,8 +187,8 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 		}
 	}
 	dropped := strings.Count(p.stderr(), "connection too slow, dropping it")
-	t.Logf("%d rounds of 40 × 100 KB uploads to rooms of %d stuck sockets in %s: %d sockets dropped; localdev RSS %.1f MB before, %.1f MB at most; healthy fan-out p99 %s before, %s during",
-		rounds, stuck, time.Since(start).Round(time.Millisecond), dropped, float64(rss0)/(1<<20), float64(maxRSS)/(1<<20), p99(base), p99(during))
+	t.Logf("%d rounds of 40 × 100 KB uploads to rooms of %d stuck sockets in %s: %d sockets dropped; localdev RSS %.1f MB before, %.1f MB at most; healthy fan-out p50 %s before, %s during (p99 %s, %s)",
+		rounds, stuck, time.Since(start).Round(time.Millisecond), dropped, float64(rss0)/(1<<20), float64(maxRSS)/(1<<20), pct(base, 50), pct(during, 50), pct(base, 99), pct(during, 99))
 	if dropped < stuck {
 		t.Fatalf("%d of %d stuck sockets were dropped; the test did not fill them", dropped, stuck)
 	}
@@ -197,7 +198,11 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 	if maxRSS > 64<<20 {
 		t.Fatalf("localdev RSS reached %.1f MB with %d stuck sockets, want at most 64 MB", float64(maxRSS)/(1<<20), stuck)
 	}
-	if b, d := p99(base), p99(during); d > 250*time.Millisecond && d > 5*b {
-		t.Fatalf("healthy fan-out p99 %s with stuck sockets, %s without", d, b)
+	// A hub that waited on stuck sockets would slow every fan-out beside
+	// them, so the median shows it; the median is compared with the one
+	// measured before in this run, never with a fixed time, so a loaded
+	// machine slows both alike.
+	if b, d := pct(base, 50), pct(during, 50); d > 5*b {
+		t.Fatalf("healthy fan-out p50 %s with stuck sockets, %s without (%.1f×, want at most 5×)", d, b, float64(d)/float64(b))
 	}
 }

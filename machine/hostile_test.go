@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,12 +102,14 @@ func TestHostileServerWritesNothingOutsideShared(t *testing.T) {
 	// make it reconcile, which cannot produce the sentinel.
 	reported := make(chan struct{})
 	var reportOnce sync.Once
+	var statuses atomic.Int64 // status posts: each ends a reconcile
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/machines/m1/assignments":
 			json.NewEncoder(w).Encode(doc)
 		case r.URL.Path == "/machines/m1/status":
 			reportOnce.Do(func() { close(reported) })
+			statuses.Add(1)
 			w.WriteHeader(204)
 		case r.URL.Path == "/machines/m1/ws":
 			c, err := upgrader.Upgrade(w, r, nil)
@@ -150,8 +153,13 @@ func TestHostileServerWritesNothingOutsideShared(t *testing.T) {
 
 	startDaemon(t, Config{Server: srv.URL, Machine: "m1", Token: "anything", Home: home, Poll: 50 * time.Millisecond, Log: quietLog()})
 	waitDir(t, home, "a1", map[string]string{"ok.md": okBody, "sentinel.md": sentinel})
-	// Give polls and retries time to try the hostile entries again.
-	time.Sleep(500 * time.Millisecond)
+	// Two more status posts: at least one whole reconcile (with its
+	// retries of the hostile entries) ran after the good files landed.
+	for n, deadline := statuses.Load(), time.Now().Add(10*time.Second); statuses.Load() < n+2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the daemon reconciled no more within 10 s")
+		}
+	}
 
 	var found []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

@@ -26,9 +26,11 @@ func TestSymlinkedSharedDirIsRefused(t *testing.T) {
 	}
 	s.place("r1", "a1", "m1")
 	s.upload("r1", "spec.md", "spec\n")
+	m := s.mark()
 	s.daemon(t, "m1", home, 200*time.Millisecond)
-	// Give the daemon several reconciles and polls.
-	time.Sleep(1500 * time.Millisecond)
+	// Two whole reconciles (the first, and a poll's).
+	s.waitSync(t, "m1", m)
+	s.waitSync(t, "m1", s.mark())
 	if b, err := os.ReadFile(notes); err != nil || string(b) != "private\n" {
 		t.Fatalf("notes.md = %q, %v; a symlinked shared/ must not be managed", b, err)
 	}

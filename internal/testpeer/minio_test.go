@@ -122,10 +122,15 @@ func TestMinIOColdStarts(t *testing.T) {
 			t.Fatalf("PUMASI_COLD_STARTS=%q, want a positive count", v)
 		}
 	}
-	var ok int
+	var ok, skipped, failed int
 	var total, worst time.Duration
 	for i := range n {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
+		passed := t.Run(fmt.Sprint(i), func(t *testing.T) {
+			defer func() {
+				if t.Skipped() {
+					skipped++
+				}
+			}()
 			begin := time.Now()
 			srv := testpeer.MinIO(t)
 			took := time.Since(begin)
@@ -159,9 +164,20 @@ func TestMinIOColdStarts(t *testing.T) {
 			}
 			ok++
 		})
+		if !passed {
+			failed++
+		}
 	}
-	if ok != n {
-		t.Fatalf("%d of %d cold starts served S3 at once, want all", ok, n)
+	// A skipped start (no MinIO installed, outside CI) is neither a pass nor
+	// a failure; a failed one has already failed its subtest.
+	if skipped == n {
+		t.Skipf("all %d cold starts skipped: no MinIO", n)
 	}
-	t.Logf("%d of %d cold starts ready; start took %s on average, %s at worst", ok, n, total/time.Duration(n), worst)
+	if ok+skipped+failed != n {
+		t.Fatalf("%d cold starts: %d ready, %d skipped, %d failed", n, ok, skipped, failed)
+	}
+	if ok > 0 {
+		t.Logf("%d of %d cold starts ready (%d failed, %d skipped); start took %s on average, %s at worst",
+			ok, n, failed, skipped, total/time.Duration(ok), worst)
+	}
 }
