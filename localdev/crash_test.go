@@ -23,19 +23,49 @@ import (
 	"pumasi"
 )
 
-// buildPumasi compiles the real CLI once per test binary.
-var buildPumasi = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "pumasi-bin-")
-	if err != nil {
-		return "", err
+// binDir holds the CLI the tests build; TestMain removes it, so nothing is
+// left in $TMPDIR.
+var binDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "pumasi-bin-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	bin := filepath.Join(dir, "pumasi")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/pumasi").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
+}
+
+// installPumasi installs the real CLI once per test binary, the way the
+// README's Install section does (make install, into binDir as GOBIN), so
+// the README test checks the one build every other test runs. It returns
+// the binary and what make printed. Without make it builds with the same
+// flags.
+var installPumasi = sync.OnceValues(func() (installed, error) {
+	bin := filepath.Join(binDir, "pumasi")
+	cmd := exec.Command("make", "install")
+	if _, err := exec.LookPath("make"); err != nil {
+		cmd = exec.Command("go", "install", "-trimpath", "-buildvcs=auto", "./cmd/pumasi")
 	}
-	return bin, nil
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "GOBIN="+binDir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return installed{}, fmt.Errorf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)
+	}
+	return installed{bin: bin, out: string(out)}, nil
 })
+
+// installed is the CLI installPumasi made.
+type installed struct{ bin, out string }
+
+// buildPumasi returns the installed CLI.
+func buildPumasi() (string, error) {
+	i, err := installPumasi()
+	return i.bin, err
+}
 
 // proc is a running localdev process.
 type proc struct {

@@ -150,16 +150,14 @@ func TestReadmeInstallAndCLI(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
 	}
-	gobin := t.TempDir()
-	install := exec.Command("make", "install")
-	install.Dir = ".."
-	install.Env = append(os.Environ(), "GOBIN="+gobin)
-	out, err := install.CombinedOutput()
+	// The package's tests run the binary make install made (installPumasi):
+	// one build, with the README's flags.
+	inst, err := installPumasi()
 	if err != nil {
-		t.Fatalf("make install: %v\n%s", err, out)
+		t.Fatal(err)
 	}
-	bin := filepath.Join(gobin, "pumasi")
-	if !strings.Contains(string(out), "installed "+bin+"\n") {
+	gobin, bin, out := binDir, inst.bin, inst.out
+	if !strings.Contains(out, "installed "+bin+"\n") {
 		t.Fatalf("make install does not say where it installed:\n%s", out)
 	}
 	version, err := exec.Command(bin, "version").Output()

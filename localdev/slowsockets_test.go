@@ -199,10 +199,10 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 		t.Fatalf("localdev RSS reached %.1f MB with %d stuck sockets, want at most 64 MB", float64(maxRSS)/(1<<20), stuck)
 	}
 	// A hub that waited on stuck sockets would slow every fan-out beside
-	// them, so the median shows it; the median is compared with the one
-	// measured before in this run, never with a fixed time, so a loaded
-	// machine slows both alike.
-	if b, d := pct(base, 50), pct(during, 50); d > 5*b {
-		t.Fatalf("healthy fan-out p50 %s with stuck sockets, %s without (%.1f×, want at most 5×)", d, b, float64(d)/float64(b))
+	// them by its write deadline (10 s), so the median shows it. It is
+	// compared with the slowest fan-outs measured before in this run (p99),
+	// never with a fixed time, so a loaded machine slows both alike.
+	if b, d := pct(base, 99), pct(during, 50); d > 10*b {
+		t.Fatalf("healthy fan-out p50 %s with stuck sockets, %.1f× its p99 %s without, want at most 10×", d, float64(d)/float64(b), b)
 	}
 }

@@ -45,6 +45,11 @@ func knowHelper(home, tag string) int {
 	}
 	defer s.Close()
 	k := NewKnowledge(s)
+	// Ready: the home is open; the parent lets both go once both are.
+	if err := os.WriteFile(filepath.Join(home, "ready-"+tag), nil, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "ready:", err)
+		return 2
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := os.Stat(filepath.Join(home, "go")); err == nil {
@@ -98,7 +103,21 @@ func TestKnowledgeTwoProcessesOneHome(t *testing.T) {
 		}
 		cmds = append(cmds, cmd)
 	}
-	time.Sleep(300 * time.Millisecond) // let both open the home
+	// Both helpers have the home open before either starts: a real
+	// readiness signal, not a guess at how long opening takes.
+	for _, tag := range []string{"pa", "pb"} {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(home, "ready-"+tag)); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				for _, c := range cmds {
+					c.Process.Kill()
+				}
+				t.Fatalf("helper %s did not open the home within 30 s", tag)
+			}
+		}
+	}
 	if err := os.WriteFile(filepath.Join(home, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

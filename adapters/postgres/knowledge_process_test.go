@@ -52,6 +52,11 @@ func (h helper) run(role string) error {
 	}
 	defer pool.Close()
 	k := NewKnowledge(pool, knowledge.Options{})
+	// Ready: the pool is open (Open pinged the database); the parent lets
+	// every helper go once all are.
+	if err := os.WriteFile(filepath.Join(h.dir, "ready-"+h.tag), nil, 0o644); err != nil {
+		return err
+	}
 	if err := waitFile(ctx, filepath.Join(h.dir, "go")); err != nil {
 		return err
 	}
@@ -202,7 +207,17 @@ func runHelpers(t *testing.T, url string, arg string, roles ...string) time.Dura
 		}
 		cmds = append(cmds, cmd)
 	}
-	time.Sleep(300 * time.Millisecond) // let both open their pools
+	// Every helper has its pool open before any starts: a real readiness
+	// signal, not a guess at how long opening takes.
+	ctx, cancel := context.WithTimeout(context.Background(), helperDeadline)
+	for i := range cmds {
+		if err := waitFile(ctx, filepath.Join(dir, fmt.Sprintf("ready-p%d", i))); err != nil {
+			cancel()
+			signalAll(cmds, os.Kill)
+			t.Fatalf("helper p%d never got ready: %v", i, err)
+		}
+	}
+	cancel()
 	start := time.Now()
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -51,9 +51,10 @@ func TestStuckSocketsStayBounded(t *testing.T) {
 			return 0
 		}
 	}
-	p99 := func(ds []time.Duration) time.Duration {
+	pct := func(ds []time.Duration, p int) time.Duration {
+		ds = slices.Clone(ds)
 		slices.Sort(ds)
-		return ds[len(ds)*99/100]
+		return ds[len(ds)*p/100]
 	}
 	var base []time.Duration
 	for range 200 {
@@ -107,9 +108,9 @@ func TestStuckSocketsStayBounded(t *testing.T) {
 		left += len(e.hub.Connections(fmt.Sprintf("stuck-%d", i)))
 	}
 	growth := int64(maxHeap) - int64(heap0)
-	t.Logf("%d posts of %d KB frames to %d stuck sockets: max queued %.1f MB (budgets %.1f MB a socket, %.1f MB in all), live heap growth at most %.1f MB; healthy p99 %s before, %s during (%d probes); %d stuck sockets left",
+	t.Logf("%d posts of %d KB frames to %d stuck sockets: max queued %.1f MB (budgets %.1f MB a socket, %.1f MB in all), live heap growth at most %.1f MB; healthy p50 %s before, %s during, p99 %s, %s (%d probes); %d stuck sockets left",
 		pushes, len(frame)>>10, stuck, float64(maxQueued)/(1<<20), float64(e.hub.SendBytes)/(1<<20), float64(e.hub.MaxQueuedBytes)/(1<<20), float64(growth)/(1<<20),
-		p99(base), p99(during), len(during), left)
+		pct(base, 50), pct(during, 50), pct(base, 99), pct(during, 99), len(during), left)
 	if left != 0 {
 		t.Fatalf("%d stuck sockets still live after the pushes, want all dropped", left)
 	}
@@ -119,7 +120,11 @@ func TestStuckSocketsStayBounded(t *testing.T) {
 	if growth > 64<<20 {
 		t.Fatalf("live heap grew by %.1f MB with %d stuck sockets, want at most 64 MB", float64(growth)/(1<<20), stuck)
 	}
-	if b, d := p99(base), p99(during); d > 100*time.Millisecond && d > 10*b {
-		t.Fatalf("healthy machine's p99 latency %s with stuck sockets, %s without", d, b)
+	// A hub that waited on a stuck socket would hold the healthy one for
+	// its write deadline (10 s) on every round, which the median shows. It
+	// is compared with the slowest probes measured before in this run
+	// (p99), never with a fixed time, so a loaded machine slows both alike.
+	if b, d := pct(base, 99), pct(during, 50); d > 20*b {
+		t.Fatalf("healthy machine's p50 latency %s with stuck sockets, %.1f× its p99 %s without, want at most 20×", d, float64(d)/float64(b), b)
 	}
 }
