@@ -176,12 +176,23 @@ func (s *Store) truncateWAL(ctx context.Context) error {
 		return fmt.Errorf("truncate wal: %w", err)
 	}
 	defer conn.Close()
+	// The background checkpointer may hold the checkpoint lock (busy, -1
+	// frames): try again a few times, a few milliseconds apart.
 	var busy, logFrames, done int
-	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
-		return fmt.Errorf("truncate wal: %w", err)
+	for attempt := 0; ; attempt++ {
+		if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil {
+			return fmt.Errorf("truncate wal: %w", err)
+		}
+		if busy == 0 {
+			return nil
+		}
+		if attempt == 20 {
+			return fmt.Errorf("truncate wal: busy (%d of %d frames copied)", done, logFrames)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	if busy != 0 {
-		return fmt.Errorf("truncate wal: readers kept %d of %d frames", logFrames-done, logFrames)
-	}
-	return nil
 }
