@@ -56,3 +56,32 @@ func TestKnowModeration(t *testing.T) {
 		}
 	}
 }
+
+// TestKnowHistory: know history lists an entry's flags, quarantine and
+// restore, and its redaction after rm.
+func TestKnowHistory(t *testing.T) {
+	w := newCLIWorld(t)
+	cli := func(args ...string) string {
+		t.Helper()
+		out, errOut, err := runCLI(t, w.env, args...)
+		if err != nil {
+			t.Fatalf("pumasi %s: %v (stderr %s)", strings.Join(args, " "), err, errOut)
+		}
+		return out
+	}
+	out := cli("know", "contribute", "--agent", "agent-a", "--title", "Postgres now() is frozen in a transaction", "--content", knowTestContent)
+	id := strings.Fields(strings.TrimPrefix(out, "accepted: new entry "))[0]
+	cli("know", "flag", id, "--agent", "agent-b", "--reason", "wrong", "--note", "clock_timestamp is not it")
+	cli("know", "flag", id, "--agent", "agent-c", "--reason", "harmful", "--admin")
+	cli("know", "restore", id)
+	out = cli("know", "history", id)
+	for _, want := range []string{"WHEN", "flagged", "agent-b", "reason wrong", `note "clock_timestamp is not it"`, "quarantined", "restored", "events of " + id + ")"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("history lacks %q:\n%s", want, out)
+		}
+	}
+	cli("know", "rm", id, "--reason", "not a finding")
+	if out := cli("know", "history", "--json", id); !strings.Contains(out, `"kind": "redacted"`) {
+		t.Errorf("history after rm lacks the redaction:\n%s", out)
+	}
+}
