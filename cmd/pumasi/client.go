@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -177,6 +178,10 @@ func roomPath(room string, rest ...string) string {
 	}
 	return p
 }
+
+// newTable is the writer of every table the CLI prints (columns two
+// spaces apart); --json prints the same answer through printJSON.
+func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) }
 
 // printJSON writes v indented.
 func printJSON(w io.Writer, v any) error {

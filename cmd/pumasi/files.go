@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
@@ -179,7 +178,7 @@ func runLs(ctx context.Context, env *cliEnv, args []string) error {
 	if *asJSON {
 		return printJSON(env.stdout, l)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "NAME\tSIZE\tVERSION\tSHA256\tUPDATED\n")
 	for _, f := range l.Files {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", f.Name, f.Size, f.Version, f.SHA256[:12], f.UpdatedAt.Format("2006-01-02 15:04:05Z07:00"))

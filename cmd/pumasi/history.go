@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"pumasi"
@@ -69,7 +68,7 @@ func runVersions(ctx context.Context, env *cliEnv, args []string) error {
 	if *asJSON {
 		return printJSON(env.stdout, vl)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "VERSION\tSIZE\tSHA256\tBY\tWHEN\tNOTE\n")
 	for _, v := range vl.Versions {
 		sha, note := short(v.SHA256), ""
@@ -134,7 +133,7 @@ func runLog(ctx context.Context, env *cliEnv, args []string) error {
 	if *asJSON {
 		return printJSON(env.stdout, all)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "REV\tWHEN\tBY\tCHANGE\n")
 	for _, ch := range all {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", ch.Rev, ch.At.Local().Format(time.DateTime), ch.By, describeChange(ch))

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -271,7 +270,7 @@ func runKnowHistory(ctx context.Context, env *cliEnv, args []string) error {
 	if err := json.Unmarshal(raw, &h); err != nil {
 		return fmt.Errorf("decode answer: %w", err)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "WHEN\tKIND\tBY\tDETAILS\n")
 	for _, ev := range h.Events {
 		by := ev.By

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -54,7 +53,7 @@ func runRooms(ctx context.Context, env *cliEnv, args []string) error {
 	if *asJSON {
 		return printJSON(env.stdout, res)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "ROOM\tREV\tFILES\tBYTES\tAGENTS\n")
 	for _, r := range res.Rooms {
 		agents := strings.Join(r.Agents, ",")
@@ -183,7 +182,7 @@ func runAgents(ctx context.Context, env *cliEnv, args []string) error {
 	if *asJSON {
 		return printJSON(env.stdout, res)
 	}
-	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "AGENT\tMACHINE\tSTATE\tLAST SEEN\n")
 	for _, a := range res.Agents {
 		state := "synced"
