@@ -74,7 +74,7 @@ func TestMethodNotAllowedListsMethods(t *testing.T) {
 		{"POST", "/rooms/r1/files/spec.md", "GET, HEAD, DELETE, OPTIONS"},
 		{"DELETE", "/knowledge/query", "GET, HEAD, OPTIONS"},
 		{"GET", "/knowledge/contribute", "POST, OPTIONS"},
-		{"PUT", "/knowledge/some-entry", "GET, HEAD, OPTIONS"},
+		{"PUT", "/knowledge/some-entry", "GET, HEAD, DELETE, OPTIONS"}, // DELETE redacts (admin)
 	} {
 		r := e.do(tc.method, tc.path, e.admin, nil, nil)
 		var body struct {
