@@ -113,11 +113,17 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 		method = http.MethodGet
 	}
 	// The methods of this path that are open to other origins.
-	var open []string
+	var open, all []string
 	matched := false
 	pattern := bestPattern(segs)
 	for _, rt := range routes {
-		if rt.Pattern != pattern || !c.opens(corsClass(rt)) {
+		if rt.Pattern != pattern {
+			continue
+		}
+		if !slices.Contains(all, rt.Method) {
+			all = append(all, rt.Method)
+		}
+		if !c.opens(corsClass(rt)) {
 			continue
 		}
 		if !slices.Contains(open, rt.Method) {
@@ -135,11 +141,17 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request, segs []string) bool {
 		h.Add("Vary", "Origin")
 	}
 	if preflight {
-		if slices.Contains(open, http.MethodGet) {
-			open = append(open, http.MethodHead)
+		withHead := func(ms []string) []string {
+			if slices.Contains(ms, http.MethodGet) {
+				ms = append(ms, http.MethodHead)
+			}
+			return sortMethods(append(ms, http.MethodOptions))
 		}
-		open = sortMethods(append(open, http.MethodOptions))
-		h.Set("Allow", strings.Join(open, ", "))
+		// Allow names every method of the path, as a 405 does; the
+		// preflight's Access-Control-Allow-Methods only those open to
+		// other origins.
+		open = withHead(open)
+		h.Set("Allow", strings.Join(withHead(all), ", "))
 		if origin != "" && allowed != "" && (matched || method == "") {
 			h.Set("Access-Control-Allow-Origin", allowed)
 			h.Set("Access-Control-Allow-Methods", strings.Join(open, ", "))
