@@ -143,6 +143,9 @@ var authzRows = []authzRow{
 		header: map[string]string{functions.HeaderAgent: "a b"}, want: everyone(400), denyCode: pumasi.EInvalidRequest},
 	{route: "GET /knowledge/query", name: "query", method: "GET", path: "/knowledge/query?q=pgx+pool_max_conns", want: everyone(200)},
 	{route: "GET /knowledge/{id}", name: "entry", method: "GET", path: "/knowledge/{entry}", want: everyone(200)},
+	{route: "GET /knowledge/{id}/history", name: "history", method: "GET", path: "/knowledge/{entry}/history", want: everyone(200)},
+	// Unmerge is an admin's: a handle or a room or machine token is not enough.
+	{route: "POST /knowledge/{id}/unmerge", name: "unmerge", method: "POST", path: "/knowledge/{entry}/unmerge", header: handle, want: [8]int{401, 401, 401, 200, 403, 403, 403, 403}},
 	{route: "POST /knowledge/{id}/cite", name: "cite with handle", method: "POST", path: "/knowledge/{entry}/cite", header: handle, want: everyone(200)},
 	{route: "POST /knowledge/{id}/cite", name: "cite without handle", method: "POST", path: "/knowledge/{entry}/cite", want: [8]int{401, 200, 200, 200, 200, 200, 200, 200}, denyCode: pumasi.EAgentRequired},
 	{route: "POST /knowledge/{id}/endorse", name: "endorse with handle", method: "POST", path: "/knowledge/{entry}/endorse", header: handle, want: everyone(200)},

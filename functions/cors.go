@@ -67,7 +67,7 @@ func ParseCORS(origins, routes string) (CORS, error) {
 // other route.
 func corsClass(rt Route) int {
 	switch rt.Method + " " + rt.Pattern {
-	case "GET /knowledge/query", "GET /knowledge/{id}":
+	case "GET /knowledge/query", "GET /knowledge/{id}", "GET /knowledge/{id}/history":
 		return 0
 	case "POST /knowledge/contribute", "POST /knowledge/{id}/cite", "POST /knowledge/{id}/endorse":
 		return 1

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/gate"
@@ -52,6 +54,12 @@ type knowResp struct {
 
 func (e *knowEnv) do(method, path, agent string, body string) knowResp {
 	e.t.Helper()
+	return e.doAs(method, path, agent, "", body)
+}
+
+// doAs is do with a bearer token (none when empty).
+func (e *knowEnv) doAs(method, path, agent, bearer, body string) knowResp {
+	e.t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
@@ -65,6 +73,9 @@ func (e *knowEnv) do(method, path, agent string, body string) knowResp {
 	}
 	if agent != "" {
 		req.Header.Set("X-Hive-Agent", agent)
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -345,11 +356,17 @@ func TestKnowledgeEntryAndCounters(t *testing.T) {
 	}
 	hasKeys(t, "contribution", contribs[1].(map[string]any), "agent", "title", "content", "at", "similarity")
 
+	// A cite counts once per handle and UTC day: the repeats answer 200,
+	// counted false, the entry unchanged.
 	for i := 0; i < 3; i++ {
 		r = e.do("POST", "/knowledge/"+id+"/cite", "reader-1", "")
+		if r.status != 200 || r.data()["counted"] != (i == 0) || r.data()["citation_count"] != 1.0 {
+			t.Fatalf("cite %d by one handle = %d %s, want counted only the first time, citation_count 1", i, r.status, r.raw)
+		}
 	}
-	if r.status != 200 || r.data()["citation_count"] != 3.0 {
-		t.Fatalf("cite = %d %s, want citation_count 3", r.status, r.raw)
+	r = e.do("POST", "/knowledge/"+id+"/cite", "reader-2", "")
+	if r.status != 200 || r.data()["counted"] != true || r.data()["citation_count"] != 2.0 {
+		t.Fatalf("cite by another handle = %d %s, want citation_count 2", r.status, r.raw)
 	}
 	for i := 0; i < 3; i++ {
 		r = e.do("POST", "/knowledge/"+id+"/endorse", "reader-1", "")
@@ -464,7 +481,7 @@ func TestSweepThroughAPI(t *testing.T) {
 	defer st.Close()
 	k := local.NewKnowledge(st)
 	// Threshold above 1 forces the race: near-duplicates both get in.
-	racy := &API{Knowledge: k, Embedder: embed.NewHashed(0), MergeThreshold: 1.01}
+	racy := &API{Knowledge: k, Embedder: embed.NewHashed(0), MergeThreshold: 1.01, Secret: testSecret}
 	srv := httptest.NewServer(racy.Handler())
 	defer srv.Close()
 	e := &knowEnv{t: t, srv: srv, know: k}
@@ -483,10 +500,70 @@ func TestSweepThroughAPI(t *testing.T) {
 		t.Fatalf("kept entry after sweep = %s", r.raw)
 	}
 	gone := b.data()["entry"].(map[string]any)["id"].(string)
-	if r := e.do("GET", "/knowledge/"+gone, "", ""); r.status != 404 {
-		t.Fatalf("absorbed entry = %d", r.status)
+	// The id contribute handed out lives: it answers with its survivor.
+	if r := e.do("GET", "/knowledge/"+gone, "", ""); r.status != 200 || r.data()["id"] != keep || r.data()["merged_into"] != keep {
+		t.Fatalf("absorbed entry = %d %s, want 200 with the survivor %s and merged_into", r.status, r.raw, keep)
+	}
+	if r := e.do("GET", "/knowledge/"+keep, "", ""); r.data()["merged_into"] != nil {
+		t.Fatalf("survivor by its own id says merged_into: %s", r.raw)
+	}
+	// Counts on the absorbed id go to the survivor.
+	if r := e.do("POST", "/knowledge/"+gone+"/cite", "reader-1", ""); r.status != 200 || r.data()["id"] != keep ||
+		r.data()["citation_count"] != 1.0 || r.data()["counted"] != true || r.data()["merged_into"] != keep {
+		t.Fatalf("cite on the absorbed id = %d %s, want counted on %s", r.status, r.raw, keep)
+	}
+	if r := e.do("POST", "/knowledge/"+gone+"/endorse", "reader-1", ""); r.status != 200 || r.data()["id"] != keep || r.data()["endorsement_count"] != 1.0 {
+		t.Fatalf("endorse on the absorbed id = %d %s, want counted on %s", r.status, r.raw, keep)
+	}
+	r = e.do("GET", "/knowledge/"+gone+"/history", "", "")
+	events, _ := r.data()["events"].([]any)
+	if r.status != 200 || r.data()["entry_id"] != gone || len(events) != 1 {
+		t.Fatalf("history of the absorbed id = %d %s, want one event", r.status, r.raw)
+	}
+	ev := events[0].(map[string]any)
+	if ev["kind"] != "merged_into" || ev["other_id"] != keep || ev["via"] != "sweep" || ev["similarity"].(float64) < 0.5 {
+		t.Fatalf("merge event = %v", ev)
+	}
+	hasKeys(t, "event", ev, "kind", "at", "other_id", "similarity", "via")
+
+	// Only an admin unmerges.
+	roomTok, err := pumasi.SignToken(testSecret, "tester", []string{"room:r1"}, time.Hour, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	adminTok, err := pumasi.SignToken(testSecret, "moderator", []string{pumasi.ScopeAdmin}, time.Hour, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.doAs("POST", "/knowledge/"+gone+"/unmerge", "agent-a", "", ""); r.status != 401 {
+		t.Fatalf("unmerge without a token = %d %s, want 401", r.status, r.raw)
+	}
+	if r := e.doAs("POST", "/knowledge/"+gone+"/unmerge", "", roomTok, ""); r.status != 403 || r.errCode() != "forbidden" {
+		t.Fatalf("unmerge with a room token = %d %s, want 403", r.status, r.raw)
+	}
+	for i := 0; i < 2; i++ { // idempotent: the second changes nothing
+		r = e.doAs("POST", "/knowledge/"+gone+"/unmerge", "", adminTok, "")
+		if r.status != 200 || r.data()["id"] != gone || r.data()["contribution_count"] != 1.0 || r.data()["merged_into"] != nil {
+			t.Fatalf("unmerge %d = %d %s, want the restored entry, 1 contributor", i, r.status, r.raw)
+		}
+		contribs, _ := r.data()["contributions"].([]any)
+		if len(contribs) != 1 || contribs[0].(map[string]any)["agent"] != "agent-b" {
+			t.Fatalf("restored contributions = %v, want agent-b's own", contribs)
+		}
+		kept := e.do("GET", "/knowledge/"+keep, "", "")
+		if kept.data()["contribution_count"] != 1.0 || kept.data()["citation_count"] != 1.0 || kept.data()["endorsement_count"] != 1.0 {
+			t.Fatalf("survivor after unmerge %d = %s, want its own contributor and the counts made since", i, kept.raw)
+		}
+	}
+	r = e.do("GET", "/knowledge/"+gone+"/history", "", "")
+	events, _ = r.data()["events"].([]any)
+	if len(events) != 2 || events[1].(map[string]any)["kind"] != "unmerged" || events[1].(map[string]any)["by"] != "moderator" {
+		t.Fatalf("history after unmerge = %s, want merged_into then unmerged by moderator", r.raw)
+	}
+	if r := e.do("GET", "/knowledge/no-such-entry/history", "", ""); r.status != 404 {
+		t.Fatalf("history of an unknown id = %d", r.status)
 	}
 	if rep, _ := (&API{Knowledge: k}).SweepKnowledge(context.Background()); rep.Merged != 0 {
-		t.Fatalf("second sweep merged %d", rep.Merged)
+		t.Fatalf("second sweep merged %d (an unmerged pair stays apart)", rep.Merged)
 	}
 }

@@ -14,8 +14,9 @@ import (
 // Every method is safe for concurrent use by many processes sharing one
 // backend. Counters move only by atomic increments in the store.
 type Driver interface {
-	// FindExact returns the id of hive's entry whose NormHash is normHash.
-	// Returns not_found when there is none.
+	// FindExact returns the id of hive's entry whose NormHash is normHash,
+	// else of the absorbed entry (still absorbed) whose NormHash it was.
+	// Returns not_found when there is neither.
 	FindExact(ctx context.Context, hive, normHash string) (string, error)
 	// Insert writes a new entry with its first contribution, unless hive
 	// already holds an entry with e.NormHash (a unique key decides, race-free
@@ -27,9 +28,11 @@ type Driver interface {
 	// when c.Agent had not contributed to the entry before (counted true).
 	// Returns not_found when there is no such entry.
 	AddContribution(ctx context.Context, id string, c Contribution) (counted bool, err error)
-	// Cite bumps citation_count by one and sets the last use to at.
-	// Returns not_found when there is no such entry.
-	Cite(ctx context.Context, id, agent string, at time.Time) error
+	// Cite records agent's citation of entry id on day (the engine's key of
+	// a UTC day) once: citation_count grows by one and the last use becomes
+	// at only when the entry held no citation by agent on day (counted
+	// true). Returns not_found when there is no such entry.
+	Cite(ctx context.Context, id, agent, day string, at time.Time) (counted bool, err error)
 	// Endorse records agent's endorsement once; endorsement_count grows only
 	// with a new endorser (counted true). The last use becomes at either way.
 	// Returns not_found when there is no such entry.
@@ -61,12 +64,33 @@ type Driver interface {
 	SweepMark(ctx context.Context) (int64, error)
 	// SetSweepMark records that entries up to seq have been swept.
 	SetSweepMark(ctx context.Context, seq int64) error
-	// Absorb folds entry gone into keep in one atomic step: contributions
-	// and endorsements move, contribution_count and endorsement_count become
-	// keep's distinct contributors and endorsers, citations are summed, the
-	// later last use is kept, and gone is deleted. Returns not_found when
-	// either entry no longer exists.
-	Absorb(ctx context.Context, keep, gone string) error
+	// Absorb folds entry m.EntryID into m.MergedInto in one atomic step and
+	// keeps a record of it: the absorbed entry's text, tags, vector and
+	// counts with m (when, similarity, via). Its contributions, endorsements
+	// and citation rows move to the survivor, each keeping its origin (the
+	// entry it was first made on); contribution_count and endorsement_count
+	// become the survivor's distinct contributors and endorsers;
+	// citation_count adds the absorbed entry's less the (agent, day) pairs
+	// both had; the later last use is kept; the absorbed entry leaves every
+	// index. Returns not_found when either entry no longer exists.
+	Absorb(ctx context.Context, m Merge) error
+	// Merges lists the records of absorptions that entry id took part in,
+	// absorbed or absorbing, undone ones included, oldest first; none when
+	// there are none.
+	Merges(ctx context.Context, id string) ([]Merge, error)
+	// RecentMerges lists up to limit records of absorptions still in
+	// effect, of hive (every hive when empty), newest first.
+	RecentMerges(ctx context.Context, hive string, limit int) ([]Merge, error)
+	// Unmerge undoes the absorption of entry u.EntryID still in effect, in
+	// one atomic step: the entry is written again (a new Seq) from its
+	// record; the rows whose origin is among u.Origins move back to it from
+	// the survivor; both entries' contribution_count and endorsement_count
+	// become their distinct contributors and endorsers again; the survivor
+	// gives back the citations the absorb added; the record is marked undone
+	// at u.At by u.By. Returns not_found when the entry is not absorbed or
+	// its survivor is not a live entry, name_conflict when its hive holds
+	// another entry with its exact text.
+	Unmerge(ctx context.Context, u Unmerge) error
 	// CountUnused counts the entries last used before t.
 	CountUnused(ctx context.Context, before time.Time) (int, error)
 	// RecordSweep keeps a finished sweep's report.
@@ -112,4 +136,39 @@ type Reembedder interface {
 	// process's vector index see the change. Returns not_found when the
 	// entry is gone.
 	SetVector(ctx context.Context, id, model string, v []float32) error
+}
+
+// Merge is the record of one absorption.
+type Merge struct {
+	// EntryID was absorbed into MergedInto.
+	EntryID    string `json:"entry_id"`
+	MergedInto string `json:"merged_into"`
+	Hive       string `json:"hive"`
+	// Title is the absorbed entry's.
+	Title      string    `json:"title"`
+	At         time.Time `json:"at"`
+	Similarity float64   `json:"similarity"`
+	// Via says what merged it: MergeViaSweep or MergeViaContribute.
+	Via string `json:"via"`
+	// UnmergedAt is when an admin (UnmergedBy) undid it; zero while it is
+	// in effect.
+	UnmergedAt time.Time `json:"unmerged_at,omitzero"`
+	UnmergedBy string    `json:"unmerged_by,omitempty"`
+}
+
+// What merged an entry into another (Merge.Via): the sweep, or a
+// contribution's own write (no write path absorbs an entry today; the value
+// is part of the contract for one that will).
+const (
+	MergeViaSweep      = "sweep"
+	MergeViaContribute = "contribute"
+)
+
+// Unmerge is what Driver.Unmerge restores: EntryID, with the rows whose
+// origin is among Origins (EntryID and the entries absorbed into it).
+type Unmerge struct {
+	EntryID string
+	Origins []string
+	At      time.Time
+	By      string
 }

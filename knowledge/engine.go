@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -152,7 +151,19 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 // attribution but not counted again. Returns not_found, having written
 // nothing, when the entry is gone.
 func (k *Engine) merge(ctx context.Context, in ContributeInput, id string, c Contribution) (ContributeResult, error) {
-	if _, err := k.d.AddContribution(ctx, id, c); err != nil {
+	_, err := k.d.AddContribution(ctx, id, c)
+	if pumasi.ErrorCode(err) == pumasi.ENotFound {
+		// An absorbed entry's exact text (FindExact) goes where it went.
+		var e StoredEntry
+		if e, err = k.resolve(ctx, id); err == nil {
+			id = e.ID
+			if c.Similarity < 1 {
+				c.Similarity = Cosine(in.Vector, e.Vector)
+			}
+			_, err = k.d.AddContribution(ctx, id, c)
+		}
+	}
+	if err != nil {
 		return ContributeResult{}, err
 	}
 	return k.landed(ctx, in, id, c, ContributeResult{Verdict: VerdictMerged, Similarity: c.Similarity})
@@ -166,55 +177,21 @@ func (k *Engine) merge(ctx context.Context, in ContributeInput, id string, c Con
 func (k *Engine) landed(ctx context.Context, in ContributeInput, id string, c Contribution, res ContributeResult) (ContributeResult, error) {
 	e, err := k.entry(ctx, id)
 	if pumasi.ErrorCode(err) == pumasi.ENotFound {
-		var sim float64
-		if id, sim, err = k.survivor(ctx, in, c); err == nil {
-			e, err = k.entry(ctx, id)
+		var live StoredEntry
+		if live, err = k.resolve(ctx, id); err == nil {
+			e, err = k.entry(ctx, live.ID)
 		}
 		if err != nil {
 			// Not not_found (%v, not %w): the contribution landed, and
 			// Contribute must not retry it into a second count.
 			return ContributeResult{}, fmt.Errorf("read back the entry a sweep absorbed: %v", err)
 		}
-		res = ContributeResult{Verdict: VerdictMerged, Similarity: sim}
+		res = ContributeResult{Verdict: VerdictMerged, Similarity: Cosine(in.Vector, live.Vector)}
 	} else if err != nil {
 		return ContributeResult{}, err
 	}
 	res.Entry = e
 	return res, nil
-}
-
-// survivor finds the entry of in's hive and model that now holds c, among
-// the nearest to in's vector: the sweep absorbs an entry only into a close
-// twin, and moves its contributions along.
-func (k *Engine) survivor(ctx context.Context, in ContributeInput, c Contribution) (string, float64, error) {
-	ids, err := k.d.Nearest(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
-	if err != nil {
-		return "", 0, err
-	}
-	ents, err := k.d.Entries(ctx, ids)
-	if err != nil {
-		return "", 0, err
-	}
-	for _, id := range ids {
-		e, ok := ents[id]
-		if !ok || e.Hive != in.Hive || e.Model != in.Model {
-			continue
-		}
-		cs, err := k.d.Contributions(ctx, id)
-		if pumasi.ErrorCode(err) == pumasi.ENotFound {
-			continue
-		} else if err != nil {
-			return "", 0, err
-		}
-		for _, got := range cs {
-			// Stores keep times at microseconds (Postgres) or finer.
-			if got.Agent == c.Agent && got.Title == c.Title && got.Content == c.Content &&
-				got.At.Sub(c.At).Abs() < time.Millisecond {
-				return id, Cosine(in.Vector, e.Vector), nil
-			}
-		}
-	}
-	return "", 0, errors.New("no entry near it holds the contribution")
 }
 
 // nearest returns the entry of in's hive and model most cosine-similar to
@@ -271,41 +248,29 @@ func (k *Engine) public(s StoredEntry) Entry {
 	return e
 }
 
-// GetEntry returns an entry with its contributions, oldest first.
+// GetEntry returns an entry with its contributions, oldest first. For an
+// absorbed id it answers the live entry that holds it, MergedInto set.
 func (k *Engine) GetEntry(ctx context.Context, id string) (Entry, error) {
-	e, err := k.entry(ctx, id)
-	if err != nil {
-		return Entry{}, k.goneIfRedacted(ctx, id, err)
+	for attempt := 0; ; attempt++ {
+		live, err := k.resolve(ctx, id)
+		if err != nil {
+			return Entry{}, err
+		}
+		e, err := k.answer(ctx, id, live.ID)
+		if err == nil {
+			e.Contributions, err = k.d.Contributions(ctx, live.ID)
+		}
+		if pumasi.ErrorCode(err) == pumasi.ENotFound && attempt < 3 {
+			continue // absorbed in between: follow it
+		}
+		if err != nil {
+			return Entry{}, err
+		}
+		if e.Contributions == nil {
+			e.Contributions = []Contribution{}
+		}
+		return e, nil
 	}
-	cs, err := k.d.Contributions(ctx, id)
-	if err != nil {
-		return Entry{}, k.goneIfRedacted(ctx, id, err)
-	}
-	e.Contributions = cs
-	if e.Contributions == nil {
-		e.Contributions = []Contribution{}
-	}
-	return e, nil
-}
-
-// Cite bumps an entry's citation_count, which also marks it used.
-func (k *Engine) Cite(ctx context.Context, id, agent string) (Entry, error) {
-	if err := k.d.Cite(ctx, id, agent, k.now().UTC()); err != nil {
-		return Entry{}, k.goneIfRedacted(ctx, id, err)
-	}
-	return k.entry(ctx, id)
-}
-
-// Endorse bumps an entry's endorsement_count once per agent; every
-// endorsement marks the entry used.
-func (k *Engine) Endorse(ctx context.Context, id, agent string) (Entry, error) {
-	if err := CheckHandle(agent); err != nil {
-		return Entry{}, err
-	}
-	if _, err := k.d.Endorse(ctx, id, agent, k.now().UTC()); err != nil {
-		return Entry{}, k.goneIfRedacted(ctx, id, err)
-	}
-	return k.entry(ctx, id)
 }
 
 func nonNil(t []string) []string {

@@ -66,6 +66,9 @@ type Entry struct {
 	// Contributions attribute the entry: its first contribution and every
 	// one merged into it since. Only GetEntry fills them.
 	Contributions []Contribution `json:"contributions,omitempty"`
+	// MergedInto is set when the entry was asked for by the id of an entry
+	// it absorbed: it is this entry's id (the live survivor).
+	MergedInto string `json:"merged_into,omitempty"`
 }
 
 // Contribution is one agent's submission kept for attribution. Similarity is
@@ -192,14 +195,27 @@ type Store interface {
 	// Query returns up to q.Limit entries ranked by relevance (vector and
 	// lexical) × quality × freshness.
 	Query(ctx context.Context, q QueryInput) ([]Hit, error)
-	// GetEntry returns an entry with its contributions, oldest first.
-	// Returns not_found when there is no such entry.
+	// GetEntry returns an entry with its contributions, oldest first; for
+	// the id of an absorbed entry, the live entry that holds it, MergedInto
+	// set. Returns not_found when there is no such entry.
 	GetEntry(ctx context.Context, id string) (Entry, error)
-	// Cite bumps an entry's citation_count. Returns not_found when absent.
-	Cite(ctx context.Context, id, agent string) (Entry, error)
-	// Endorse bumps an entry's endorsement_count once per agent; endorsing
-	// again changes nothing. Returns not_found when absent.
-	Endorse(ctx context.Context, id, agent string) (Entry, error)
+	// Cite bumps an entry's citation_count once per agent and UTC day (on
+	// its survivor for an absorbed id); a repeat answers Counted false and
+	// changes nothing. Returns not_found when absent.
+	Cite(ctx context.Context, id, agent string) (Bump, error)
+	// Endorse bumps an entry's endorsement_count once per agent (on its
+	// survivor for an absorbed id); endorsing again changes nothing but the
+	// last use. Returns not_found when absent.
+	Endorse(ctx context.Context, id, agent string) (Bump, error)
+	// Unmerge restores an absorbed entry with its own contributions and
+	// counts, taken back out of its survivor; on a live entry it changes
+	// nothing. Returns not_found when there is no such entry.
+	Unmerge(ctx context.Context, id, by string) (Entry, error)
+	// History lists an entry's merges and their undoing, oldest first.
+	// Returns not_found when there is no such entry.
+	History(ctx context.Context, id string) (History, error)
+	// RecentMerges lists up to limit merges still in effect, newest first.
+	RecentMerges(ctx context.Context, hive string, limit int) ([]Merge, error)
 	// SweepKnowledge collapses near-duplicates (cosine above threshold within
 	// a hive and model) that racing contributions let in: the older entry
 	// absorbs the newer's contributors, counts and endorsements. It counts

@@ -294,7 +294,7 @@ func withState(e Entry, st ModState) Entry {
 type ModerationView struct {
 	Flagged     []Entry `json:"flagged"`
 	Quarantined []Entry `json:"quarantined"`
-	Merges      []any   `json:"merges"`
+	Merges      []Merge `json:"merges"`
 }
 
 // Moderation lists up to limit flagged and up to limit quarantined entries
@@ -306,7 +306,12 @@ func (k *Engine) Moderation(ctx context.Context, hive string, limit int) (Modera
 	if limit <= 0 {
 		limit = MaxQueryLimit
 	}
-	out := ModerationView{Flagged: []Entry{}, Quarantined: []Entry{}, Merges: []any{}}
+	out := ModerationView{Flagged: []Entry{}, Quarantined: []Entry{}, Merges: []Merge{}}
+	ms, err := k.RecentMerges(ctx, hive, limit)
+	if err != nil {
+		return out, err
+	}
+	out.Merges = ms
 	sts, err := k.mod().Moderated(ctx, hive, 4*limit)
 	if err != nil {
 		return out, err

@@ -118,8 +118,16 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		if !mergeableInto(g, survivor, threshold) {
 			continue
 		}
+		// Nor are two merged again once an admin undid their merge.
+		if apart, err := k.keptApart(ctx, g.ID, keep); err != nil || apart {
+			if err != nil {
+				return merged, false, err
+			}
+			continue
+		}
 		start := time.Now()
-		err := k.d.Absorb(ctx, keep, g.ID)
+		err := k.d.Absorb(ctx, Merge{EntryID: g.ID, MergedInto: keep, Hive: g.Hive, Title: g.Title,
+			At: k.now().UTC(), Similarity: Cosine(g.Vector, survivor.Vector), Via: MergeViaSweep})
 		// Pace the writes: rest as long as the write took (up to
 		// maxSweepRest), so the sweep holds the store's write side at most
 		// half the time and a writer waits for one absorb at most.

@@ -52,11 +52,14 @@ func NewKnowledge(s *Store) *knowledge.Engine {
 	return knowledge.New(NewKnowledgeDriver(s), knowledge.Options{Now: s.now})
 }
 
-// FindExact finds hive's entry with the normalised hash.
+// FindExact finds hive's entry with the normalised hash, else the absorbed
+// entry that had it.
 func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (string, error) {
 	var id string
-	err := k.s.db.QueryRowContext(ctx, `SELECT id FROM knowledge_entries WHERE hive = ? AND norm_hash = ?`,
-		hive, normHash).Scan(&id)
+	err := k.s.db.QueryRowContext(ctx, `SELECT id FROM (
+			SELECT id, 0 AS absorbed FROM knowledge_entries WHERE hive = ?1 AND norm_hash = ?2
+			UNION ALL SELECT entry_id, 1 FROM knowledge_absorbed WHERE hive = ?1 AND norm_hash = ?2 AND unmerged_at IS NULL)
+		ORDER BY absorbed LIMIT 1`, hive, normHash).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", pumasi.Errorf(pumasi.ENotFound, "no exact duplicate")
 	}
@@ -153,8 +156,8 @@ func touchEntry(ctx context.Context, tx *sql.Tx, id string, at time.Time) error 
 }
 
 func insertContribution(ctx context.Context, tx *sql.Tx, id string, c knowledge.Contribution) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
-		VALUES (?, ?, ?, ?, ?, ?)`, id, c.Agent, c.Title, c.Content, c.Similarity, formatTime(c.At))
+	_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at, origin)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?1)`, id, c.Agent, c.Title, c.Content, c.Similarity, formatTime(c.At))
 	if err != nil {
 		return fmt.Errorf("insert contribution: %w", err)
 	}
@@ -168,22 +171,41 @@ func nonNilTags(t []string) []string {
 	return t
 }
 
-// Cite bumps citation_count atomically.
-func (k *Knowledge) Cite(ctx context.Context, id, agent string, at time.Time) error {
+// Cite counts agent's cite of id on day once, in one transaction.
+func (k *Knowledge) Cite(ctx context.Context, id, agent, day string, at time.Time) (bool, error) {
+	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		counted = false
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, id).Scan(&n); err != nil {
+			return fmt.Errorf("find entry: %w", err)
+		}
+		if n == 0 {
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_cites (entry_id, agent, day, origin) SELECT ?1, ?2, ?3, ?1
+			WHERE NOT EXISTS (SELECT 1 FROM knowledge_cites WHERE entry_id = ?1 AND agent = ?2 AND day = ?3)`, id, agent, day)
+		if err != nil {
+			return fmt.Errorf("record cite: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return nil
+		}
+		counted = true
 		if err := touchEntry(ctx, tx, id, at); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET citation_count = citation_count + 1 WHERE id = ?`, id)
+		_, err = tx.ExecContext(ctx, `UPDATE knowledge_entries SET citation_count = citation_count + 1 WHERE id = ?`, id)
 		return err
 	})
 	if err != nil {
-		return wrapInternal("cite", err)
+		return false, wrapInternal("cite", err)
 	}
-	return nil
+	return counted, nil
 }
 
-// Endorse bumps endorsement_count atomically, once per agent.
+// Endorse bumps endorsement_count atomically, once per agent: an agent
+// counts once whatever the origin of its row (see Absorb).
 func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time) (bool, error) {
 	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
@@ -191,8 +213,8 @@ func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time)
 		if err := touchEntry(ctx, tx, id, at); err != nil {
 			return err
 		}
-		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at) VALUES (?, ?, ?)
-			ON CONFLICT (entry_id, agent) DO NOTHING`, id, agent, formatTime(at))
+		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at, origin) SELECT ?1, ?2, ?3, ?1
+			WHERE NOT EXISTS (SELECT 1 FROM knowledge_endorsements WHERE entry_id = ?1 AND agent = ?2)`, id, agent, formatTime(at))
 		if err != nil {
 			return fmt.Errorf("record endorsement: %w", err)
 		}

@@ -37,7 +37,8 @@ func (k *Knowledge) PortDetails(ctx context.Context, id string) (knowledge.PortD
 		d.Contributors = append(d.Contributors, a)
 	}
 	rows.Close()
-	rows, err = k.s.db.QueryContext(ctx, `SELECT agent, at FROM knowledge_endorsements WHERE entry_id = ? ORDER BY at, agent`, id)
+	rows, err = k.s.db.QueryContext(ctx, `SELECT agent, MIN(at) AS at FROM knowledge_endorsements WHERE entry_id = ?
+		GROUP BY agent ORDER BY at, agent`, id)
 	if err != nil {
 		return d, wrapInternal("list endorsements", err)
 	}
@@ -152,7 +153,7 @@ func (k *Knowledge) ImportEntry(ctx context.Context, e knowledge.ExportedEntry) 
 			}
 		}
 		for _, en := range e.Endorsements {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at) VALUES (?, ?, ?)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at, origin) VALUES (?1, ?2, ?3, ?1)
 				ON CONFLICT DO NOTHING`, e.ID, en.Agent, formatTime(en.At)); err != nil {
 				return fmt.Errorf("import endorsement: %w", err)
 			}

@@ -221,6 +221,11 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = ?`},
 			{"delete contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?`},
 			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?`},
+			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = ?1`},
+			// The records of entries it absorbed (near-duplicates of its
+			// text) and its own: their ids answer gone through it.
+			{"blank merge records", `UPDATE knowledge_absorbed SET title = '', content = '', tags = '[]', norm_hash = '',
+				vector = x'' WHERE merged_into = ?1 OR entry_id = ?1`},
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ?`},
 			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = ?`},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?`},

@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"pumasi"
@@ -28,61 +27,6 @@ func (k *Knowledge) SetSweepMark(ctx context.Context, seq int64) error {
 	})
 	if err != nil {
 		return wrapInternal("write sweep mark", err)
-	}
-	return nil
-}
-
-// Absorb folds gone into keep in one short write transaction and leaves a
-// tombstone so every process's vector index drops gone.
-func (k *Knowledge) Absorb(ctx context.Context, keep, gone string) error {
-	// Unsynced: the sweep answers nobody until RecordSweep, whose sync makes
-	// every merge before it durable; a merge a power loss undoes (whole,
-	// being one transaction) is made again by the next sweep. A sync per
-	// merge competed with uploads for the disk.
-	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
-		var seq int64
-		var hive, model string
-		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, gone).Scan(&seq, &hive, &model)
-		if err == sql.ErrNoRows {
-			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", gone)
-		}
-		if err != nil {
-			return fmt.Errorf("read absorbed entry: %w", err)
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, keep).Scan(&n); err != nil {
-			return fmt.Errorf("read kept entry: %w", err)
-		}
-		if n == 0 {
-			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", keep)
-		}
-		steps := []struct{ op, q string }{
-			{"move contributions", `UPDATE knowledge_contributions SET entry_id = ?1 WHERE entry_id = ?2`},
-			{"move contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
-				SELECT ?1, agent FROM knowledge_contributors WHERE entry_id = ?2 ON CONFLICT (entry_id, agent) DO NOTHING`},
-			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?2`},
-			{"move endorsements", `INSERT INTO knowledge_endorsements (entry_id, agent, at)
-				SELECT ?1, agent, at FROM knowledge_endorsements WHERE entry_id = ?2 ON CONFLICT (entry_id, agent) DO NOTHING`},
-			{"drop endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?2`},
-			{"fold counts", `UPDATE knowledge_entries SET
-				contribution_count = MAX(1, (SELECT COUNT(*) FROM knowledge_contributors WHERE entry_id = ?1)),
-				endorsement_count = (SELECT COUNT(*) FROM knowledge_endorsements WHERE entry_id = ?1),
-				citation_count = citation_count + (SELECT citation_count FROM knowledge_entries WHERE id = ?2),
-				last_used_at = MAX(last_used_at, (SELECT last_used_at FROM knowledge_entries WHERE id = ?2))
-				WHERE id = ?1`},
-			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?2`},
-		}
-		for _, s := range steps {
-			if _, err := tx.ExecContext(ctx, s.q, keep, gone); err != nil {
-				return fmt.Errorf("absorb %s into %s: %s: %w", gone, keep, s.op, err)
-			}
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO knowledge_tombstones (id, entry_seq, hive, model) VALUES (?, ?, ?, ?)`,
-			gone, seq, hive, model)
-		return err
-	})
-	if err != nil {
-		return wrapInternal("absorb", err)
 	}
 	return nil
 }

@@ -61,11 +61,14 @@ func wrap(op string, err error) error {
 
 func notFound(id string) error { return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id) }
 
-// FindExact finds hive's entry with the normalised hash.
+// FindExact finds hive's entry with the normalised hash, else the absorbed
+// entry that had it.
 func (k *Knowledge) FindExact(ctx context.Context, hive, normHash string) (string, error) {
 	var id string
-	err := k.pool.QueryRow(ctx, `SELECT id FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2`,
-		hive, normHash).Scan(&id)
+	err := k.pool.QueryRow(ctx, `SELECT id FROM (
+			SELECT id, 0 AS absorbed FROM knowledge_entries WHERE hive = $1 AND norm_hash = $2
+			UNION ALL SELECT entry_id, 1 FROM knowledge_absorbed WHERE hive = $1 AND norm_hash = $2 AND unmerged_at IS NULL) x
+		ORDER BY absorbed LIMIT 1`, hive, normHash).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", pumasi.Errorf(pumasi.ENotFound, "no exact duplicate")
 	}
@@ -94,8 +97,8 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 FROM (SELECT pg_advisory_xact_lock_shared($11)) AS seq_lock
 			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id),
 		contribution AS (
-			INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
-			SELECT id, $12, $13, $14, $15, $16 FROM ins),
+			INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at, origin)
+			SELECT id, $12, $13, $14, $15, $16, id FROM ins),
 		contributor AS (
 			INSERT INTO knowledge_contributors (entry_id, agent) SELECT id, $12 FROM ins)
 		SELECT id FROM ins`,
@@ -184,8 +187,8 @@ func touchEntry(ctx context.Context, tx pgx.Tx, id string, at time.Time) error {
 }
 
 func insertContribution(ctx context.Context, tx pgx.Tx, id string, c knowledge.Contribution) error {
-	_, err := tx.Exec(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, id, c.Agent, c.Title, c.Content, c.Similarity, c.At)
+	_, err := tx.Exec(ctx, `INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at, origin)
+		VALUES ($1, $2, $3, $4, $5, $6, $1)`, id, c.Agent, c.Title, c.Content, c.Similarity, c.At)
 	if err != nil {
 		return fmt.Errorf("insert contribution: %w", err)
 	}
@@ -199,20 +202,42 @@ func nonNilTags(t []string) []string {
 	return t
 }
 
-// Cite bumps citation_count and the last use in one atomic UPDATE.
-func (k *Knowledge) Cite(ctx context.Context, id, agent string, at time.Time) error {
-	tag, err := k.pool.Exec(ctx, `UPDATE knowledge_entries SET citation_count = citation_count + 1,
-		last_used_at = GREATEST(last_used_at, $2) WHERE id = $1`, id, at)
+// Cite counts agent's cite of id on day once. It locks the entry's row
+// first, so cites, endorsements and Absorb on one entry take turns.
+func (k *Knowledge) Cite(ctx context.Context, id, agent, day string, at time.Time) (bool, error) {
+	counted := false
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		counted = false
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM knowledge_entries WHERE id = $1 FOR UPDATE`, id).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("lock entry: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_cites (entry_id, agent, day, origin) SELECT $1, $2, $3, $1
+			WHERE NOT EXISTS (SELECT 1 FROM knowledge_cites WHERE entry_id = $1 AND agent = $2 AND day = $3)
+			ON CONFLICT DO NOTHING`, id, agent, day)
+		if err != nil {
+			return fmt.Errorf("record cite: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		counted = true
+		_, err = tx.Exec(ctx, `UPDATE knowledge_entries SET citation_count = citation_count + 1,
+			last_used_at = GREATEST(last_used_at, $2) WHERE id = $1`, id, at)
+		return err
+	})
 	if err != nil {
-		return wrap("cite", err)
+		return false, wrap("cite", err)
 	}
-	if tag.RowsAffected() == 0 {
-		return notFound(id)
-	}
-	return nil
+	return counted, nil
 }
 
-// Endorse bumps endorsement_count atomically, once per agent.
+// Endorse bumps endorsement_count atomically, once per agent whatever the
+// origin of its row (see Absorb).
 func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time) (bool, error) {
 	counted := false
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
@@ -220,8 +245,9 @@ func (k *Knowledge) Endorse(ctx context.Context, id, agent string, at time.Time)
 		if err := touchEntry(ctx, tx, id, at); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at) VALUES ($1, $2, $3)
-			ON CONFLICT (entry_id, agent) DO NOTHING`, id, agent, at)
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at, origin) SELECT $1, $2, $3, $1
+			WHERE NOT EXISTS (SELECT 1 FROM knowledge_endorsements WHERE entry_id = $1 AND agent = $2)
+			ON CONFLICT DO NOTHING`, id, agent, at)
 		if err != nil {
 			return fmt.Errorf("record endorsement: %w", err)
 		}

@@ -35,7 +35,8 @@ func (k *Knowledge) PortDetails(ctx context.Context, id string) (knowledge.PortD
 	if d.Contributors, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 		return d, wrap("list contributors", err)
 	}
-	rows, err = k.pool.Query(ctx, `SELECT agent, at FROM knowledge_endorsements WHERE entry_id = $1 ORDER BY at, agent`, id)
+	rows, err = k.pool.Query(ctx, `SELECT agent, min(at) AS at FROM knowledge_endorsements WHERE entry_id = $1
+		GROUP BY agent ORDER BY at, agent`, id)
 	if err != nil {
 		return d, wrap("list endorsements", err)
 	}
@@ -130,7 +131,7 @@ func (k *Knowledge) ImportEntry(ctx context.Context, e knowledge.ExportedEntry) 
 			}
 		}
 		for _, en := range e.Endorsements {
-			if _, err := tx.Exec(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at) VALUES ($1, $2, $3)
+			if _, err := tx.Exec(ctx, `INSERT INTO knowledge_endorsements (entry_id, agent, at, origin) VALUES ($1, $2, $3, $1)
 				ON CONFLICT DO NOTHING`, e.ID, en.Agent, en.At); err != nil {
 				return fmt.Errorf("import endorsement: %w", err)
 			}

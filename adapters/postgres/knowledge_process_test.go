@@ -66,11 +66,17 @@ func (h helper) run(role string) error {
 			_, err := k.Contribute(ctx, sameFinding(fmt.Sprintf("%s-agent-%02d", h.tag, i)))
 			return err
 		})
-	case "cite": // 8 goroutines cite entry arg 25 times each
-		return parallel(8, func(int) error {
-			for range 25 {
-				if _, err := k.Cite(ctx, h.arg, h.tag); err != nil {
-					return err
+	case "cite": // 8 goroutines cite entry arg as 25 agents each, then again (not counted: the same day)
+		return parallel(8, func(g int) error {
+			for round := range 2 {
+				for j := range 25 {
+					b, err := k.Cite(ctx, h.arg, fmt.Sprintf("%s-citer-%d-%02d", h.tag, g, j))
+					if err != nil {
+						return err
+					}
+					if b.Counted != (round == 0) {
+						return fmt.Errorf("cite round %d by %s-citer-%d-%02d counted %v", round, h.tag, g, j, b.Counted)
+					}
 				}
 			}
 			return nil
@@ -318,7 +324,7 @@ func dumpActivity(t *testing.T, url string) {
 
 // TestKnowledgeTwoProcessesOneDatabase: two processes, 25 goroutines each,
 // contribute one finding at once → one entry, contribution_count 50, 50
-// attributions; then 2 × 8 × 25 concurrent cites → citation_count 400.
+// attributions; then 2 × 8 × 25 concurrent citers, each twice the same day → citation_count 400.
 func TestKnowledgeTwoProcessesOneDatabase(t *testing.T) {
 	url := testpeer.Postgres(t)
 	pool := openTest(t, url)
@@ -355,9 +361,9 @@ func TestKnowledgeTwoProcessesOneDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e.CitationCount != 400 {
-		t.Fatalf("citation_count %d after 400 concurrent cites from 2 processes", e.CitationCount)
+		t.Fatalf("citation_count %d after 400 concurrent cites (and 400 same-day repeats) from 2 processes", e.CitationCount)
 	}
-	t.Logf("400 cites from 2 processes: citation_count 400, in %v (%.0f/s)", took.Round(time.Millisecond), 400/took.Seconds())
+	t.Logf("800 cites (400 citers, each twice a day) from 2 processes: citation_count 400, in %v (%.0f/s)", took.Round(time.Millisecond), 800/took.Seconds())
 }
 
 // TestKnowledgeSweepWhileAnotherProcessWrites: one process writes forced

@@ -2,12 +2,8 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"pumasi"
 	"pumasi/knowledge"
 )
 
@@ -25,65 +21,6 @@ func (k *Knowledge) SweepMark(ctx context.Context) (int64, error) {
 func (k *Knowledge) SetSweepMark(ctx context.Context, seq int64) error {
 	if _, err := k.pool.Exec(ctx, `UPDATE knowledge_meta SET value = GREATEST(value, $1) WHERE key = 'sweep_seq'`, seq); err != nil {
 		return wrap("write sweep mark", err)
-	}
-	return nil
-}
-
-// Absorb folds gone into keep in one transaction. It first locks both rows
-// (in id order, so two sweeps cannot deadlock); a contribution, citation or
-// endorsement racing it locks the same row first (touchEntry), so none can
-// refer to gone once it is deleted: it waits, then finds gone not_found and
-// the engine decides again.
-func (k *Knowledge) Absorb(ctx context.Context, keep, gone string) error {
-	if keep == gone {
-		return pumasi.Errorf(pumasi.EInvalidRequest, "cannot absorb entry %q into itself", keep)
-	}
-	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id FROM knowledge_entries WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-			[]string{keep, gone})
-		if err != nil {
-			return fmt.Errorf("lock entries: %w", err)
-		}
-		locked, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return fmt.Errorf("lock entries: %w", err)
-		}
-		if len(locked) < 2 {
-			missing := gone
-			if len(locked) == 1 && locked[0] == gone {
-				missing = keep
-			}
-			return notFound(missing)
-		}
-		both, onlyGone := []any{keep, gone}, []any{gone}
-		steps := []struct {
-			op, q string
-			args  []any
-		}{
-			{"move contributions", `UPDATE knowledge_contributions SET entry_id = $1 WHERE entry_id = $2`, both},
-			{"move contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
-				SELECT $1, agent FROM knowledge_contributors WHERE entry_id = $2 ON CONFLICT (entry_id, agent) DO NOTHING`, both},
-			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = $1`, onlyGone},
-			{"move endorsements", `INSERT INTO knowledge_endorsements (entry_id, agent, at)
-				SELECT $1, agent, at FROM knowledge_endorsements WHERE entry_id = $2 ON CONFLICT (entry_id, agent) DO NOTHING`, both},
-			{"drop endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = $1`, onlyGone},
-			{"fold counts", `UPDATE knowledge_entries k SET
-				contribution_count = GREATEST(1, (SELECT count(*) FROM knowledge_contributors WHERE entry_id = $1)),
-				endorsement_count = (SELECT count(*) FROM knowledge_endorsements WHERE entry_id = $1),
-				citation_count = k.citation_count + g.citation_count,
-				last_used_at = GREATEST(k.last_used_at, g.last_used_at)
-				FROM knowledge_entries g WHERE k.id = $1 AND g.id = $2`, both},
-			{"delete entry", `DELETE FROM knowledge_entries WHERE id = $1`, onlyGone},
-		}
-		for _, s := range steps {
-			if _, err := tx.Exec(ctx, s.q, s.args...); err != nil {
-				return fmt.Errorf("%s into %s: %s: %w", gone, keep, s.op, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return wrap("absorb", err)
 	}
 	return nil
 }

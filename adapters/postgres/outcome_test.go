@@ -278,9 +278,11 @@ func TestLostAnswers(t *testing.T) {
 		t.Fatalf("contributions after the lost answer = %d, want 2 (applied once)", len(cs))
 	}
 
+	// A cite is idempotent (one row per agent and day): a lost answer is
+	// retried, and counts once.
 	proxy.arm("citation_count = citation_count + 1", true)
-	if _, err := eng.Cite(ctx, id, "agent-c"); !pumasi.IsOutcomeUnknown(err) {
-		t.Fatalf("cite whose answer was lost = %v, want outcome unknown", err)
+	if b, err := eng.Cite(ctx, id, "agent-c"); err != nil || b.CitationCount != 1 {
+		t.Fatalf("cite whose answer was lost = %d, %v; want it retried, counted once", b.CitationCount, err)
 	}
 	fired("cite")
 	if es, _ := direct.Entries(ctx, []string{id}); es[id].CitationCount != 1 {

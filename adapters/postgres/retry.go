@@ -217,8 +217,11 @@ func (r retrying) AddContribution(ctx context.Context, id string, c knowledge.Co
 	return counted, err
 }
 
-func (r retrying) Cite(ctx context.Context, id, agent string, at time.Time) error {
-	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Cite(ctx, id, agent, at) })
+// Cite is idempotent: a retry of a cite that landed finds its row and
+// counts nothing more.
+func (r retrying) Cite(ctx context.Context, id, agent, day string, at time.Time) (counted bool, err error) {
+	err = retry(ctx, idempotent, func(ctx context.Context) error { counted, err = r.Knowledge.Cite(ctx, id, agent, day, at); return err })
+	return counted, err
 }
 
 func (r retrying) Endorse(ctx context.Context, id, agent string, at time.Time) (counted bool, err error) {
@@ -260,8 +263,24 @@ func (r retrying) SetSweepMark(ctx context.Context, seq int64) error {
 	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.SetSweepMark(ctx, seq) })
 }
 
-func (r retrying) Absorb(ctx context.Context, keep, gone string) error {
-	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Absorb(ctx, keep, gone) })
+func (r retrying) Absorb(ctx context.Context, m knowledge.Merge) error {
+	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Absorb(ctx, m) })
+}
+
+func (r retrying) Merges(ctx context.Context, id string) (ms []knowledge.Merge, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { ms, err = r.Knowledge.Merges(ctx, id); return err })
+	return ms, err
+}
+
+func (r retrying) RecentMerges(ctx context.Context, hive string, limit int) (ms []knowledge.Merge, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { ms, err = r.Knowledge.RecentMerges(ctx, hive, limit); return err })
+	return ms, err
+}
+
+// Unmerge is idempotent: a retry of one that landed finds nothing absorbed
+// (not_found), which the engine takes as done.
+func (r retrying) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
+	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.Unmerge(ctx, u) })
 }
 
 func (r retrying) CountUnused(ctx context.Context, before time.Time) (n int, err error) {

@@ -113,7 +113,8 @@ func TestSchemaKeys(t *testing.T) {
 	for _, table := range []string{"knowledge_contributors", "knowledge_endorsements"} {
 		cols, vals := "(entry_id, agent)", "($1, $2)"
 		if table == "knowledge_endorsements" {
-			cols, vals = "(entry_id, agent, at)", "($1, $2, now())"
+			// Keyed by origin too (0002): one agent's row per origin.
+			cols, vals = "(entry_id, agent, at, origin)", "($1, $2, now(), $1)"
 		}
 		var counted []bool
 		for _, agent := range []string{"ana", "ana", "bo", "ana"} {

@@ -80,11 +80,16 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 
 	time.Sleep(20 * time.Millisecond) // so a moved last_used_at is visibly later
 	var got knowledge.Entry
+	// A cite counts once per handle and UTC day: the second answers the
+	// entry unchanged.
 	for i := 1; i <= 2; i++ {
 		res := callTool(t, ctx, cs, "cite_knowledge", map[string]any{"id": id})
 		ok, e := entryAnswer(t, res)
-		if res.IsError || !ok || e.ID != id || e.CitationCount != int64(i) {
-			t.Fatalf("cite %d = %s (isError %v), want citation_count %d", i, resultText(t, res), res.IsError, i)
+		if res.IsError || !ok || e.ID != id || e.CitationCount != 1 {
+			t.Fatalf("cite %d = %s (isError %v), want citation_count 1", i, resultText(t, res), res.IsError)
+		}
+		if i == 2 && !e.LastUsedAt.Equal(got.LastUsedAt) {
+			t.Fatalf("a same-day repeat cite moved last_used_at %v to %v", got.LastUsedAt, e.LastUsedAt)
 		}
 		got = e
 	}
@@ -94,12 +99,12 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 	for i := 1; i <= 2; i++ {
 		res := callTool(t, ctx, cs, "endorse_knowledge", map[string]any{"id": " " + id + " "})
 		ok, e := entryAnswer(t, res)
-		if res.IsError || !ok || e.EndorsementCount != 1 || e.CitationCount != 2 {
+		if res.IsError || !ok || e.EndorsementCount != 1 || e.CitationCount != 1 {
 			t.Fatalf("endorse %d by cite-agent = %s (isError %v), want endorsement_count 1", i, resultText(t, res), res.IsError)
 		}
 	}
-	if e := getEntry(t, srv.URL, id); e.CitationCount != 2 || e.EndorsementCount != 1 {
-		t.Fatalf("server keeps %d citations, %d endorsements; want 2 and 1", e.CitationCount, e.EndorsementCount)
+	if e := getEntry(t, srv.URL, id); e.CitationCount != 1 || e.EndorsementCount != 1 {
+		t.Fatalf("server keeps %d citations, %d endorsements; want 1 and 1", e.CitationCount, e.EndorsementCount)
 	}
 
 	unknown := "0b7e9c52-4f7d-4d8e-9a39-3c1f0e6b2a11"
@@ -120,8 +125,8 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 		}
 	}
 	// The errors counted nothing, and the session still serves.
-	if e := getEntry(t, srv.URL, id); e.CitationCount != 2 || e.EndorsementCount != 1 {
-		t.Fatalf("after the errors: %d citations, %d endorsements; want 2 and 1", e.CitationCount, e.EndorsementCount)
+	if e := getEntry(t, srv.URL, id); e.CitationCount != 1 || e.EndorsementCount != 1 {
+		t.Fatalf("after the errors: %d citations, %d endorsements; want 1 and 1", e.CitationCount, e.EndorsementCount)
 	}
 	if res := callTool(t, ctx, cs, "cite_knowledge", map[string]any{"id": id}); res.IsError {
 		t.Fatalf("cite after errors = %s", resultText(t, res))
@@ -213,7 +218,9 @@ func TestKnowCiteEndorseCommands(t *testing.T) {
 		want string
 	}{
 		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 1 citation · 0 endorsements\n"},
-		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 2 citations · 0 endorsements\n"},
+		// The same handle the same UTC day: not counted again.
+		{[]string{"know", "cite", id}, "cited " + id + " " + title + ": 1 citation · 0 endorsements\n"},
+		{[]string{"know", "cite", id, "--agent", "other-agent"}, "cited " + id + " " + title + ": 2 citations · 0 endorsements\n"},
 		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsement\n"},
 		{[]string{"know", "endorse", id}, "endorsed " + id + " " + title + ": 2 citations · 1 endorsement\n"},
 		{[]string{"know", "endorse", id, "--agent", "other-agent"}, "endorsed " + id + " " + title + ": 2 citations · 2 endorsements\n"},
@@ -222,7 +229,7 @@ func TestKnowCiteEndorseCommands(t *testing.T) {
 			t.Fatalf("%q = %q, %v; want %q", c.args, out, err, c.want)
 		}
 	}
-	out, _, err := runCLI(t, env, "know", "cite", "--json", id)
+	out, _, err := runCLI(t, env, "know", "cite", "--json", "--agent", "third-agent", id)
 	if err != nil || !regexp.MustCompile(`"citation_count": 3,`).MatchString(out) || !strings.Contains(out, `"id": "`+id+`"`) {
 		t.Fatalf("cite --json = %q, %v", out, err)
 	}

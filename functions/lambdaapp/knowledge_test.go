@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pumasi"
 	"pumasi/functions"
 	"pumasi/internal/testpeer"
 	"pumasi/knowledge"
@@ -53,7 +54,8 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	env := map[string]string{EnvStorage: m.URL(m.NewBucket(t), "pumasi"), EnvKnowledge: testpeer.Postgres(t)}
+	const secret = "0123456789abcdef0123456789abcdef"
+	env := map[string]string{EnvStorage: m.URL(m.NewBucket(t), "pumasi"), EnvKnowledge: testpeer.Postgres(t), EnvSecret: secret}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -104,6 +106,42 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 	res, err = query(ctx, ev)
 	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Body, created.Data.Entry.ID) {
 		t.Fatalf("query = %d %s, %v; want entry %s", res.StatusCode, res.Body, err, created.Data.Entry.ID)
+	}
+
+	// knowledge-moderate: history is public, unmerge an admin's only.
+	moderate := open("knowledge-moderate")
+	call := func(method, route, path, bearer string) events.APIGatewayV2HTTPResponse {
+		t.Helper()
+		ev := events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: method + " " + route, RawPath: path,
+			Headers: map[string]string{}, PathParameters: map[string]string{"id": created.Data.Entry.ID}}
+		if bearer != "" {
+			ev.Headers["authorization"] = "Bearer " + bearer
+		}
+		ev.RequestContext.HTTP.Method = method
+		res, err := moderate(ctx, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	id := created.Data.Entry.ID
+	if res := call("GET", "/knowledge/{id}/history", "/knowledge/"+id+"/history", ""); res.StatusCode != 200 || !strings.Contains(res.Body, `"events":[]`) {
+		t.Fatalf("history = %d %s, want 200 with no events", res.StatusCode, res.Body)
+	}
+	token := func(scope string) string {
+		tok, err := pumasi.SignToken([]byte(secret), "lambda-test", []string{scope}, time.Hour, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	for _, c := range []struct {
+		bearer string
+		want   int
+	}{{"", 401}, {token("room:r1"), 403}, {token("machine:m1"), 403}, {token(pumasi.ScopeAdmin), 200}} {
+		if res := call("POST", "/knowledge/{id}/unmerge", "/knowledge/"+id+"/unmerge", c.bearer); res.StatusCode != c.want {
+			t.Errorf("unmerge with %.12q = %d %s, want %d", c.bearer, res.StatusCode, res.Body, c.want)
+		}
 	}
 }
 

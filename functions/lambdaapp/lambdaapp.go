@@ -96,8 +96,9 @@ var table = []Function{
 	// knowledge-query reads the secret for an admin's include=quarantined.
 	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors), Required: []string{EnvStorage}},
-	// knowledge-moderate: flag (anyone who may write knowledge), restore,
-	// redact and the moderation view (admin tokens, hence the secret).
+	// knowledge-moderate: flag (anyone who may write knowledge), history
+	// (public), restore, redact, unmerge and the moderation view (admin
+	// tokens, hence the secret).
 	{Name: "knowledge-moderate", Kind: KindHTTP, Env: with(knowledgeEnv, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	// health checks what the others need: the bucket and the knowledge
 	// database, when there is one.

@@ -21,7 +21,7 @@ func (d *absorbingDriver) absorb(ctx context.Context, gone string) error {
 	if keep == "" || keep == gone {
 		return nil
 	}
-	return d.Absorb(ctx, keep, gone)
+	return d.Absorb(ctx, knowledge.Merge{EntryID: gone, MergedInto: keep, At: knowClock.now(), Similarity: 0.99, Via: knowledge.MergeViaSweep})
 }
 
 func (d *absorbingDriver) Insert(ctx context.Context, e knowledge.NewEntry, first knowledge.Contribution) (string, bool, error) {

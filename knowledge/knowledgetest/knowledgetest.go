@@ -39,6 +39,11 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("QueryLooksPastSimilarButPoorEntries", func(t *testing.T) { testKnowQueryDeep(t, newStore(t)) })
 	t.Run("Errors", func(t *testing.T) { testKnowErrors(t, newStore(t)) })
 	t.Run("BridgeNeverMergesItsEnds", func(t *testing.T) { testKnowBridge(t, newStore) })
+	t.Run("UnmergeRestoresCounts", func(t *testing.T) { testKnowUnmerge(t, newStore(t)) })
+	t.Run("CiteCountsOncePerDay", func(t *testing.T) { testKnowCiteOncePerDay(t, newStore(t)) })
+	t.Run("RedactingASurvivorTakesWhatItAbsorbed", func(t *testing.T) {
+		testKnowRedactSurvivor(t, knowledge.New(newDriver(t), knowledge.Options{Now: knowClock.now}))
+	})
 	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
 	runModeration(t, newDriver)
 }
@@ -287,9 +292,10 @@ func testKnowSweep(t *testing.T, s knowledge.Store) {
 	}
 	// A third, unrelated entry must survive untouched.
 	c := mustContribute(t, s, knowIn("agent-three", "academy", "Unrelated", "Something else entirely.", knowVec(10, 11, 0)))
-	// Counters on both before the sweep.
-	for i := 0; i < 3; i++ {
-		if _, err := s.Cite(ctx, b.Entry.ID, "agent-four"); err != nil {
+	// Counters on both before the sweep: b cited by three agents, a by
+	// one of them (the same day: one day's cite of the merged entry).
+	for _, who := range []string{"agent-four", "agent-nine", "agent-ten"} {
+		if _, err := s.Cite(ctx, b.Entry.ID, who); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -319,11 +325,14 @@ func testKnowSweep(t *testing.T, s knowledge.Store) {
 		t.Fatalf("sweep merged %d, want 1 (report %+v)", rep.Merged, rep)
 	}
 	kept := mustEntry(t, s, a.Entry.ID)
-	if _, err := s.GetEntry(ctx, b.Entry.ID); pumasi.ErrorCode(err) != pumasi.ENotFound {
-		t.Fatalf("absorbed entry still readable: err %v", err)
+	if got := mustEntry(t, s, b.Entry.ID); got.ID != a.Entry.ID || got.MergedInto != a.Entry.ID {
+		t.Fatalf("absorbed id answers %s merged_into %q, want the survivor %s", got.ID, got.MergedInto, a.Entry.ID)
 	}
-	if kept.Title != first.Title || kept.ContributionCount != 3 || kept.CitationCount != 4 || kept.EndorsementCount != 2 {
-		t.Fatalf("kept = title %q contributions %d citations %d endorsements %d, want the older entry with 3, 4, 2 (endorsers counted once)",
+	if kept.MergedInto != "" {
+		t.Fatalf("survivor asked by its own id says merged_into %q", kept.MergedInto)
+	}
+	if kept.Title != first.Title || kept.ContributionCount != 3 || kept.CitationCount != 3 || kept.EndorsementCount != 2 {
+		t.Fatalf("kept = title %q contributions %d citations %d endorsements %d, want the older entry with 3, 3, 2 (endorsers and one agent's day counted once)",
 			kept.Title, kept.ContributionCount, kept.CitationCount, kept.EndorsementCount)
 	}
 	agents := []string{}
@@ -352,7 +361,7 @@ func testKnowSweep(t *testing.T, s knowledge.Store) {
 	if rep.Merged != 0 {
 		t.Fatalf("second sweep merged %d, want 0 (idempotent)", rep.Merged)
 	}
-	if again := mustEntry(t, s, a.Entry.ID); again.ContributionCount != 3 || again.CitationCount != 4 || len(again.Contributions) != 3 {
+	if again := mustEntry(t, s, a.Entry.ID); again.ContributionCount != 3 || again.CitationCount != 3 || len(again.Contributions) != 3 {
 		t.Fatalf("second sweep changed the kept entry: %+v", again)
 	}
 	// A later contribution near the kept entry merges normally.
@@ -373,7 +382,7 @@ func testKnowCounters(t *testing.T, s knowledge.Store) {
 		wg.Add(3)
 		go func() {
 			defer wg.Done()
-			_, err := s.Cite(ctx, id, "citer-x")
+			_, err := s.Cite(ctx, id, fmt.Sprintf("citer-%02d", i))
 			errs <- err
 		}()
 		go func() {
@@ -398,6 +407,17 @@ func testKnowCounters(t *testing.T, s knowledge.Store) {
 	if e.CitationCount != cites || e.EndorsementCount != 11 {
 		t.Fatalf("citations %d endorsements %d, want %d and 11 (once per handle)", e.CitationCount, e.EndorsementCount, cites)
 	}
+	// Forty citers at once, then each again the same day: counted once.
+	for i := 0; i < cites; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if b, err := s.Cite(ctx, id, fmt.Sprintf("citer-%02d", i)); err != nil || b.Counted || b.CitationCount != cites {
+				t.Errorf("second cite the same day = counted %v, count %d, %v; want not counted, %d", b.Counted, b.CitationCount, err, cites)
+			}
+		}()
+	}
+	wg.Wait()
 	if e.ContributionCount != 1 || e.Title != "Counted" {
 		t.Fatalf("counters touched the entry: %+v", e)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"pumasi"
 	"pumasi/knowledge"
 )
 
@@ -271,8 +270,8 @@ func testKnowSweepBatches(t *testing.T, k *knowledge.Engine) {
 		if e.ContributionCount != 2 {
 			t.Fatalf("pair %d kept entry has %d contributors, want 2", i, e.ContributionCount)
 		}
-		if _, err := k.GetEntry(ctx, news[i]); pumasi.ErrorCode(err) != pumasi.ENotFound {
-			t.Fatalf("pair %d newer entry still there: %v", i, err)
+		if e := mustEntry(t, k, news[i]); e.ID != olds[i] || e.MergedInto != olds[i] {
+			t.Fatalf("pair %d newer entry answers %s merged_into %q, want %s", i, e.ID, e.MergedInto, olds[i])
 		}
 	}
 	again, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold)

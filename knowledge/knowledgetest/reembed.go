@@ -253,7 +253,7 @@ func (d *absorbingReembedder) OtherModel(ctx context.Context, model string, limi
 	es, err := d.r.OtherModel(ctx, model, limit)
 	if err == nil && d.gone == "" && len(es) >= 2 {
 		d.gone = es[1].ID
-		err = d.Absorb(ctx, es[0].ID, es[1].ID)
+		err = d.Absorb(ctx, knowledge.Merge{EntryID: es[1].ID, MergedInto: es[0].ID, At: knowClock.now(), Similarity: 0.99, Via: knowledge.MergeViaSweep})
 	}
 	return es, err
 }
@@ -335,8 +335,8 @@ func testReembedSweep(t *testing.T, open func(t *testing.T) knowledge.Driver) {
 	if e := mustEntry(t, s, ra.Entry.ID); e.ContributionCount != 2 {
 		t.Fatalf("kept entry has %d contributors, want 2", e.ContributionCount)
 	}
-	if _, err := s.GetEntry(ctx, rb.Entry.ID); pumasi.ErrorCode(err) != pumasi.ENotFound {
-		t.Fatalf("younger twin still there: %v", err)
+	if e := mustEntry(t, s, rb.Entry.ID); e.ID != ra.Entry.ID || e.MergedInto != ra.Entry.ID {
+		t.Fatalf("younger twin answers %s merged_into %q, want the kept %s", e.ID, e.MergedInto, ra.Entry.ID)
 	}
 }
 

@@ -1,0 +1,216 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"pumasi"
+	"pumasi/knowledge"
+)
+
+// Absorb folds m.EntryID into m.MergedInto in one short write transaction,
+// keeps the absorbed row in knowledge_absorbed and leaves a tombstone so
+// every process's vector index drops it.
+func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
+	keep, gone := m.MergedInto, m.EntryID
+	if keep == gone {
+		return pumasi.Errorf(pumasi.EInvalidRequest, "cannot absorb entry %q into itself", keep)
+	}
+	// Unsynced: the sweep answers nobody until RecordSweep, whose sync makes
+	// every merge before it durable; a merge a power loss undoes (whole,
+	// being one transaction) is made again by the next sweep. A sync per
+	// merge competed with uploads for the disk.
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
+		var seq int64
+		var hive, model string
+		err := tx.QueryRowContext(ctx, `SELECT seq, hive, model FROM knowledge_entries WHERE id = ?`, gone).Scan(&seq, &hive, &model)
+		if errors.Is(err, sql.ErrNoRows) {
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", gone)
+		}
+		if err != nil {
+			return fmt.Errorf("read absorbed entry: %w", err)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, keep).Scan(&n); err != nil {
+			return fmt.Errorf("read kept entry: %w", err)
+		}
+		if n == 0 {
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", keep)
+		}
+		steps := []struct{ op, q string }{
+			{"record", `INSERT INTO knowledge_absorbed (entry_id, merged_into, hive, title, content, tags, norm_hash, model,
+				vector, specificity, contribution_count, citation_count, endorsement_count, created_at, last_used_at, at, similarity, via)
+				SELECT id, ?1, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count,
+				citation_count, endorsement_count, created_at, last_used_at, ?3, ?4, ?5 FROM knowledge_entries WHERE id = ?2`},
+			// Before the rows move: a day both were cited by one agent counts once.
+			{"fold citations", `UPDATE knowledge_entries SET
+				citation_count = MAX(0, citation_count + (SELECT citation_count FROM knowledge_entries WHERE id = ?2) -
+					(SELECT COUNT(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = ?2
+						INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1))),
+				last_used_at = MAX(last_used_at, (SELECT last_used_at FROM knowledge_entries WHERE id = ?2))
+				WHERE id = ?1`},
+			{"move contributions", `UPDATE knowledge_contributions SET entry_id = ?1 WHERE entry_id = ?2`},
+			{"move contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
+				SELECT ?1, agent FROM knowledge_contributors WHERE entry_id = ?2 ON CONFLICT (entry_id, agent) DO NOTHING`},
+			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?2`},
+			{"move endorsements", `UPDATE knowledge_endorsements SET entry_id = ?1 WHERE entry_id = ?2`},
+			{"move cites", `UPDATE knowledge_cites SET entry_id = ?1 WHERE entry_id = ?2`},
+			{"count", recountSQL(1)},
+			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?2`},
+		}
+		for _, s := range steps {
+			if _, err := tx.ExecContext(ctx, s.q, keep, gone, formatTime(m.At), m.Similarity, m.Via); err != nil {
+				return fmt.Errorf("absorb %s into %s: %s: %w", gone, keep, s.op, err)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO knowledge_tombstones (id, entry_seq, hive, model) VALUES (?, ?, ?, ?)`,
+			gone, seq, hive, model)
+		return err
+	})
+	if err != nil {
+		return wrapInternal("absorb", err)
+	}
+	return nil
+}
+
+// recountSQL sets the distinct counts of the entry whose id is parameter
+// ?n from its rows: contributors, and endorsers whatever their rows' origin.
+func recountSQL(n int) string {
+	return fmt.Sprintf(`UPDATE knowledge_entries SET
+		contribution_count = MAX(1, (SELECT COUNT(*) FROM knowledge_contributors WHERE entry_id = ?%[1]d)),
+		endorsement_count = (SELECT COUNT(DISTINCT agent) FROM knowledge_endorsements WHERE entry_id = ?%[1]d)
+		WHERE id = ?%[1]d`, n)
+}
+
+const mergeCols = `entry_id, merged_into, hive, title, at, similarity, via, unmerged_at, unmerged_by`
+
+func scanMerges(rows *sql.Rows) ([]knowledge.Merge, error) {
+	defer rows.Close()
+	out := []knowledge.Merge{}
+	for rows.Next() {
+		var m knowledge.Merge
+		var at string
+		var unAt, unBy sql.NullString
+		if err := rows.Scan(&m.EntryID, &m.MergedInto, &m.Hive, &m.Title, &at, &m.Similarity, &m.Via, &unAt, &unBy); err != nil {
+			return nil, err
+		}
+		var err error
+		if m.At, err = parseTime(at); err != nil {
+			return nil, err
+		}
+		if unAt.Valid {
+			if m.UnmergedAt, err = parseTime(unAt.String); err != nil {
+				return nil, err
+			}
+			m.UnmergedBy = unBy.String
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Merges lists the absorptions id took part in, oldest first.
+func (k *Knowledge) Merges(ctx context.Context, id string) ([]knowledge.Merge, error) {
+	rows, err := k.s.db.QueryContext(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+		WHERE entry_id = ?1 OR merged_into = ?1 ORDER BY seq`, id)
+	if err != nil {
+		return nil, wrapInternal("list merges", err)
+	}
+	ms, err := scanMerges(rows)
+	if err != nil {
+		return nil, wrapInternal("list merges", err)
+	}
+	return ms, nil
+}
+
+// RecentMerges lists the absorptions in effect, newest first.
+func (k *Knowledge) RecentMerges(ctx context.Context, hive string, limit int) ([]knowledge.Merge, error) {
+	rows, err := k.s.db.QueryContext(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+		WHERE unmerged_at IS NULL AND (?1 = '' OR hive = ?1) ORDER BY seq DESC LIMIT ?2`, hive, limit)
+	if err != nil {
+		return nil, wrapInternal("list recent merges", err)
+	}
+	ms, err := scanMerges(rows)
+	if err != nil {
+		return nil, wrapInternal("list recent merges", err)
+	}
+	return ms, nil
+}
+
+// Unmerge writes u.EntryID again from its record, with a new seq (so every
+// process's index and the full-text tables add it), and moves its rows
+// back from the survivor by origin, in one transaction.
+func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
+	if err := k.s.roomToGrow(); err != nil {
+		return err
+	}
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		var rec int64
+		var keep string
+		err := tx.QueryRowContext(ctx, `SELECT seq, merged_into FROM knowledge_absorbed WHERE entry_id = ? AND unmerged_at IS NULL`,
+			u.EntryID).Scan(&rec, &keep)
+		if errors.Is(err, sql.ErrNoRows) {
+			return pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q is not merged", u.EntryID)
+		}
+		if err != nil {
+			return fmt.Errorf("read merge record: %w", err)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, keep).Scan(&n); err != nil {
+			return fmt.Errorf("read survivor: %w", err)
+		}
+		if n == 0 {
+			return pumasi.Errorf(pumasi.ENotFound, "the survivor %q of %q is not a live entry", keep, u.EntryID)
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_entries (id, hive, title, content, tags, norm_hash, model, vector,
+			specificity, contribution_count, citation_count, endorsement_count, created_at, last_used_at)
+			SELECT entry_id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count,
+			citation_count, endorsement_count, created_at, last_used_at FROM knowledge_absorbed WHERE seq = ?
+			ON CONFLICT (hive, norm_hash) DO NOTHING`, rec)
+		if err != nil {
+			return fmt.Errorf("restore entry: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return pumasi.Errorf(pumasi.ENameConflict, "another entry of the hive holds the exact text of %q", u.EntryID)
+		}
+		// ?1 survivor, ?2 restored entry, ?3 record, ?4... origins.
+		args := []any{keep, u.EntryID, rec}
+		in := make([]string, len(u.Origins))
+		for i, o := range u.Origins {
+			args = append(args, o)
+			in[i] = fmt.Sprintf("?%d", i+4)
+		}
+		origins := "(" + strings.Join(in, ",") + ")"
+		steps := []struct{ op, q string }{
+			// Before the rows move back: give back what the absorb added.
+			{"give back citations", `UPDATE knowledge_entries SET citation_count = MAX(0, citation_count -
+				(SELECT citation_count FROM knowledge_absorbed WHERE seq = ?3) +
+				(SELECT COUNT(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin IN ` + origins + `
+					INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin NOT IN ` + origins + `)))
+				WHERE id = ?1`},
+			{"move contributions", `UPDATE knowledge_contributions SET entry_id = ?2 WHERE entry_id = ?1 AND origin IN ` + origins},
+			{"move endorsements", `UPDATE knowledge_endorsements SET entry_id = ?2 WHERE entry_id = ?1 AND origin IN ` + origins},
+			{"move cites", `UPDATE knowledge_cites SET entry_id = ?2 WHERE entry_id = ?1 AND origin IN ` + origins},
+			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id IN (?1, ?2)`},
+			{"count contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
+				SELECT DISTINCT entry_id, agent FROM knowledge_contributions WHERE entry_id IN (?1, ?2)`},
+			{"count survivor", recountSQL(1)},
+			{"count restored", recountSQL(2)},
+		}
+		for _, s := range steps {
+			if _, err := tx.ExecContext(ctx, s.q, args...); err != nil {
+				return fmt.Errorf("unmerge %s from %s: %s: %w", u.EntryID, keep, s.op, err)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE knowledge_absorbed SET unmerged_at = ?, unmerged_by = ? WHERE seq = ?`,
+			formatTime(u.At), u.By, rec)
+		return err
+	})
+	if err != nil {
+		return wrapInternal("unmerge", err)
+	}
+	return nil
+}
