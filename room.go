@@ -11,6 +11,10 @@ type RoomSummary struct {
 	Bytes  int64  `json:"bytes"`
 	// Agents are the ids of the agents placed in the room, sorted.
 	Agents []string `json:"agents"`
+	// Offline are those of Agents whose machine has not reported within
+	// the server's offline interval, sorted (filled by the API, not the
+	// store).
+	Offline []string `json:"offline"`
 }
 
 // RoomStore lists rooms. A room exists once anything changed it (an upload,

@@ -64,6 +64,10 @@ type API struct {
 	// CORS opens routes to browsers on other origins (functions/cors.go);
 	// the zero value opens the public knowledge reads to every origin.
 	CORS CORS
+	// OfflineAfter is how long an agent's machine may go without reporting
+	// status before the agent shows offline (PUMASI_OFFLINE_AFTER; zero:
+	// DefaultOfflineAfter).
+	OfflineAfter time.Duration
 	// Serving, when set, says where this process keeps what it serves;
 	// GET /healthz answers it.
 	Serving *pumasi.Serving

@@ -153,7 +153,7 @@ func (a *API) agentLags(ctx context.Context) ([]agentLag, error) {
 			if !ok || st.MachineID != pl.MachineID {
 				continue // never reported from this machine: no lag to speak of yet
 			}
-			d := delivery(pl, l.Files, st, true)
+			d := delivery(pl, l.Files, st, true, now.Add(-a.offlineAfter()))
 			lag := agentLag{agent: pl.AgentID, room: room.RoomID, missing: len(d.Missing)}
 			for _, name := range d.Missing {
 				if s := now.Sub(updated[name]).Seconds(); s > lag.lag {

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"fmt"
 	"net/http"
 	"sort"
 	"time"
@@ -115,12 +116,58 @@ func (a *API) unplaceAgent(w http.ResponseWriter, r *http.Request, p params) {
 
 // agentDelivery is one placement with what its daemon last reported.
 type agentDelivery struct {
-	AgentID   string     `json:"agent_id"`
-	MachineID string     `json:"machine_id"`
-	Synced    bool       `json:"synced"`
-	Missing   []string   `json:"missing"`
-	Extra     []string   `json:"extra,omitempty"`
-	LastSeen  *time.Time `json:"last_seen"`
+	AgentID   string   `json:"agent_id"`
+	MachineID string   `json:"machine_id"`
+	Synced    bool     `json:"synced"`
+	Missing   []string `json:"missing"`
+	Extra     []string `json:"extra,omitempty"`
+	// State is AgentSynced, AgentMissing or AgentOffline.
+	State    string     `json:"state"`
+	LastSeen *time.Time `json:"last_seen"`
+	// OfflineSince is when an offline agent's machine last reported.
+	OfflineSince *time.Time `json:"offline_since,omitempty"`
+}
+
+// An agent's delivery state in GET /rooms/{room}/agents.
+const (
+	// AgentSynced: its machine reported lately and holds exactly the
+	// room's files.
+	AgentSynced = "synced"
+	// AgentMissing: its machine reported lately (or never) and the copy
+	// differs from the room: files missing, stale or extra.
+	AgentMissing = "missing"
+	// AgentOffline: its machine has not reported within OfflineAfter; what
+	// it last held says nothing about now.
+	AgentOffline = "offline"
+)
+
+// DefaultOfflineAfter is how long an agent's machine may stay silent before
+// the agent shows offline: three of the daemon's default 30 s polls, each of
+// which reports status.
+const DefaultOfflineAfter = 90 * time.Second
+
+// EnvOfflineAfter names the variable localdev and the Lambda functions read
+// for API.OfflineAfter.
+const EnvOfflineAfter = "PUMASI_OFFLINE_AFTER"
+
+// ParseOfflineAfter reads PUMASI_OFFLINE_AFTER: empty for the default, else
+// a positive Go duration. The error names the variable.
+func ParseOfflineAfter(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a positive duration such as 90s or 5m", EnvOfflineAfter, v)
+	}
+	return d, nil
+}
+
+func (a *API) offlineAfter() time.Duration {
+	if a.OfflineAfter > 0 {
+		return a.OfflineAfter
+	}
+	return DefaultOfflineAfter
 }
 
 type roomAgentsResponse struct {
@@ -167,14 +214,15 @@ func (a *API) roomAgents(w http.ResponseWriter, r *http.Request, p params) {
 		if ok && st.MachineID != pl.MachineID {
 			ok = false
 		}
-		resp.Agents = append(resp.Agents, delivery(pl, listing.Files, st, ok))
+		resp.Agents = append(resp.Agents, delivery(pl, listing.Files, st, ok, a.now().Add(-a.offlineAfter())))
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
 // delivery compares what an agent holds with the room's files: synced means
-// exactly the same names with the same sha256.
-func delivery(pl pumasi.Placement, files []pumasi.File, st pumasi.AgentStatus, reported bool) agentDelivery {
+// a report since cutoff with exactly the same names and sha256; a report
+// before cutoff means offline, whatever it held.
+func delivery(pl pumasi.Placement, files []pumasi.File, st pumasi.AgentStatus, reported bool, cutoff time.Time) agentDelivery {
 	d := agentDelivery{AgentID: pl.AgentID, MachineID: pl.MachineID, Missing: []string{}}
 	held := map[string]string{}
 	if reported {
@@ -199,6 +247,19 @@ func delivery(pl pumasi.Placement, files []pumasi.File, st pumasi.AgentStatus, r
 		}
 	}
 	sort.Strings(d.Extra)
-	d.Synced = reported && len(d.Missing) == 0 && len(d.Extra) == 0
+	switch {
+	case reported && st.ReportedAt.Before(cutoff):
+		d.State, d.OfflineSince = AgentOffline, d.LastSeen
+	case reported && len(d.Missing) == 0 && len(d.Extra) == 0:
+		d.State, d.Synced = AgentSynced, true
+	default:
+		d.State = AgentMissing
+	}
 	return d
+}
+
+// offline reports whether an agent's last report (if any, from its current
+// machine) is older than cutoff.
+func offline(st pumasi.AgentStatus, reported bool, machine string, cutoff time.Time) bool {
+	return reported && st.MachineID == machine && st.ReportedAt.Before(cutoff)
 }

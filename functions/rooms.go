@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"context"
 	"net/http"
 	"slices"
 
@@ -33,6 +34,10 @@ func (a *API) listRooms(w http.ResponseWriter, r *http.Request, _ params) {
 			a.fail(w, r, err)
 			return
 		}
+		if err := a.markOffline(ctx, rooms); err != nil {
+			a.fail(w, r, err)
+			return
+		}
 		writeJSON(w, http.StatusOK, roomsResponse{Rooms: rooms})
 		return
 	}
@@ -61,6 +66,10 @@ func (a *API) listRooms(w http.ResponseWriter, r *http.Request, _ params) {
 		}
 		resp.Rooms = append(resp.Rooms, s)
 	}
+	if err := a.markOffline(ctx, resp.Rooms); err != nil {
+		a.fail(w, r, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -82,4 +91,43 @@ func (a *API) roomSummary(r *http.Request, room string) (pumasi.RoomSummary, err
 		s.Agents = append(s.Agents, pl.AgentID)
 	}
 	return s, nil
+}
+
+// markOffline fills each room's Offline: its agents whose last report is
+// older than the offline interval. A stale report may be from a machine the
+// agent has since moved away from, so those few are checked against the
+// agent's current placement.
+func (a *API) markOffline(ctx context.Context, rooms []pumasi.RoomSummary) error {
+	var ids []string
+	for i := range rooms {
+		rooms[i].Offline = []string{}
+		ids = append(ids, rooms[i].Agents...)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	sts, err := a.Store.AgentStatuses(ctx, ids)
+	if err != nil {
+		return err
+	}
+	cutoff := a.now().Add(-a.offlineAfter())
+	for i := range rooms {
+		for _, agent := range rooms[i].Agents {
+			st, ok := sts[agent]
+			if !ok || !st.ReportedAt.Before(cutoff) {
+				continue
+			}
+			pl, err := a.Store.AgentPlacement(ctx, agent)
+			if pumasi.ErrorCode(err) == pumasi.ENotFound {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if offline(st, true, pl.MachineID, cutoff) {
+				rooms[i].Offline = append(rooms[i].Offline, agent)
+			}
+		}
+	}
+	return nil
 }

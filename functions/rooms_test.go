@@ -14,8 +14,8 @@ import (
 // changed it yet); a machine token the rooms of its agents.
 func TestListRoomsReach(t *testing.T) {
 	e := newAuthzEnv(t, false)
-	r1 := pumasi.RoomSummary{RoomID: "r1", Rev: 2, Files: 1, Bytes: 7, Agents: []string{"a1"}}
-	r2 := pumasi.RoomSummary{RoomID: "r2", Rev: 2, Files: 1, Bytes: 7, Agents: []string{"a2"}}
+	r1 := pumasi.RoomSummary{RoomID: "r1", Rev: 2, Files: 1, Bytes: 7, Agents: []string{"a1"}, Offline: []string{}}
+	r2 := pumasi.RoomSummary{RoomID: "r2", Rev: 2, Files: 1, Bytes: 7, Agents: []string{"a2"}, Offline: []string{}}
 	cases := map[string][]pumasi.RoomSummary{
 		"admin":      {r1, r2},
 		"room:r1":    {r1},
@@ -42,7 +42,7 @@ func TestListRoomsReach(t *testing.T) {
 	}
 	e.tokens["room:fresh"] = tok
 	_, body, _ := e.do("GET", "/rooms", "room:fresh", "", nil)
-	if want := `{"rooms":[{"room_id":"fresh","rev":0,"files":0,"bytes":0,"agents":[]}]}`; string(body) != want+"\n" && string(body) != want {
+	if want := `{"rooms":[{"room_id":"fresh","rev":0,"files":0,"bytes":0,"agents":[],"offline":[]}]}`; string(body) != want+"\n" && string(body) != want {
 		t.Errorf("room:fresh: GET /rooms = %s, want %s", body, want)
 	}
 }

@@ -75,6 +75,10 @@ type Config struct {
 	// AllowedHosts are the host names served besides loopback and the
 	// listen address (PUMASI_ALLOWED_HOSTS); any other Host is refused.
 	AllowedHosts functions.AllowedHosts
+	// OfflineAfter is how long an agent's machine may go without reporting
+	// before the agent shows offline (PUMASI_OFFLINE_AFTER; zero: the
+	// default, three of the daemon's default polls).
+	OfflineAfter time.Duration
 	// Out receives the banner: address, admin token, examples.
 	Out io.Writer
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound slow and idle
@@ -168,7 +172,7 @@ func Run(ctx context.Context, cfg Config) error {
 	defer closeKnow()
 	hub := push.NewHub(cfg.Log)
 	api := &functions.API{Store: store, Secret: secret, Log: cfg.Log, Pusher: hub, Socket: hub, Knowledge: know, Embedder: embedder, MergeThreshold: cfg.MergeThreshold, RateLimits: cfg.RateLimits, CORS: cfg.CORS,
-		Metrics: functions.NewMetrics()}
+		OfflineAfter: cfg.OfflineAfter, Metrics: functions.NewMetrics()}
 	hub.OnSlowDrop = api.Metrics.SlowDrop
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

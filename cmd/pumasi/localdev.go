@@ -29,6 +29,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	gatewayPush := fs.Bool("gateway-push", gatewayPushEnv, "push frames through the own @connections endpoint with the API Gateway adapter and the store's connection registry, as in AWS (env PUMASI_GATEWAY_PUSH=1)")
 	poll := fs.Duration("poll", 30*time.Second, "the in-process daemon's poll interval")
 	minFree := fs.String("min-free", envOr(env, "PUMASI_MIN_FREE", "64MiB"), "free space the home keeps: below it uploads and contributions answer 507 and /healthz 503; bytes, 64MiB, 1GiB or off (env PUMASI_MIN_FREE)")
+	offlineAfter := fs.String("offline-after", envOr(env, functions.EnvOfflineAfter, ""), "an agent whose machine has not reported for this long shows offline, e.g. 90s or 5m (env PUMASI_OFFLINE_AFTER, default 90s: three of the daemon's default 30s polls)")
 	verbose := fs.BoolP("verbose", "v", false, "log debug messages")
 	perHandle := fs.String("rate-per-handle", envOr(env, "PUMASI_RATE_PER_HANDLE", "1,60"), "knowledge writes per X-Hive-Agent handle: RATE,BURST or off (env PUMASI_RATE_PER_HANDLE)")
 	perAddr := fs.String("rate-per-address", envOr(env, "PUMASI_RATE_PER_ADDRESS", "10,120"), "knowledge writes per client address: RATE,BURST or off (env PUMASI_RATE_PER_ADDRESS)")
@@ -79,6 +80,10 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return &exitCodeError{2, err}
 	}
+	offline, err := functions.ParseOfflineAfter(*offlineAfter)
+	if err != nil {
+		return &exitCodeError{2, err}
+	}
 	history, err := wire.ReadRetention(env.getenv)
 	if err != nil {
 		return &exitCodeError{2, err}
@@ -118,6 +123,7 @@ func runLocaldev(ctx context.Context, env *cliEnv, args []string) error {
 			QuarantineFlags: tuning.QuarantineFlags},
 		MergeThreshold: tuning.MergeThreshold,
 		History:        history,
+		OfflineAfter:   offline,
 		Embeddings: wire.EmbedderConfig{
 			URL:   env.getenv("PUMASI_EMBEDDINGS_URL"),
 			Model: env.getenv("PUMASI_EMBEDDINGS_MODEL"),

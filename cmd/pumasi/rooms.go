@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -56,7 +57,14 @@ func runRooms(ctx context.Context, env *cliEnv, args []string) error {
 	tw := newTable(env.stdout)
 	fmt.Fprintf(tw, "ROOM\tREV\tFILES\tBYTES\tAGENTS\n")
 	for _, r := range res.Rooms {
-		agents := strings.Join(r.Agents, ",")
+		var names []string
+		for _, a := range r.Agents {
+			if slices.Contains(r.Offline, a) {
+				a += " (offline)"
+			}
+			names = append(names, a)
+		}
+		agents := strings.Join(names, ",")
 		if agents == "" {
 			agents = "-"
 		}
@@ -173,7 +181,10 @@ func runAgents(ctx context.Context, env *cliEnv, args []string) error {
 			Synced    bool       `json:"synced"`
 			Missing   []string   `json:"missing"`
 			Extra     []string   `json:"extra,omitempty"`
+			State     string     `json:"state"`
 			LastSeen  *time.Time `json:"last_seen"`
+			// OfflineSince is set when State is "offline".
+			OfflineSince *time.Time `json:"offline_since,omitempty"`
 		} `json:"agents"`
 	}
 	if err := c.doJSON(ctx, "GET", roomPath(*room, "agents"), nil, &res); err != nil {
@@ -187,6 +198,8 @@ func runAgents(ctx context.Context, env *cliEnv, args []string) error {
 	for _, a := range res.Agents {
 		state := "synced"
 		switch {
+		case a.State == "offline":
+			state = "offline"
 		case a.LastSeen == nil:
 			state = "never reported"
 		case !a.Synced && len(a.Missing) > 0:

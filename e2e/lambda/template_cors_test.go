@@ -15,8 +15,9 @@ import (
 )
 
 // knobEnv are the optional knobs a deploy passes from a parameter: the
-// knowledge tuning, the CORS policy and the history retention.
-var knobEnv = append(append([]string{lambdaapp.EnvCORSOrigins, lambdaapp.EnvCORSRoutes}, functions.KnowledgeTuningEnv...), pumasi.HistoryEnv...)
+// knowledge tuning, the CORS policy, the history retention and the offline
+// interval.
+var knobEnv = append(append([]string{lambdaapp.EnvCORSOrigins, lambdaapp.EnvCORSRoutes, lambdaapp.EnvOfflineAfter}, functions.KnowledgeTuningEnv...), pumasi.HistoryEnv...)
 
 // knobRef returns the parameter the template passes as env var k (on the
 // function or in Globals), or nil.

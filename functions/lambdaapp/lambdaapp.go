@@ -37,6 +37,7 @@ const (
 	EnvCORSOrigins     = "PUMASI_CORS_ORIGINS"
 	EnvCORSRoutes      = "PUMASI_CORS_ROUTES"
 	EnvAllowedHosts    = "PUMASI_ALLOWED_HOSTS"
+	EnvOfflineAfter    = functions.EnvOfflineAfter
 )
 
 // Kinds of function: what event a function's handler takes.
@@ -85,11 +86,13 @@ func with(lists ...[]string) []string {
 // route table names for GET /healthz.
 var table = []Function{
 	{Name: "upload", Kind: KindHTTP, Env: pushing, Required: storageSecret},
-	{Name: "list", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
+	// list and placements say which agents are offline (GET /rooms, GET
+	// /rooms/{room}/agents).
+	{Name: "list", Kind: KindHTTP, Env: with(httpStorage, []string{EnvOfflineAfter}), Required: storageSecret},
 	{Name: "get", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "delete", Kind: KindHTTP, Env: pushing, Required: storageSecret},
 	{Name: "resolve", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
-	{Name: "placements", Kind: KindHTTP, Env: pushing, Required: storageSecret},
+	{Name: "placements", Kind: KindHTTP, Env: with(pushing, []string{EnvOfflineAfter}), Required: storageSecret},
 	{Name: "assignments", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "status", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
@@ -151,6 +154,9 @@ type Config struct {
 	AllowedHosts functions.AllowedHosts
 	// History is the room file history's retention (PUMASI_HISTORY_*).
 	History pumasi.Retention
+	// OfflineAfter is when a silent machine's agents show offline
+	// (PUMASI_OFFLINE_AFTER; zero: functions.DefaultOfflineAfter).
+	OfflineAfter time.Duration
 }
 
 // EmbedderConfig selects the embedder: the offline hashed one unless URL is
@@ -215,6 +221,9 @@ func LoadConfig(function string, getenv func(string) string) (Config, error) {
 	if cfg.History, err = pumasi.RetentionFromEnv(func(k string) string { return env[k] }); err != nil {
 		return Config{}, fmt.Errorf("function %s: %w", function, err)
 	}
+	if cfg.OfflineAfter, err = functions.ParseOfflineAfter(env[EnvOfflineAfter]); err != nil {
+		return Config{}, fmt.Errorf("function %s: %w", function, err)
+	}
 	if s := env[EnvSweepGrace]; s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
@@ -241,7 +250,7 @@ const initTimeout = 20 * time.Second
 // half (internal/wire/cloud): no function links SQLite, so bootstraps stay
 // small and start fast.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*functions.API, error) {
-	api := &functions.API{Secret: cfg.Secret, Log: log, CORS: cfg.CORS, MergeThreshold: cfg.Tuning.MergeThreshold}
+	api := &functions.API{Secret: cfg.Secret, Log: log, CORS: cfg.CORS, MergeThreshold: cfg.Tuning.MergeThreshold, OfflineAfter: cfg.OfflineAfter}
 	if cfg.Storage == "" {
 		return api, nil
 	}
