@@ -131,8 +131,14 @@ func tail(s string, n int) string {
 // URL and banner lines.
 func startLocaldev(t *testing.T, bin, home string) (string, []string) {
 	t.Helper()
+	return startLocaldevEnv(t, bin, home)
+}
+
+// startLocaldevEnv is startLocaldev with extra environment (KEY=value).
+func startLocaldevEnv(t *testing.T, bin, home string, env ...string) (string, []string) {
+	t.Helper()
 	cmd := exec.Command(bin, "localdev", "--home", home, "--addr", "127.0.0.1:0", "--no-machine")
-	cmd.Env = append(os.Environ(), "PUMASI_SECRET=")
+	cmd.Env = append(append(os.Environ(), "PUMASI_SECRET="), env...)
 	stdout, stderr := startProc(t, "localdev", cmd)
 	lines := make(chan string, 64)
 	go func() {

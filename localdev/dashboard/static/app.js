@@ -184,16 +184,18 @@
   }
 
   // takeFragment moves a #token=... (and optional &room=...) from the URL into
-  // sessionStorage and removes it from the address bar and history.
+  // sessionStorage and removes it from the address bar and history; it
+  // returns the token, or null when the fragment held none.
   function takeFragment() {
     const h = location.hash.replace(/^#/, '');
-    if (!/(^|&)token=/.test(h)) return;
+    if (!/(^|&)token=/.test(h)) return null;
     const p = new URLSearchParams(h);
     const tok = (p.get('token') || '').trim();
     const room = p.get('room');
     if (tok) sessionStorage.setItem(TOKEN_KEY, tok);
     const next = room && ID_RE.test(room) ? `#/rooms/${room}` : '#/rooms';
     history.replaceState(null, '', location.pathname + location.search + next);
+    return tok || null;
   }
 
   function setToken(tok) {
@@ -217,6 +219,7 @@
     const who = $('who');
     if (!state.token) {
       who.hidden = true;
+      $('tab-moderation').hidden = true;
       return;
     }
     const s = scopesOf(state.claims);
@@ -225,6 +228,8 @@
     else if (s.rooms.length) label = s.rooms.map((r) => `room ${r}`).join(', ');
     else if (s.machines.length) label = s.machines.map((m) => `machine ${m}`).join(', ');
     $('who-scopes').textContent = label;
+    // Moderation is for admins: the server refuses everyone else anyway.
+    $('tab-moderation').hidden = !s.admin;
     const sub = state.claims && state.claims.sub ? `subject ${state.claims.sub}` : '';
     const exp = state.claims && state.claims.exp ? `expires ${new Date(state.claims.exp * 1000).toLocaleString()}` : '';
     $('who-scopes').title = [sub, exp].filter(Boolean).join(' · ');
@@ -261,6 +266,7 @@
     const [view, arg] = h.split('/');
     if (view === 'knowledge') return show('knowledge');
     if (!state.token) return show('login');
+    if (view === 'moderation') return show(scopesOf(state.claims).admin ? 'moderation' : 'knowledge');
     if (view === 'rooms' && arg) {
       const room = decodeURIComponent(arg);
       return show('rooms', room);
@@ -277,7 +283,7 @@
 
   function show(view, room) {
     state.view = view;
-    for (const v of ['login', 'rooms', 'knowledge']) $(`${v}-view`).hidden = v !== view;
+    for (const v of ['login', 'rooms', 'knowledge', 'moderation']) $(`${v}-view`).hidden = v !== view;
     for (const a of document.querySelectorAll('#tabs a')) {
       const on = a.dataset.view === view;
       a.classList.toggle('active', on);
@@ -302,6 +308,7 @@
       return;
     }
     stopPolling();
+    if (view === 'moderation' && hooks.moderation) hooks.moderation();
     if (view === 'knowledge') {
       const saved = localStorage.getItem(HANDLE_KEY);
       if (saved && !$('c-handle').value) $('c-handle').value = saved;
@@ -453,16 +460,17 @@
       const missing = a.missing || [];
       const extra = a.extra || [];
       let badge;
-      if (a.synced) badge = el('span', { class: 'badge ok', text: 'synced' });
+      if (a.state === 'offline') badge = el('span', { class: 'badge bad', text: 'offline', title: `The machine daemon has not reported since ${absTime(a.offline_since || a.last_seen)}: what it held then says nothing about now.` });
+      else if (a.synced) badge = el('span', { class: 'badge ok', text: 'synced' });
       else if (!a.last_seen) badge = el('span', { class: 'badge warn', text: 'no report yet', title: 'The machine daemon has not reported for this agent.' });
       else badge = el('span', { class: 'badge warn', text: missing.length ? `${missing.length} missing` : 'syncing' });
-      return el('li', { class: 'agent', dataset: { agent: a.agent_id, synced: String(!!a.synced) } },
+      return el('li', { class: 'agent', dataset: { agent: a.agent_id, synced: String(!!a.synced), state: a.state || '' } },
         el('div', { class: 'agent-head' },
           el('span', { class: 'agent-id', text: a.agent_id }),
           badge,
           el('button', { type: 'button', class: 'btn ghost small', title: `Remove ${a.agent_id} from this room`, 'aria-label': `Remove ${a.agent_id}`, onclick: () => unplace(a) }, '×')),
         el('div', { class: 'agent-meta muted small' },
-          'on ', el('strong', { class: 'machine', text: a.machine_id }), ' · seen ',
+          'on ', el('strong', { class: 'machine', text: a.machine_id }), a.state === 'offline' ? ' · offline since ' : ' · seen ',
           a.last_seen ? el('time', { datetime: a.last_seen, title: absTime(a.last_seen), text: relTime(a.last_seen) }) : 'never'),
         missing.length ? el('div', { class: 'missing small' }, el('span', { class: 'label', text: 'Missing ' }), missing.map((n) => el('code', { text: n }))) : null,
         extra.length ? el('div', { class: 'missing small' }, el('span', { class: 'label', text: 'Stale ' }), extra.map((n) => el('code', { text: n }))) : null);
@@ -477,11 +485,11 @@
     try {
       await Promise.all([refreshFiles(), refreshAgents()]);
       live.classList.remove('stale');
-      live.lastChild.textContent = 'live';
+      live.lastChild.textContent = 'page live';
       if (first) showAlert($('room-error'), null);
     } catch (e) {
       live.classList.add('stale');
-      live.lastChild.textContent = e.code === 'network' ? 'offline' : 'error';
+      live.lastChild.textContent = e.code === 'network' ? 'page offline' : 'page error';
       if (e.code !== 'network' || first) showAlert($('room-error'), e);
       if (e.code === 'forbidden') $('room-body').hidden = true;
     } finally {
@@ -699,11 +707,18 @@
       : `Nothing found${q ? ` for “${q}”` : ''}${where}.`;
     const items = rows.map((e) => {
       const sim = typeof e.similarity === 'number' ? Math.max(0, Math.min(1, e.similarity)) : null;
+      const score = typeof e.score === 'number' ? e.score : null;
       return el('li', { class: 'result', dataset: { id: e.id } },
         el('div', { class: 'result-head' },
           el('h3', { text: e.title || '(untitled)' }),
-          sim !== null ? el('span', { class: 'sim', title: `similarity ${e.similarity.toFixed(3)}${typeof e.score === 'number' ? ` · score ${e.score.toFixed(3)}` : ''}` },
-            el('span', { class: 'meter' }, el('span', { style: null, class: 'fill', dataset: { w: String(Math.round(sim * 100)) } })), `${Math.round(sim * 100)}%`) : null),
+          // Both figures are named: the bar is the similarity to the query,
+          // the score is what ranks (relevance × quality × freshness).
+          sim !== null || score !== null ? el('span', { class: 'sim', dataset: { similarity: sim !== null ? sim.toFixed(2) : '', score: score !== null ? score.toFixed(2) : '' },
+            title: 'similarity: how close the entry is to the query; score: what ranks the hits (relevance × quality × freshness)' },
+            sim !== null ? el('span', { class: 'meter', 'aria-hidden': 'true' }, el('span', { style: null, class: 'fill', dataset: { w: String(Math.round(sim * 100)) } })) : null,
+            sim !== null ? el('span', { class: 'figure', text: `similarity ${sim.toFixed(2)}` }) : null,
+            sim !== null && score !== null ? ' · ' : null,
+            score !== null ? el('span', { class: 'figure', text: `score ${score.toFixed(2)}` }) : null) : null),
         el('p', { class: 'content', text: e.content || '' }),
         el('div', { class: 'result-meta small' },
           el('span', { class: 'chip', text: e.hive || 'academy' }),
@@ -852,8 +867,15 @@
     for (const d of [$('confirm'), $('preview')]) {
       d.addEventListener('click', (ev) => { if (ev.target === d) d.close(); });
     }
+    // A one-click link opened in a tab already on this page only changes
+    // the fragment: sign in with it there and then, without a reload.
     window.addEventListener('hashchange', () => {
-      takeFragment();
+      const tok = takeFragment();
+      if (tok) {
+        state.room = null;
+        state.rooms = null;
+        setToken(tok);
+      }
       route();
     });
     document.addEventListener('visibilitychange', () => {
@@ -866,7 +888,15 @@
   const hooks = {};
   window.pumasi = { api, el, encPath, state, relTime, absTime, formatSize, toast, showAlert, errorText, ask, poll: () => poll(false), hooks };
 
+  // touchOnly is a screen without a pointer that hovers (a phone, a
+  // tablet): nothing can be dragged onto the page there.
+  function touchOnly() {
+    const mm = (q) => window.matchMedia && window.matchMedia(q).matches;
+    return mm('(any-hover: none)') || (navigator.maxTouchPoints > 0 && !mm('(any-pointer: fine)'));
+  }
+
   function boot() {
+    document.documentElement.classList.toggle('touch', touchOnly());
     takeFragment();
     const tok = sessionStorage.getItem(TOKEN_KEY);
     if (tok) setToken(tok);
