@@ -367,6 +367,7 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		return knowResult(kc.sendRaw(ctx, "POST", "/knowledge/contribute", req))
 	})
 	addBumpTools(s, kc, handle, handleOK)
+	addFlagTool(s, kc, handle, handleOK)
 	return nil
 }
 

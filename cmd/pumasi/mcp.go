@@ -67,7 +67,8 @@ const mcpInstructions = `pumasi shares a room's files with every agent placed in
 	`When the server holds a token that may write your room, write_shared_file changes a shared file for the whole ` +
 	`room: pass the sha256 you read as base_sha256, and on a conflict redo your edit on the current content it returns. ` +
 	`Before a task, call query_knowledge with what you are about to do; call cite_knowledge with the id of each ` +
-	`entry you use, and endorse_knowledge when one proved right (unused entries fade from the ranking). After the task, ` +
+	`entry you use, and endorse_knowledge when one proved right (unused entries fade from the ranking); flag_knowledge ` +
+	`one that is wrong, outdated, harmful, a duplicate or holds personal data (pii). After the task, ` +
 	`call contribute_knowledge with one specific, actionable finding (tool, version, error message, fix): ` +
 	`personal data, secrets, stories and platitudes are rejected, and near-duplicates merge.`
 

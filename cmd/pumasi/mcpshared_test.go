@@ -173,8 +173,8 @@ func TestMCPToolsEveryHostAccepts(t *testing.T) {
 		t.Fatal(err)
 	}
 	instructions := cs.InitializeResult().Instructions
-	if len(tools.Tools) != 8 {
-		t.Fatalf("%d tools, want 8", len(tools.Tools))
+	if len(tools.Tools) != 9 {
+		t.Fatalf("%d tools, want 9", len(tools.Tools))
 	}
 	for _, tool := range tools.Tools {
 		if !strings.Contains(instructions, tool.Name) {
@@ -216,7 +216,7 @@ func TestMCPToolsEveryHostAccepts(t *testing.T) {
 		if knowledge != (a.OpenWorldHint != nil && *a.OpenWorldHint) {
 			t.Errorf("%s: openWorldHint %v", tool.Name, a.OpenWorldHint)
 		}
-		writes := slices.Contains([]string{"contribute_knowledge", "cite_knowledge", "endorse_knowledge"}, tool.Name)
+		writes := slices.Contains([]string{"contribute_knowledge", "cite_knowledge", "endorse_knowledge", "flag_knowledge"}, tool.Name)
 		if writes == a.ReadOnlyHint || (tool.Name == "cite_knowledge") == a.IdempotentHint {
 			t.Errorf("%s: readOnlyHint %v idempotentHint %v", tool.Name, a.ReadOnlyHint, a.IdempotentHint)
 		}
