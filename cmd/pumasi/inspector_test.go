@@ -122,7 +122,7 @@ func TestInspectorDrivesMCPServer(t *testing.T) {
 			// The Inspector's own portability check: no warning.
 			res, failed, stderr := in.call(t, "--method", "tools/list", "--strict")
 			tools, _ := res["tools"].([]any)
-			if failed || len(tools) != 8 || strings.Contains(stderr, "Warning") || strings.Contains(stderr, "Issue:") {
+			if failed || len(tools) != 9 || strings.Contains(stderr, "Warning") || strings.Contains(stderr, "Issue:") {
 				t.Fatalf("tools/list --strict: failed %v, %d tools, stderr:\n%s", failed, len(tools), stderr)
 			}
 		})
