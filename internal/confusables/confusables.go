@@ -1,59 +1,71 @@
 // Package confusables computes the confusable skeletons of Unicode
 // Technical Standard #39 (Unicode Security Mechanisms, section 4): two
-// strings are visually confusable when their skeletons are equal. The table
-// is generated from confusables.txt of a pinned Unicode version (see gen);
-// golang.org/x/text ships no such data.
+// strings are visually confusable when their skeletons are equal.
+//
+// The table is confusables.txt of Unicode 15.0.0 (dated 2022-08-26) itself,
+// embedded and parsed once on first use: data, not generated code. The file
+// is the one ICU 72.1 ships in icu4c/source/data/unidata/ (Debian bookworm's
+// source package icu 72.1-3+deb12u1, icu_72.1.orig.tar.gz SHA-256
+// a2d2d38217092a7ed56635e34467f92f976b370e20182ad325edea6681a71d68); a test
+// pins its SHA-256 so it cannot change unnoticed. Unicode 15.0.0 is the
+// version Go's unicode package and golang.org/x/text use, so NFD and the
+// table agree. To move to another version, replace the file and update
+// Version and the test's sum. golang.org/x/text ships no such data.
 package confusables
 
-//go:generate go run ./gen
-
 import (
-	"sort"
+	_ "embed"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 )
 
-// asciiProto holds the prototypes of the ASCII characters that have one.
-var asciiProto [128]string
+// Version is the Unicode version of the confusables data.
+const Version = "15.0.0"
 
-func init() {
-	for r := rune(0); r < 128; r++ {
-		asciiProto[r], _ = lookup(r)
-	}
+//go:embed confusables.txt
+var data string
+
+// table is the parsed data: every source code point's prototype, and the
+// ASCII ones in an array for the fast path.
+type table struct {
+	proto map[rune]string
+	ascii [128]string
 }
+
+var load = sync.OnceValue(func() *table {
+	t, err := parse(data)
+	if err != nil {
+		// The file is embedded and checksummed by a test: a parse error
+		// is a build of a broken tree, not an input error.
+		panic("confusables: " + err.Error())
+	}
+	return t
+})
 
 // Prototype returns the prototype r maps to, and false when r is its own.
 func Prototype(r rune) (string, bool) {
+	t := load()
 	if r < 128 {
-		p := asciiProto[r]
+		p := t.ascii[r]
 		return p, p != ""
 	}
-	return lookup(r)
-}
-
-func lookup(r rune) (string, bool) {
-	i := sort.Search(len(keys), func(i int) bool { return keys[i] >= r })
-	if i == len(keys) || keys[i] != r {
-		return "", false
-	}
-	start := 0
-	if i > 0 {
-		start = int(ends[i-1])
-	}
-	return vals[start:ends[i]], true
+	p, ok := t.proto[r]
+	return p, ok
 }
 
 // Skeleton returns skeleton(s): s in NFD, each code point replaced by its
 // prototype, and NFD again.
 func Skeleton(s string) string {
+	t := load()
 	if ascii(s) {
 		// NFD leaves ASCII alone; only a few ASCII characters have a
 		// prototype (0 → O, 1 → l, I → l, m → rn, | → l, ...).
 		var b strings.Builder
 		changed, plain := false, true
 		for i := 0; i < len(s); i++ {
-			if p := asciiProto[s[i]]; p != "" {
+			if p := t.ascii[s[i]]; p != "" {
 				if !changed {
 					b.Grow(len(s) + 8)
 					b.WriteString(s[:i])

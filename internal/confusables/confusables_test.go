@@ -1,6 +1,11 @@
 package confusables
 
-import "testing"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
 
 // TestSkeleton: pairs UTS #39 calls confusable share a skeleton; pairs that
 // look different do not.
@@ -45,5 +50,34 @@ func BenchmarkSkeletonASCII(b *testing.B) {
 func BenchmarkSkeletonKorean(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Skeleton("회의록-2024-01.md")
+	}
+}
+
+// TestDataPinned: the embedded data is the pinned file of Version, whole,
+// and parses into its 6,311 mappings; parse refuses a malformed line.
+func TestDataPinned(t *testing.T) {
+	const want = "2b10130885c3370b101c52d7baedc452ab7f0e257b86c1e52ee657ecfc29ce64"
+	sum := sha256.Sum256([]byte(data))
+	if got := hex.EncodeToString(sum[:]); got != want {
+		t.Fatalf("confusables.txt has SHA-256 %s, not the pinned %s (Unicode %s)", got, want, Version)
+	}
+	if !strings.Contains(data, "# Version: "+Version+"\n") {
+		t.Fatalf("confusables.txt does not say Version: %s", Version)
+	}
+	if n := len(load().proto); n != 6311 {
+		t.Fatalf("parsed %d mappings, want 6311", n)
+	}
+	for _, bad := range []string{"0041 ; 0042\n", "zz ; 0042 ; MA\n", "0041 ; ; MA\n", "0041 ; 0042 ; MA\n0041 ; 0043 ; MA\n"} {
+		if _, err := parse(bad); err == nil {
+			t.Errorf("parse(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := parse(data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
