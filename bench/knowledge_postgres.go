@@ -16,7 +16,6 @@ import (
 	"pumasi/adapters/local"
 	"pumasi/adapters/postgres"
 	"pumasi/functions"
-	"pumasi/internal/testpeer"
 	"pumasi/knowledge"
 )
 
@@ -50,14 +49,17 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 	if cfg.quick {
 		runs = []pgOpts{{n: 2000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 50, mwm: "256MB"}}
 	}
-	srv, err := testpeer.StartPostgres()
+	cl, err := openCluster(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("start postgres (scripts/postgres.sh install): %w", err)
+		return nil, err
 	}
-	defer srv.Stop()
+	defer cl.stop()
+	if err := cl.set(ctx, statSettings); err != nil {
+		return nil, err
+	}
 	var rows []row
 	for _, o := range runs {
-		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
+		r, err := benchKnowledgePostgresAt(ctx, cfg, cl, o)
 		if err != nil {
 			return nil, fmt.Errorf("postgres, %d entries: %w", o.n, err)
 		}
@@ -76,8 +78,8 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 // timing wrapper around the driver, whose per-call figures say where a
 // request's time goes. The entries are seeded by COPY and the indexes built
 // after, as a bulk load would be (seedPostgres).
-func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.PostgresServer, o pgOpts) ([]row, error) {
-	dbURL, _, err := srv.CreateDatabase(ctx)
+func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o pgOpts) ([]row, error) {
+	dbURL, reused, err := cl.database(ctx, fmt.Sprintf("%d%s", o.n, o.storage))
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +113,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		}
 	}
 
-	vecs, ids, seed, err := seedPostgres(ctx, dbURL, o.n, emb, o.mwm)
+	vecs, ids, seed, err := seedPostgres(ctx, dbURL, o.n, emb, o.mwm, reused)
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +123,12 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		{Metric: "postgres knowledge seed: HNSW build (mwm " + o.mwm + ") @" + k, Value: seed.hnsw.Seconds(), Unit: "s", Baseline: "COPY", Base: seed.copy.Seconds()},
 	}
 	progress(rows...)
+	if cfg.seedOnly {
+		return rows, nil
+	}
+	// Entries that earlier runs on a kept database contributed: this run's
+	// contributions start past them, so none is an exact duplicate.
+	extra := len(ids) - o.n
 	if o.prewarm {
 		start := time.Now()
 		var blocks int64
@@ -158,6 +166,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		}
 	}
 	timed.take()
+	stats := newStatements(ctx, pool)
 	qlat := make([]time.Duration, o.queries)
 	for i, q := range qtexts {
 		start := time.Now()
@@ -169,6 +178,8 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	sortDurations(qlat)
 	qcalls := timed.take()
 	fmt.Fprintf(os.Stderr, "bench: query driver calls @%s: %s\n", k, callSummary(qcalls))
+	stats.print(ctx, "queries @"+k)
+	explainQuery(ctx, pool, emb, qtexts[0])
 
 	// The exact top 10 of each query, timed as the baseline, and the
 	// driver's HNSW candidates against it (untimed: not a request).
@@ -210,7 +221,8 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 	scanRate := exactScanRate(emb, vecs, o.scans)
 	for ci, c := range o.clients {
 		before := pool.Stat()
-		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000)
+		stats := newStatements(ctx, pool)
+		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000+extra)
 		if err != nil {
 			return nil, err
 		}
@@ -220,6 +232,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, srv *testpeer.Pos
 		acquires := after.AcquireCount() - before.AcquireCount()
 		wait := (after.AcquireDuration() - before.AcquireDuration()) / time.Duration(max(acquires, 1))
 		fmt.Fprintf(os.Stderr, "bench: contribute driver calls @%s, %d clients: %s\n", k, c, callSummary(calls))
+		stats.print(ctx, fmt.Sprintf("contributions from %d clients @%s", c, k))
 		phase := fmt.Sprintf("contribute (%d clients)", c)
 		r := []row{
 			{Metric: fmt.Sprintf("postgres knowledge contribute, %d client(s) @%s", c, k), Value: rate, Unit: "/s", Baseline: "brute-force scans/s", Base: scanRate, HigherIsBetter: true},

@@ -3,10 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
-
-	"pumasi/internal/testpeer"
 )
 
 func init() {
@@ -24,15 +20,15 @@ func benchKnowledgePostgresStorage(ctx context.Context, cfg config) ([]row, erro
 	if cfg.quick {
 		o = pgOpts{n: 2000, queries: 50, contribs: 48, clients: []int{8}, scans: 10, mwm: "256MB"}
 	}
-	srv, err := testpeer.StartPostgres()
+	cl, err := openCluster(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("start postgres (scripts/postgres.sh install): %w", err)
+		return nil, err
 	}
-	defer srv.Stop()
+	defer cl.stop()
 	var rows []row
 	for _, storage := range []string{"", "MAIN"} {
 		o.storage = storage
-		r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
+		r, err := benchKnowledgePostgresAt(ctx, cfg, cl, o)
 		if err != nil {
 			return nil, fmt.Errorf("postgres, %d entries, storage %q: %w", o.n, storage, err)
 		}
@@ -56,32 +52,21 @@ func benchKnowledgePostgres1M(ctx context.Context, cfg config) ([]row, error) {
 	if cfg.quick {
 		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB", prewarm: true}
 	}
-	srv, err := testpeer.StartPostgres()
+	cl, err := openCluster(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("start postgres (scripts/postgres.sh install): %w", err)
-	}
-	defer srv.Stop()
-	if err := setSharedBuffers(ctx, srv, "3GB"); err != nil {
 		return nil, err
 	}
-	r, err := benchKnowledgePostgresAt(ctx, cfg, srv, o)
+	defer cl.stop()
+	settings := map[string]string{"shared_buffers": "3GB"}
+	for k, v := range statSettings {
+		settings[k] = v
+	}
+	if err := cl.set(ctx, settings); err != nil {
+		return nil, err
+	}
+	r, err := benchKnowledgePostgresAt(ctx, cfg, cl, o)
 	if err != nil {
 		return nil, fmt.Errorf("postgres, %d entries: %w", o.n, err)
 	}
 	return r, nil
-}
-
-// setSharedBuffers sets the cluster's shared_buffers and restarts it, on
-// the same port and data, for the setting to take.
-func setSharedBuffers(ctx context.Context, srv *testpeer.PostgresServer, size string) error {
-	conn, err := pgx.Connect(ctx, srv.URL("postgres"))
-	if err != nil {
-		return err
-	}
-	_, err = conn.Exec(ctx, `ALTER SYSTEM SET shared_buffers = '`+size+`'`)
-	conn.Close(ctx)
-	if err != nil {
-		return err
-	}
-	return srv.Restart()
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,8 +32,14 @@ type pgSeed struct {
 // their own definitions, then the HNSW index (EnsureVectorIndex) with
 // maintenance_work_mem large enough for the graph. pgvector's notices
 // (such as a graph outgrowing maintenance_work_mem) go to stderr. It
-// returns the vectors and ids in seed order for the exact baseline.
-func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, mwm string) ([][]float32, []string, pgSeed, error) {
+// returns the vectors and ids in seed order for the exact baseline, with
+// the entries earlier runs contributed after them (a kept database).
+//
+// Each phase done is recorded in the table bench_seed, so on a kept
+// cluster (bench -pgdir, reuse true) a later run resumes at the first
+// phase not done, or skips the seed, and reports the times of the run that
+// did them.
+func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, mwm string, reuse bool) ([][]float32, []string, pgSeed, error) {
 	var took pgSeed
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
@@ -52,32 +60,165 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 	}
 	defer pool.Close()
 
-	var defs []string
-	rows, err := pool.Query(ctx, `SELECT indexname, indexdef FROM pg_indexes
-		WHERE schemaname = current_schema() AND tablename = 'knowledge_entries'
-		  AND indexname NOT IN (SELECT conname FROM pg_constraint)`)
+	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS bench_seed (
+		n integer NOT NULL, copy_s float8, indexes_s float8, hnsw_s float8, defs text[], names text[])`); err != nil {
+		return nil, nil, took, err
+	}
+	var st struct {
+		n                  int
+		copyS, idxS, hnswS *float64
+		defs, names        []string
+	}
+	err = pool.QueryRow(ctx, `SELECT n, copy_s, indexes_s, hnsw_s, defs, names FROM bench_seed`).
+		Scan(&st.n, &st.copyS, &st.idxS, &st.hnswS, &st.defs, &st.names)
+	switch {
+	case err == nil && reuse && st.n == n:
+		fmt.Fprintf(os.Stderr, "bench: reusing the seed of %d entries in %s\n", n, postgres.Redact(dbURL))
+	case err == nil || !errors.Is(err, pgx.ErrNoRows):
+		if err != nil {
+			return nil, nil, took, err
+		}
+		// Another size's, or an unfinished seed without reuse: start over.
+		if _, err := pool.Exec(ctx, `TRUNCATE knowledge_entries CASCADE; DELETE FROM bench_seed`); err != nil {
+			return nil, nil, took, err
+		}
+		st.n, st.copyS, st.idxS, st.hnswS = 0, nil, nil, nil
+	}
+	if st.copyS == nil {
+		if st.n == 0 { // a fresh seed: the indexes go, their definitions are kept
+			names, defs, err := dropSecondaryIndexes(ctx, pool)
+			if err != nil {
+				return nil, nil, took, err
+			}
+			st.n, st.names, st.defs = n, names, defs
+			if _, err := pool.Exec(ctx, `INSERT INTO bench_seed (n, defs, names) VALUES ($1, $2, $3)`, n, defs, names); err != nil {
+				return nil, nil, took, err
+			}
+		}
+		if _, err := pool.Exec(ctx, `TRUNCATE knowledge_entries CASCADE`); err != nil {
+			return nil, nil, took, err
+		}
+		start := time.Now()
+		if err := copyFindings(ctx, pool, n, emb); err != nil {
+			return nil, nil, took, err
+		}
+		s := time.Since(start).Seconds()
+		st.copyS = &s
+		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET copy_s = $1`, s); err != nil {
+			return nil, nil, took, err
+		}
+	}
+	if st.idxS == nil {
+		start := time.Now()
+		for j, def := range st.defs {
+			s := time.Now()
+			def = strings.Replace(def, "CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1)
+			if _, err := pool.Exec(ctx, def); err != nil {
+				return nil, nil, took, fmt.Errorf("rebuild %s: %w", st.names[j], err)
+			}
+			fmt.Fprintf(os.Stderr, "bench: index %s built in %s\n", st.names[j], time.Since(s).Round(time.Millisecond))
+		}
+		s := time.Since(start).Seconds()
+		st.idxS = &s
+		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET indexes_s = $1`, s); err != nil {
+			return nil, nil, took, err
+		}
+	}
+	if st.hnswS == nil {
+		start := time.Now()
+		if err := postgres.EnsureVectorIndex(ctx, pool, emb.Dim()); err != nil {
+			return nil, nil, took, err
+		}
+		s := time.Since(start).Seconds()
+		st.hnswS = &s
+		fmt.Fprintf(os.Stderr, "bench: HNSW index over %d entries built in %s\n", n, time.Since(start).Round(time.Millisecond))
+		if _, err := pool.Exec(ctx, `VACUUM ANALYZE knowledge_entries`); err != nil {
+			return nil, nil, took, err
+		}
+		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET hnsw_s = $1`, s); err != nil {
+			return nil, nil, took, err
+		}
+	}
+	secs := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	took = pgSeed{copy: secs(*st.copyS), indexes: secs(*st.idxS), hnsw: secs(*st.hnswS)}
+
+	// The seed's vectors again (they are a function of i), its ids in seq
+	// order, and whatever earlier runs contributed after it.
+	vecs := make([][]float32, 0, n)
+	for i := 0; i < n; i++ {
+		title, content := benchFinding(i)
+		vecs = append(vecs, emb.Vector(knowledge.EmbeddingText(title, content)))
+	}
+	rows, err := pool.Query(ctx, `SELECT id, seq FROM knowledge_entries ORDER BY seq LIMIT $1`, n)
 	if err != nil {
 		return nil, nil, took, err
 	}
-	var names []string
+	ids := make([]string, 0, n)
+	var last int64
 	for rows.Next() {
-		var name, def string
-		if err := rows.Scan(&name, &def); err != nil {
+		var id string
+		if err := rows.Scan(&id, &last); err != nil {
 			return nil, nil, took, err
 		}
-		names, defs = append(names, name), append(defs, def)
+		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, took, err
 	}
-	for _, name := range names {
-		if _, err := pool.Exec(ctx, `DROP INDEX `+pgx.Identifier{name}.Sanitize()); err != nil {
+	if len(ids) != n {
+		return nil, nil, took, fmt.Errorf("seed holds %d entries, want %d", len(ids), n)
+	}
+	rows, err = pool.Query(ctx, `SELECT id, embedding FROM knowledge_entries WHERE seq > $1 ORDER BY seq`, last)
+	if err != nil {
+		return nil, nil, took, err
+	}
+	for rows.Next() {
+		var id string
+		var v pgvector.Vector
+		if err := rows.Scan(&id, &v); err != nil {
 			return nil, nil, took, err
 		}
+		ids, vecs = append(ids, id), append(vecs, v.Slice())
 	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, took, err
+	}
+	if len(ids) > n {
+		fmt.Fprintf(os.Stderr, "bench: %d entries contributed by earlier runs are in the exact baseline too\n", len(ids)-n)
+	}
+	return vecs, ids, took, nil
+}
 
-	vecs := make([][]float32, 0, n)
-	ids := make([]string, 0, n)
+// dropSecondaryIndexes drops the table's indexes other than its keys and
+// returns their names and definitions, to build again after the COPY.
+func dropSecondaryIndexes(ctx context.Context, pool *pgxpool.Pool) (names, defs []string, err error) {
+	rows, err := pool.Query(ctx, `SELECT indexname, indexdef FROM pg_indexes
+		WHERE schemaname = current_schema() AND tablename = 'knowledge_entries'
+		  AND indexname NOT IN (SELECT conname FROM pg_constraint)`)
+	if err != nil {
+		return nil, nil, err
+	}
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			return nil, nil, err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, name := range names {
+		if _, err := pool.Exec(ctx, `DROP INDEX `+pgx.Identifier{name}.Sanitize()); err != nil {
+			return nil, nil, err
+		}
+	}
+	return names, defs, nil
+}
+
+// copyFindings streams n bench findings into knowledge_entries by one COPY,
+// with a contributor row each.
+func copyFindings(ctx context.Context, pool *pgxpool.Pool, n int, emb *embed.Hashed) error {
 	at := time.Now().UTC()
 	start := time.Now()
 	i := 0
@@ -87,9 +228,7 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 		}
 		title, content := benchFinding(i)
 		v := emb.Vector(knowledge.EmbeddingText(title, content))
-		id := uuid.NewString()
-		vecs, ids = append(vecs, v), append(ids, id)
-		row := []any{id, "academy", title, content, []string{}, knowledge.Hash(title, content),
+		row := []any{uuid.NewString(), "academy", title, content, []string{}, knowledge.Hash(title, content),
 			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at}
 		i++
 		if i%100000 == 0 {
@@ -100,33 +239,12 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
 		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
 		src); err != nil {
-		return nil, nil, took, fmt.Errorf("seed: %w", err)
+		return fmt.Errorf("seed: %w", err)
 	}
 	if _, err := pool.Exec(ctx, `INSERT INTO knowledge_contributors (entry_id, agent) SELECT id, 'bench-seed' FROM knowledge_entries`); err != nil {
-		return nil, nil, took, fmt.Errorf("seed contributors: %w", err)
+		return fmt.Errorf("seed contributors: %w", err)
 	}
-	took.copy = time.Since(start)
-
-	start = time.Now()
-	for j, def := range defs {
-		s := time.Now()
-		if _, err := pool.Exec(ctx, def); err != nil {
-			return nil, nil, took, fmt.Errorf("rebuild %s: %w", names[j], err)
-		}
-		fmt.Fprintf(os.Stderr, "bench: index %s built in %s\n", names[j], time.Since(s).Round(time.Millisecond))
-	}
-	took.indexes = time.Since(start)
-
-	start = time.Now()
-	if err := postgres.EnsureVectorIndex(ctx, pool, len(vecs[0])); err != nil {
-		return nil, nil, took, err
-	}
-	took.hnsw = time.Since(start)
-	fmt.Fprintf(os.Stderr, "bench: HNSW index over %d entries built in %s\n", n, took.hnsw.Round(time.Millisecond))
-	if _, err := pool.Exec(ctx, `VACUUM ANALYZE knowledge_entries`); err != nil {
-		return nil, nil, took, err
-	}
-	return vecs, ids, took, nil
+	return nil
 }
 
 // pgFootprint is the table's size on disk and in shared buffers.

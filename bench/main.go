@@ -39,6 +39,11 @@ type scenario struct {
 type config struct {
 	quick bool
 	tmp   string
+	// pgdir keeps the Postgres scenarios' cluster in this folder, and a
+	// seed in it is reused by the next run (knowledge_postgres_dir.go).
+	pgdir string
+	// seedOnly ends a Postgres scenario once its entries are seeded.
+	seedOnly bool
 }
 
 var scenarios []scenario
@@ -49,6 +54,8 @@ func main() {
 	only := flag.String("only", "", "comma-separated scenario names to run (default all)")
 	quick := flag.Bool("quick", false, "fewer iterations (for a smoke run)")
 	list := flag.Bool("list", false, "list scenarios and exit")
+	pgdir := flag.String("pgdir", "", "keep the Postgres scenarios' cluster (and seeds) in this folder, reused by the next run")
+	seedOnly := flag.Bool("seed-only", false, "Postgres scenarios: stop once the entries are seeded (with -pgdir, to measure later)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
 	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
@@ -96,7 +103,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
 		start := time.Now()
 		dir, _ := os.MkdirTemp(tmp, s.name+"-")
-		r, err := s.run(ctx, config{quick: *quick, tmp: dir})
+		r, err := s.run(ctx, config{quick: *quick, tmp: dir, pgdir: *pgdir, seedOnly: *seedOnly})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %s failed: %v\n", s.name, err)
 			failed = true

@@ -381,18 +381,18 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 		return nil, nil
 	}
 	// One statement: the HNSW settings are the connection's (sessionSettings).
-	out, err := k.ids(ctx, nearestSQL(dims), model, hive, pgvector.NewVector(v), n)
+	out, err := k.ids(ctx, NearestSQL(dims), model, hive, pgvector.NewVector(v), n)
 	if err != nil {
 		return nil, wrap("nearest entries", err)
 	}
 	return out, nil
 }
 
-// nearestSQL is Nearest's statement for dims-dimensional vectors ($1
+// NearestSQL is Nearest's statement for dims-dimensional vectors ($1
 // model, $2 hive or empty, $3 the vector, $4 how many). dims is a length, safe
 // to spell into the statement; the cast must be a literal type for the
 // planner to match the index expression.
-func nearestSQL(dims int) string {
+func NearestSQL(dims int) string {
 	d := strconv.Itoa(dims)
 	return `SELECT id FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
 		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`

@@ -68,7 +68,7 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32, n int) string {
 	t.Helper()
 	ctx := context.Background()
-	rows, err := k.pool.Query(ctx, `EXPLAIN `+nearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
+	rows, err := k.pool.Query(ctx, `EXPLAIN `+NearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
 	if err != nil {
 		t.Fatal(err)
 	}
