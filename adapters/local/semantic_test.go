@@ -107,7 +107,7 @@ func (s *semanticAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // threshold (0.94) rewordings merge and different findings do not, its
 // cosine alone deciding.
 func TestSemanticEmbedderMerges(t *testing.T) {
-	for _, part := range []corpusPart{tuningPart, tuning2Part, heldOutPart} {
+	for _, part := range allParts {
 		t.Run(part.name, func(t *testing.T) {
 			pairs := readJSONL[qPair](t, part, "pairs.jsonl")
 			if part.tunerPairs != "" {
