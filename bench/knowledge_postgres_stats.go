@@ -69,7 +69,7 @@ func (s *statements) print(ctx context.Context, phase string) {
 // neighbour search, as the driver runs it, to stderr.
 func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb *embed.Hashed, text string) {
 	v := emb.Vector(text)
-	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestSQL(len(v)),
+	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestEntriesSQL(len(v)),
 		emb.Model(), "academy", pgvector.NewVector(v), 100)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: explain: %v\n", err)
@@ -83,5 +83,5 @@ func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb *embed.Hashed, te
 			lines = append(lines, "bench:   "+l)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of Nearest(100):\n%s\n", strings.Join(lines, "\n"))
+	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of NearestEntries(100):\n%s\n", strings.Join(lines, "\n"))
 }

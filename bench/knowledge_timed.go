@@ -99,6 +99,31 @@ func (t *timedDriver) Nearest(ctx context.Context, hive, model string, v []float
 	return t.Driver.Nearest(ctx, hive, model, v, k)
 }
 
+// NearestEntries times the driver's NearestEntries; a driver without one
+// is asked as the engine would ask it, Nearest then Entries, each timed.
+func (t *timedDriver) NearestEntries(ctx context.Context, hive, model string, v []float32, k int) ([]knowledge.StoredEntry, error) {
+	r, ok := t.Driver.(knowledge.NearestReader)
+	if !ok {
+		ids, err := t.Nearest(ctx, hive, model, v, k)
+		if err != nil {
+			return nil, err
+		}
+		ents, err := t.Entries(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]knowledge.StoredEntry, 0, len(ids))
+		for _, id := range ids {
+			if e, ok := ents[id]; ok {
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	defer t.rec("NearestEntries", time.Now())
+	return r.NearestEntries(ctx, hive, model, v, k)
+}
+
 func (t *timedDriver) Lexical(ctx context.Context, hive string, terms []string, k int) ([]string, error) {
 	defer t.rec("Lexical", time.Now())
 	return t.Driver.Lexical(ctx, hive, terms, k)

@@ -101,6 +101,16 @@ type Driver interface {
 	Moderation
 }
 
+// NearestReader is what a driver may supply besides Driver when its
+// nearest-neighbour search reads the entries' rows anyway (a database
+// index scan): NearestEntries is Nearest answering the entries themselves,
+// as Entries reads them (vectors included), nearest first. A query or a
+// contribution's dedup probe then reads its vector candidates in the same
+// round trip that finds them, instead of a second one through Entries.
+type NearestReader interface {
+	NearestEntries(ctx context.Context, hive, model string, v []float32, k int) ([]StoredEntry, error)
+}
+
 // NewEntry is an entry as the engine hands it to Driver.Insert.
 type NewEntry struct {
 	ID          string

@@ -199,13 +199,9 @@ func (k *Engine) landed(ctx context.Context, in ContributeInput, id string, c Co
 // merge into (see mergeable); skip is left out. It returns no entry when
 // none qualifies.
 func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (StoredEntry, float64, error) {
-	ids, err := k.d.Nearest(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
+	ids, ents, err := k.nearestEntries(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
 	if err != nil {
 		return StoredEntry{}, 0, fmt.Errorf("find near duplicates: %w", err)
-	}
-	ents, err := k.d.Entries(ctx, ids)
-	if err != nil {
-		return StoredEntry{}, 0, fmt.Errorf("read near duplicates: %w", err)
 	}
 	text := EmbeddingText(in.Title, in.Content)
 	var best StoredEntry
@@ -221,6 +217,34 @@ func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (
 		}
 	}
 	return best, bestSim, nil
+}
+
+// nearestEntries returns the ids of the driver's n nearest entries to v and
+// the entries themselves: in one call from a NearestReader, else Nearest
+// then Entries.
+func (k *Engine) nearestEntries(ctx context.Context, hive, model string, v []float32, n int) ([]string, map[string]StoredEntry, error) {
+	if r, ok := k.d.(NearestReader); ok {
+		list, err := r.NearestEntries(ctx, hive, model, v, n)
+		if err != nil {
+			return nil, nil, err
+		}
+		ids := make([]string, len(list))
+		ents := make(map[string]StoredEntry, len(list))
+		for i, e := range list {
+			ids[i] = e.ID
+			ents[e.ID] = e
+		}
+		return ids, ents, nil
+	}
+	ids, err := k.d.Nearest(ctx, hive, model, v, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	ents, err := k.d.Entries(ctx, ids)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read nearest entries: %w", err)
+	}
+	return ids, ents, nil
 }
 
 // entry reads one entry with its quality filled in. Returns not_found.

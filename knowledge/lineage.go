@@ -19,11 +19,12 @@ type screened struct {
 	replacedBy map[string]string
 }
 
-// screen applies moderation to a query's candidates, in their order. A
+// screen applies moderation to a query's candidates, in their order, given
+// the moderation states of (at least) every candidate. A
 // quarantined entry is left out unless include. An entry superseded by a
 // live entry (there, and not quarantined) is replaced by the newest live
 // entry of its chain, which joins the candidates when it was not one.
-func (k *Engine) screen(ctx context.Context, cands []StoredEntry, include bool) (screened, error) {
+func (k *Engine) screen(ctx context.Context, cands []StoredEntry, sts map[string]ModState, include bool) (screened, error) {
 	out := screened{states: map[string]ModState{}, replacedBy: map[string]string{}}
 	if len(cands) == 0 {
 		out.cands = cands
@@ -35,11 +36,12 @@ func (k *Engine) screen(ctx context.Context, cands []StoredEntry, include bool) 
 		known[e.ID] = e
 		ids[i] = e.ID
 	}
-	sts, err := k.mod().ModStates(ctx, ids)
-	if err != nil {
-		return out, fmt.Errorf("read moderation of candidates: %w", err)
+	out.states = make(map[string]ModState, len(ids))
+	for _, id := range ids {
+		if st, ok := sts[id]; ok {
+			out.states[id] = st
+		}
 	}
-	out.states = sts
 	live := func(id string) bool {
 		_, ok := known[id]
 		return ok && (include || !out.states[id].Quarantined)

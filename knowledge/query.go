@@ -51,13 +51,14 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	// The two candidate searches are independent: ask them at once (for
 	// a networked driver, two round trips overlap).
 	var vids, lids []string
+	var vents map[string]StoredEntry
 	var verr, lerr error
 	var wg sync.WaitGroup
 	if Norm(q.Vector) > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vids, verr = k.d.Nearest(ctx, q.Hive, q.Model, q.Vector, pool)
+			vids, vents, verr = k.nearestEntries(ctx, q.Hive, q.Model, q.Vector, pool)
 		}()
 	}
 	if len(terms) > 0 {
@@ -72,9 +73,42 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	}
 	add(vids) // vector candidates first, as before
 	add(lids)
-	ents, err := k.d.Entries(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("read candidates: %w", err)
+	// The entries not read with the vector candidates, and every
+	// candidate's moderation state, at once.
+	var need []string
+	for _, id := range ids {
+		if _, ok := vents[id]; !ok {
+			need = append(need, id)
+		}
+	}
+	var ents map[string]StoredEntry
+	var sts map[string]ModState
+	var eerr, serr error
+	if len(ids) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sts, serr = k.mod().ModStates(ctx, ids)
+		}()
+	}
+	ents = vents
+	if len(need) > 0 {
+		var more map[string]StoredEntry
+		more, eerr = k.d.Entries(ctx, need)
+		if ents == nil {
+			ents = more
+		} else {
+			for id, e := range more {
+				ents[id] = e
+			}
+		}
+	}
+	wg.Wait()
+	if eerr != nil {
+		return nil, fmt.Errorf("read candidates: %w", eerr)
+	}
+	if serr != nil {
+		return nil, fmt.Errorf("read moderation of candidates: %w", serr)
 	}
 
 	cands := make([]StoredEntry, 0, len(ents))
@@ -85,7 +119,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	}
 	// Moderation: quarantined entries are left out, and an entry whose
 	// successor is live gives its place to it (lineage.go).
-	sc, err := k.screen(ctx, cands, q.IncludeQuarantined)
+	sc, err := k.screen(ctx, cands, sts, q.IncludeQuarantined)
 	if err != nil {
 		return nil, err
 	}

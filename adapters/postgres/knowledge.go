@@ -381,22 +381,44 @@ func (k *Knowledge) Nearest(ctx context.Context, hive, model string, v []float32
 		return nil, nil
 	}
 	// One statement: the HNSW settings are the connection's (sessionSettings).
-	out, err := k.ids(ctx, NearestSQL(dims), model, hive, pgvector.NewVector(v), n)
+	out, err := k.ids(ctx, NearestSQL(dims, "id"), model, hive, pgvector.NewVector(v), n)
 	if err != nil {
 		return nil, wrap("nearest entries", err)
 	}
 	return out, nil
 }
 
-// NearestSQL is Nearest's statement for dims-dimensional vectors ($1
-// model, $2 hive or empty, $3 the vector, $4 how many). dims is a length, safe
-// to spell into the statement; the cast must be a literal type for the
-// planner to match the index expression.
-func NearestSQL(dims int) string {
+var _ knowledge.NearestReader = (*Knowledge)(nil)
+
+// NearestEntries is Nearest reading the entries' columns in the same index
+// scan: the scan fetches each row it returns to filter hive and model
+// anyway, so a query's vector candidates cost no second round trip and no
+// second lookup by id (Entries).
+func (k *Knowledge) NearestEntries(ctx context.Context, hive, model string, v []float32, n int) ([]knowledge.StoredEntry, error) {
+	dims := len(v)
+	if n <= 0 || dims == 0 {
+		return nil, nil
+	}
+	out, err := k.scanEntries(ctx, NearestSQL(dims, storedCols), model, hive, pgvector.NewVector(v), n)
+	if err != nil {
+		return nil, wrap("nearest entries", err)
+	}
+	return out, nil
+}
+
+// NearestSQL is the statement of Nearest (cols "id") and NearestEntries
+// for dims-dimensional vectors ($1 model, $2 hive or empty, $3 the vector,
+// $4 how many). dims is a length, safe to spell into the statement; the
+// cast must be a literal type for the planner to match the index
+// expression.
+func NearestSQL(dims int, cols string) string {
 	d := strconv.Itoa(dims)
-	return `SELECT id FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
+	return `SELECT ` + cols + ` FROM knowledge_entries WHERE dims = ` + d + ` AND model = $1 AND ($2 = '' OR hive = $2)
 		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`
 }
+
+// NearestEntriesSQL is NearestEntries' statement (see NearestSQL).
+func NearestEntriesSQL(dims int) string { return NearestSQL(dims, storedCols) }
 
 // Pool returns the driver's connection pool.
 func (k *Knowledge) Pool() *pgxpool.Pool { return k.pool }

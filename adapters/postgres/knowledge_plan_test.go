@@ -49,12 +49,15 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 	}
 	q := make([]float32, dims)
 	q[0] = 1
-	// 16 is a contribution's dedup probe, 100 a query's candidate pool.
-	for _, limit := range []int{16, 100} {
-		plan := explainNearest(t, k, "academy", "m", q, limit)
-		t.Logf("EXPLAIN of Nearest at %d entries, limit %d:\n%s", n, limit, plan)
-		if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan") {
-			t.Fatalf("Nearest (limit %d) does not use the HNSW index:\n%s", limit, plan)
+	// 16 is a contribution's dedup probe, 100 a query's candidate pool;
+	// NearestEntries reads every column in the same scan.
+	for _, cols := range []string{"id", storedCols} {
+		for _, limit := range []int{16, 100} {
+			plan := explainNearest(t, k, cols, "academy", "m", q, limit)
+			t.Logf("EXPLAIN of Nearest (%.20s) at %d entries, limit %d:\n%s", cols, n, limit, plan)
+			if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan") {
+				t.Fatalf("Nearest (%.20s, limit %d) does not use the HNSW index:\n%s", cols, limit, plan)
+			}
 		}
 	}
 	ids, err := k.Nearest(ctx, "academy", "m", q, 16)
@@ -65,10 +68,10 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 
 // explainNearest returns the plan of the statement Nearest runs, under the
 // same settings.
-func explainNearest(t *testing.T, k *Knowledge, hive, model string, v []float32, n int) string {
+func explainNearest(t *testing.T, k *Knowledge, cols, hive, model string, v []float32, n int) string {
 	t.Helper()
 	ctx := context.Background()
-	rows, err := k.pool.Query(ctx, `EXPLAIN `+NearestSQL(len(v)), model, hive, pgvector.NewVector(v), n)
+	rows, err := k.pool.Query(ctx, `EXPLAIN `+NearestSQL(len(v), cols), model, hive, pgvector.NewVector(v), n)
 	if err != nil {
 		t.Fatal(err)
 	}

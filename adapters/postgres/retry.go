@@ -244,6 +244,14 @@ func (r retrying) Nearest(ctx context.Context, hive, model string, v []float32, 
 	return ids, err
 }
 
+func (r retrying) NearestEntries(ctx context.Context, hive, model string, v []float32, n int) (es []knowledge.StoredEntry, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error {
+		es, err = r.Knowledge.NearestEntries(ctx, hive, model, v, n)
+		return err
+	})
+	return es, err
+}
+
 func (r retrying) Lexical(ctx context.Context, hive string, terms []string, n int) (ids []string, err error) {
 	err = retry(ctx, read, func(ctx context.Context) error { ids, err = r.Knowledge.Lexical(ctx, hive, terms, n); return err })
 	return ids, err
