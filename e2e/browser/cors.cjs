@@ -1,31 +1,23 @@
-// cors.cjs is a page on another origin calling pumasi from Debian's
-// headless chromium (playwright-core), as a keyed Hive client in a browser
-// would: a knowledge query with `Authorization: Bearer <key>` and
-// X-Hive-Agent (a preflighted request), the same with credentials
-// (cookies), a write the default CORS policy keeps closed, and a machine
-// WebSocket opened with ?token= (browsers cannot set headers on one).
-// cors_test.go runs it; each result is one JSON line on stdout.
+// cors.cjs is a page on another origin calling pumasi, as a keyed Hive
+// client in a browser would: a knowledge query with `Authorization: Bearer
+// <key>` and X-Hive-Agent (a preflighted request), the same with
+// credentials (cookies), a write the default CORS policy keeps closed, and
+// a machine WebSocket opened with ?token= (browsers cannot set headers on
+// one). cors_test.go runs it and checks the results step.
 //
-// Input (env): PUMASI_BASE (the API), PUMASI_PAGE (a page on another
-// origin), PUMASI_MACHINE, PUMASI_MACHINE_TOKEN, PUMASI_CHROMIUM.
+// Args: base (the API), page (a page on another origin), machine,
+// machine_token.
 'use strict';
 
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const BASE = process.env.PUMASI_BASE;
-const PAGE = process.env.PUMASI_PAGE;
-const MACHINE = process.env.PUMASI_MACHINE;
-const MACHINE_TOKEN = process.env.PUMASI_MACHINE_TOKEN;
+const A = h.args('page', 'machine', 'machine_token');
 
-(async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.PUMASI_CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox'],
-  });
-  const page = await browser.newPage();
+h.run(async (browser) => {
+  const { page } = await h.open(browser, 1280, { allow: [/Failed to load resource/, /CORS policy/, /WebSocket connection/] });
   const requests = [];
   page.on('request', (r) => requests.push(r.method() + ' ' + r.url()));
-  await page.goto(PAGE);
+  await page.goto(A.page);
   const origin = await page.evaluate(() => location.origin);
   const results = await page.evaluate(async ({ base, machine, machineToken }) => {
     const out = {};
@@ -67,11 +59,7 @@ const MACHINE_TOKEN = process.env.PUMASI_MACHINE_TOKEN;
       ws.onerror = () => { clearTimeout(timer); resolve({ open: false, why: 'error' }); };
     }));
     return out;
-  }, { base: BASE, machine: MACHINE, machineToken: MACHINE_TOKEN });
-  const version = browser.version();
-  await browser.close();
-  process.stdout.write(JSON.stringify({ origin, version, results, requests }) + '\n');
-})().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  }, { base: A.base, machine: A.machine, machineToken: A.machine_token });
+  h.report('results', { origin, results, requests });
+  await h.close(page);
 });

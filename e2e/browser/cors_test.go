@@ -1,13 +1,9 @@
 package browser_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -25,28 +21,10 @@ import (
 // with a forged one (functions' TestSocketTokenInQuery checks the token
 // reaches no log).
 func TestBrowserClientWithKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts localdev and chromium")
-	}
-	chromium, node, modules := browserTools(t)
-	bin := buildPumasi(t)
-	home := t.TempDir()
-	base, _ := startLocaldev(t, bin, home)
-
-	body := `{"title":"pgx v5 pool_max_conns default is too small","content":"pgx v5 pgxpool defaults pool_max_conns to max(4, GOMAXPROCS); under 64 concurrent requests set pool_max_conns=32 in the DSN or requests queue on the pool."}`
-	req, _ := http.NewRequest("POST", base+"/knowledge/contribute", strings.NewReader(body))
-	req.Header.Set("X-Hive-Agent", "seeder")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 201 {
-		t.Fatalf("seed contribute: %v %v", err, resp)
-	}
-	resp.Body.Close()
-	out, err := exec.Command(bin, "token", "--machine", machine, "--home", home, "--ttl", "1h").Output()
-	if err != nil {
-		t.Fatalf("pumasi token: %v", err)
-	}
-	machineToken := strings.TrimSpace(string(out))
+	l := startLocaldev(t)
+	l.Contribute("seeder", map[string]any{"title": "pgx v5 pool_max_conns default is too small",
+		"content": "pgx v5 pgxpool defaults pool_max_conns to max(4, GOMAXPROCS); under 64 concurrent requests set pool_max_conns=32 in the DSN or requests queue on the pool."})
+	machineToken := l.Token("--machine", machine)
 
 	// The page's own origin: another port, so another origin.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -66,28 +44,17 @@ func TestBrowserClientWithKey(t *testing.T) {
 	t.Cleanup(func() { page.Close() })
 	pageURL := "http://" + ln.Addr().String() + "/"
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	script := exec.CommandContext(ctx, node, "cors.cjs")
-	script.Env = append(os.Environ(), "NODE_PATH="+modules, "PUMASI_BASE="+base, "PUMASI_PAGE="+pageURL,
-		"PUMASI_MACHINE="+machine, "PUMASI_MACHINE_TOKEN="+machineToken, "PUMASI_CHROMIUM="+chromium)
-	script.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	script.Stdout, script.Stderr = &stdout, &stderr
-	if err := script.Run(); err != nil {
-		t.Fatalf("cors.cjs: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
-	}
+	r := l.Drive("cors.cjs", 2*time.Minute, map[string]any{"page": pageURL, "machine": machine, "machine_token": machineToken})
 	var got struct {
 		Origin  string                     `json:"origin"`
-		Version string                     `json:"version"`
 		Results map[string]json.RawMessage `json:"results"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-		t.Fatalf("cors.cjs printed %q: %v", stdout.String(), err)
-	}
-	t.Logf("chromium %s, page origin %s, API %s", got.Version, got.Origin, base)
-	if got.Origin == base || !strings.HasPrefix(got.Origin, "http://127.0.0.1:") {
-		t.Fatalf("page origin %q is not another origin than %s", got.Origin, base)
+	var browser struct{ Version string }
+	r.Decode("results", &got)
+	r.Decode("browser", &browser)
+	t.Logf("chromium %s, page origin %s, API %s", browser.Version, got.Origin, l.Base)
+	if got.Origin == l.Base || !strings.HasPrefix(got.Origin, "http://127.0.0.1:") {
+		t.Fatalf("page origin %q is not another origin than %s", got.Origin, l.Base)
 	}
 	var query struct {
 		Status  int    `json:"status"`

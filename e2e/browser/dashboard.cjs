@@ -1,50 +1,35 @@
-// dashboard.cjs drives localdev's dashboard in Debian's headless chromium with
-// playwright-core, as a person would: sign in, open a room, place an agent,
-// upload through the file picker and by drag and drop, see the agent's badge
-// turn synced once the machine daemon wrote the file, meet the error cases,
-// delete with confirmation, search and contribute knowledge, and take
-// screenshots at 1280 and 375 px. dashboard_test.go runs it and checks what
-// it reports; every check here throws, so a failure exits non-zero.
+// dashboard.cjs drives localdev's dashboard as a person would: sign in, open
+// a room, place an agent, upload through the file picker and by drag and
+// drop, see the agent's badge turn synced once the machine daemon wrote the
+// file, meet the error cases, delete with confirmation, search and
+// contribute knowledge, and take screenshots at 1280 and 375 px.
+// dashboard_test.go runs it and checks what it reports.
 //
-// Input (env): PUMASI_BASE, PUMASI_TOKEN, PUMASI_ROOM, PUMASI_AGENT,
-// PUMASI_MACHINE, PUMASI_AGENT_HOME (the daemon's home; empty: no daemon),
-// PUMASI_KNOWLEDGE (1 when the server has the knowledge endpoints),
-// PUMASI_ARTIFACTS (screenshot folder), PUMASI_CHROMIUM (executable).
-// Output: one JSON object per line on stdout ({"step": ..., ...}).
+// Args: base, artifacts, token, room, agent, machine, agent_home (the
+// daemon's home; empty: no daemon), knowledge (true when the server has
+// the knowledge endpoints), offline_agent (default b2).
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const env = (k, d) => process.env[k] || d;
-const BASE = env('PUMASI_BASE');
-const TOKEN = env('PUMASI_TOKEN');
-const ROOM = env('PUMASI_ROOM', 'r1');
-const AGENT = env('PUMASI_AGENT', 'a1');
-const OFFLINE_AGENT = env('PUMASI_OFFLINE_AGENT', 'b2');
-const MACHINE = env('PUMASI_MACHINE', 'm1');
-const AGENT_HOME = env('PUMASI_AGENT_HOME', '');
-const KNOWLEDGE = env('PUMASI_KNOWLEDGE', '0') === '1';
-const ARTIFACTS = env('PUMASI_ARTIFACTS');
-const CHROMIUM = env('PUMASI_CHROMIUM', '/usr/bin/chromium');
+const { check, report, shot, noOverflow, STEP_MS } = h;
+const A = h.args('token');
+const BASE = A.base;
+const TOKEN = A.token;
+const ROOM = A.room || 'r1';
+const AGENT = A.agent || 'a1';
+const OFFLINE_AGENT = A.offline_agent || 'b2';
+const MACHINE = A.machine || 'm1';
+const AGENT_HOME = A.agent_home || '';
+const KNOWLEDGE = A.knowledge === true;
 // SYNC_MS bounds how long the daemon may take to write a file and report.
 const SYNC_MS = 30000;
-const STEP_MS = 10000;
-
-if (!BASE || !TOKEN || !ARTIFACTS) {
-  console.error('PUMASI_BASE, PUMASI_TOKEN and PUMASI_ARTIFACTS are required');
-  process.exit(2);
-}
-
-function report(step, extra) {
-  process.stdout.write(JSON.stringify({ step, ...extra }) + '\n');
-}
-
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
+// ALLOW are the console errors the scenario causes on purpose: every
+// refused upload and sign-in is a 4xx the browser logs.
+const ALLOW = [/Failed to load resource: the server responded with a status of 4\d\d/];
 
 const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
 
@@ -62,26 +47,6 @@ async function waitDisk(name, pred, what) {
     if (Date.now() > deadline) throw new Error(`daemon folder: ${what} not seen within ${SYNC_MS} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-const LAUNCH_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-async function shot(page, name) {
-  const file = path.join(ARTIFACTS, name);
-  // From the top: a sticky header would otherwise be drawn mid-page.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: file, fullPage: true });
-  report('screenshot', { file, width: page.viewportSize().width });
-}
-
-// noOverflow checks that nothing makes the page scroll sideways.
-async function noOverflow(page, where) {
-  const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  check(w.scroll <= w.client, `${where}: page is ${w.scroll}px wide in a ${w.client}px viewport`);
 }
 
 // dropFile drops a file on the zone through a real DataTransfer, the way a
@@ -157,12 +122,7 @@ async function watchBadges(page) {
 }
 
 async function desktop(browser) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' });
-  const page = await ctx.newPage();
-  const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  page.setDefaultTimeout(STEP_MS);
+  const { page } = await h.open(browser, 1280, { allow: ALLOW });
 
   // Sign in: a wrong token is refused with a message, the real one admitted.
   await page.goto(BASE + '/');
@@ -391,15 +351,12 @@ async function desktop(browser) {
   await shot(page, 'knowledge-1280.png');
   await noOverflow(page, 'knowledge at 1280');
 
-  check(consoleErrors.filter((e) => !/Failed to load resource/.test(e)).length === 0, `console errors: ${consoleErrors.join(' | ')}`);
-  await ctx.close();
+  await h.close(page);
   return { syncMs };
 }
 
 async function mobile(browser) {
-  const ctx = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(STEP_MS);
+  const { page } = await h.open(browser, 375, { allow: ALLOW });
   // The one-click link localdev prints: the token moves out of the address.
   await page.goto(`${BASE}/#token=${TOKEN}`);
   await page.waitForSelector('#rooms-view:not([hidden])');
@@ -439,21 +396,11 @@ async function mobile(browser) {
   await page.waitForSelector('#login-view:not([hidden])');
   check(await page.evaluate(() => sessionStorage.getItem('pumasi.token')) === null, 'sign out forgets the token');
   await shot(page, 'login-375.png');
-  await ctx.close();
+  await h.close(page);
 }
 
-(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, timeout: 30000 });
-  report('browser', { version: browser.version() });
-  try {
-    const d = await desktop(browser);
-    await mobile(browser);
-    report('done', { upload_to_green_ms: d.syncMs });
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  report('error', { message: String(e && e.stack || e) });
-  process.exit(1);
+h.run(async (browser) => {
+  const d = await desktop(browser);
+  await mobile(browser);
+  return { upload_to_green_ms: d.syncMs };
 });

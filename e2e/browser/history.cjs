@@ -1,40 +1,17 @@
-// history.cjs drives the dashboard's file history in Debian's headless
-// chromium with playwright-core, as a person would: open a room through the
-// one-click link, read the room log, open a file's history, compare two
-// versions line by line, restore an old version, and bring back a deleted
-// file. history_test.go seeds the room, runs it and checks the server's
-// state afterwards; every check here throws, so a failure exits non-zero.
+// history.cjs drives the dashboard's file history as a person would: open
+// a room through the one-click link, read the room log, open a file's
+// history, compare two versions line by line, restore an old version, and
+// bring back a deleted file. history_test.go seeds the room, runs it and
+// checks the server's state afterwards.
 //
-// Input (env): PUMASI_BASE, PUMASI_TOKEN (a room token with a subject),
-// PUMASI_ROOM, PUMASI_ARTIFACTS, PUMASI_CHROMIUM.
-// Output: one JSON object per line on stdout ({"step": ..., ...}).
+// Args: base, artifacts, token (a room token with a subject), room.
 'use strict';
 
-const path = require('node:path');
-const fs = require('node:fs');
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const env = (k, d) => process.env[k] || d;
-const BASE = env('PUMASI_BASE');
-const TOKEN = env('PUMASI_TOKEN');
-const ROOM = env('PUMASI_ROOM', 'r1');
-const ARTIFACTS = env('PUMASI_ARTIFACTS');
-const CHROMIUM = env('PUMASI_CHROMIUM', '/usr/bin/chromium');
-const STEP_MS = 10000;
-
-function report(step, extra) {
-  process.stdout.write(JSON.stringify({ step, ...extra }) + '\n');
-}
-
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-async function shot(page, name) {
-  const file = path.join(ARTIFACTS, name);
-  await page.screenshot({ path: file, fullPage: true });
-  report('screenshot', { file, width: page.viewportSize().width });
-}
+const { check, report, shot } = h;
+const A = h.args('token');
+const ROOM = A.room || 'r1';
 
 const rows = (page) => page.$$eval('#versions-body tr', (trs) => trs.map((tr) => ({
   version: Number(tr.dataset.version),
@@ -45,82 +22,62 @@ const rows = (page) => page.$$eval('#versions-body tr', (trs) => trs.map((tr) =>
 
 const diffLines = (page) => page.$$eval('#diff span', (ss) => ss.map((s) => `${s.className}:${s.textContent}`));
 
-(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM, headless: true, timeout: 30000,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-dev-shm-usage'],
-  });
-  report('browser', { version: browser.version() });
-  try {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-    const page = await ctx.newPage();
-    const consoleErrors = [];
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-    page.setDefaultTimeout(STEP_MS);
+h.run(async (browser) => {
+  const { page } = await h.open(browser, 1280);
 
-    await page.goto(`${BASE}/#token=${TOKEN}&room=${ROOM}`);
-    await page.waitForSelector('#files-body tr[data-name="plan.md"]');
+  await page.goto(`${A.base}/#token=${A.token}&room=${ROOM}`);
+  await page.waitForSelector('#files-body tr[data-name="plan.md"]');
 
-    // The room log, newest first, names who did what.
-    await page.waitForSelector('#room-log li');
-    const log = await page.$$eval('#room-log li', (lis) => lis.map((li) => `${li.dataset.kind}:${li.querySelector('.by').textContent}`));
-    check(log[0] === 'delete:bob', `newest log entry is bob's delete, got ${log[0]}`);
-    check(log.includes('upload:alice') && log.includes('upload:bob'), `log names both uploaders: ${log}`);
-    await page.waitForSelector('#deleted:not([hidden]) li[data-name="notes.md"]', { state: 'attached' });
-    report('log', { entries: log });
+  // The room log, newest first, names who did what.
+  await page.waitForSelector('#room-log li');
+  const log = await page.$$eval('#room-log li', (lis) => lis.map((li) => `${li.dataset.kind}:${li.querySelector('.by').textContent}`));
+  check(log[0] === 'delete:bob', `newest log entry is bob's delete, got ${log[0]}`);
+  check(log.includes('upload:alice') && log.includes('upload:bob'), `log names both uploaders: ${log}`);
+  await page.waitForSelector('#deleted:not([hidden]) li[data-name="notes.md"]', { state: 'attached' });
+  report('log', { entries: log });
 
-    // A file's history: three versions, the newest current; the default
-    // diff compares the last two.
-    await page.click('#files-body tr[data-name="plan.md"] .history-btn');
-    await page.waitForSelector('#history[open] #versions-body tr');
-    let vs = await rows(page);
-    check(vs.length === 3 && vs[0].version === 3 && vs[0].note.includes('current') && !vs[0].restorable, `versions ${JSON.stringify(vs)}`);
-    check(vs.map((v) => v.by).join(',') === 'alice,bob,alice', `uploaders ${vs.map((v) => v.by)}`);
-    await page.waitForFunction(() => document.querySelector('#diff').children.length > 0);
-    let diff = await diffLines(page);
-    check(diff.includes('del:-- step two by bob') && diff.includes('add:+- step two, done'), `default diff v2→v3: ${diff}`);
-    report('diff-default', { lines: diff, meta: await page.innerText('#diff-meta') });
+  // A file's history: three versions, the newest current; the default
+  // diff compares the last two.
+  await page.click('#files-body tr[data-name="plan.md"] .history-btn');
+  await page.waitForSelector('#history[open] #versions-body tr');
+  let vs = await rows(page);
+  check(vs.length === 3 && vs[0].version === 3 && vs[0].note.includes('current') && !vs[0].restorable, `versions ${JSON.stringify(vs)}`);
+  check(vs.map((v) => v.by).join(',') === 'alice,bob,alice', `uploaders ${vs.map((v) => v.by)}`);
+  await page.waitForFunction(() => document.querySelector('#diff').children.length > 0);
+  let diff = await diffLines(page);
+  check(diff.includes('del:-- step two by bob') && diff.includes('add:+- step two, done'), `default diff v2→v3: ${diff}`);
+  report('diff-default', { lines: diff, meta: await page.innerText('#diff-meta') });
 
-    // Any two versions: pick A = v1.
-    await page.check('#versions-body tr[data-version="1"] input[name="diff-a"]');
-    await page.waitForFunction(() => document.querySelector('#diff-meta').textContent.startsWith('v1 → v3'));
-    diff = await diffLines(page);
-    check(diff.includes('add:+- step two, done') && diff.includes('add:+- step three') && !diff.some((l) => l.startsWith('del:')), `diff v1→v3: ${diff}`);
-    report('diff-v1-v3', { lines: diff });
-    await shot(page, 'history-1280.png');
+  // Any two versions: pick A = v1.
+  await page.check('#versions-body tr[data-version="1"] input[name="diff-a"]');
+  await page.waitForFunction(() => document.querySelector('#diff-meta').textContent.startsWith('v1 → v3'));
+  diff = await diffLines(page);
+  check(diff.includes('add:+- step two, done') && diff.includes('add:+- step three') && !diff.some((l) => l.startsWith('del:')), `diff v1→v3: ${diff}`);
+  report('diff-v1-v3', { lines: diff });
+  await shot(page, 'history-1280.png');
 
-    // Restore v1: confirmed, it becomes v4 and the diff resets to v3→v4.
-    await page.click('#versions-body tr[data-version="1"] .restore-btn');
-    await page.waitForSelector('#confirm[open]');
-    await page.click('#confirm-ok');
-    await page.waitForFunction(() => document.querySelectorAll('#versions-body tr').length === 4);
-    vs = await rows(page);
-    check(vs[0].version === 4 && vs[0].by === 'alice' && vs[0].note.includes('restored v1') && vs[0].note.includes('current'), `after restore ${JSON.stringify(vs[0])}`);
-    await page.waitForFunction(() => document.querySelector('#diff-meta').textContent.startsWith('v3 → v4'));
-    report('restored', { versions: vs });
-    await page.click('#history-close');
-    await page.waitForSelector('#files-body tr[data-name="plan.md"] td:nth-child(4):text("v4")');
+  // Restore v1: confirmed, it becomes v4 and the diff resets to v3→v4.
+  await page.click('#versions-body tr[data-version="1"] .restore-btn');
+  await page.waitForSelector('#confirm[open]');
+  await page.click('#confirm-ok');
+  await page.waitForFunction(() => document.querySelectorAll('#versions-body tr').length === 4);
+  vs = await rows(page);
+  check(vs[0].version === 4 && vs[0].by === 'alice' && vs[0].note.includes('restored v1') && vs[0].note.includes('current'), `after restore ${JSON.stringify(vs[0])}`);
+  await page.waitForFunction(() => document.querySelector('#diff-meta').textContent.startsWith('v3 → v4'));
+  report('restored', { versions: vs });
+  await page.click('#history-close');
+  await page.waitForSelector('#files-body tr[data-name="plan.md"] td:nth-child(4):text("v4")');
 
-    // Bring back the deleted file from the deleted list.
-    await page.click('#deleted summary');
-    await page.click('#deleted-list li[data-name="notes.md"] .undelete-btn');
-    await page.waitForSelector('#confirm[open]');
-    await page.click('#confirm-ok');
-    await page.click('#history-close');
-    await page.waitForSelector('#files-body tr[data-name="notes.md"]');
-    await page.waitForSelector('#room-log li[data-kind="restore"]');
-    report('undeleted', { name: 'notes.md' });
-    await shot(page, 'room-log-1280.png');
+  // Bring back the deleted file from the deleted list.
+  await page.click('#deleted summary');
+  await page.click('#deleted-list li[data-name="notes.md"] .undelete-btn');
+  await page.waitForSelector('#confirm[open]');
+  await page.click('#confirm-ok');
+  await page.click('#history-close');
+  await page.waitForSelector('#files-body tr[data-name="notes.md"]');
+  await page.waitForSelector('#room-log li[data-kind="restore"]');
+  report('undeleted', { name: 'notes.md' });
+  await shot(page, 'room-log-1280.png');
 
-    check(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
-    await ctx.close();
-    report('done', {});
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  report('error', { message: String(e && e.stack || e) });
-  process.exit(1);
+  await h.close(page);
 });

@@ -1,52 +1,20 @@
-// moderation.cjs drives the dashboard's Moderation view in Debian's
-// headless chromium with playwright-core: an admin sees the flagged and
-// quarantined entries, restores one and redacts another after confirming,
-// at 1280 and 375 px; a room token sees no Moderation tab.
-// moderation_test.go runs it and checks the server afterwards.
+// moderation.cjs drives the dashboard's Moderation view: an admin sees the
+// flagged and quarantined entries and the sweep's merges, restores one
+// entry, redacts another after confirming, quarantines a flagged one and
+// undoes a merge after confirming, at 1280 px; at 375 px the actions fit
+// and undo works too; a room token sees no Moderation tab.
+// moderation_test.go seeds the entries, runs it and checks the server.
 //
-// Input (env): PUMASI_BASE, PUMASI_TOKEN (admin), PUMASI_ROOM_TOKEN,
-// PUMASI_FLAGGED, PUMASI_RESTORED, PUMASI_REDACTED (entry ids),
-// PUMASI_ARTIFACTS, PUMASI_CHROMIUM. Output: one JSON object per line.
+// Args: base, artifacts, token (admin), room_token, flagged, restored,
+// redacted, quarantine (entry ids), merges ([{id, into}, …]: the first
+// undone at 1280 px, the second at 375 px).
 'use strict';
 
-const fs = require('node:fs');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const env = (k, d) => process.env[k] || d;
-const BASE = env('PUMASI_BASE');
-const TOKEN = env('PUMASI_TOKEN');
-const ROOM_TOKEN = env('PUMASI_ROOM_TOKEN');
-const FLAGGED = env('PUMASI_FLAGGED');
-const RESTORED = env('PUMASI_RESTORED');
-const REDACTED = env('PUMASI_REDACTED');
-const ARTIFACTS = env('PUMASI_ARTIFACTS');
-const CHROMIUM = env('PUMASI_CHROMIUM', '/usr/bin/chromium');
-const STEP_MS = 10000;
-
-if (!BASE || !TOKEN || !ROOM_TOKEN || !FLAGGED || !RESTORED || !REDACTED || !ARTIFACTS) {
-  console.error('PUMASI_BASE, PUMASI_TOKEN, PUMASI_ROOM_TOKEN, the three ids and PUMASI_ARTIFACTS are required');
-  process.exit(2);
-}
-
-function report(step, extra) {
-  process.stdout.write(JSON.stringify({ step, ...extra }) + '\n');
-}
-
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-const LAUNCH_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-async function noOverflow(page, where) {
-  const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  check(w.scroll <= w.client, `${where}: page is ${w.scroll}px wide in a ${w.client}px viewport`);
-}
+const { check, report } = h;
+const A = h.args('token', 'room_token', 'flagged', 'restored', 'redacted', 'quarantine', 'merges');
+const [M1, M2] = A.merges;
 
 async function listed(page) {
   return page.evaluate(() => {
@@ -57,7 +25,7 @@ async function listed(page) {
 
 // waitLists waits until the lists hold what pred accepts.
 async function waitLists(page, pred, what) {
-  const deadline = Date.now() + STEP_MS;
+  const deadline = Date.now() + h.STEP_MS;
   for (;;) {
     const l = await listed(page);
     if (pred(l)) return l;
@@ -66,90 +34,134 @@ async function waitLists(page, pred, what) {
   }
 }
 
-async function admin(browser, viewport, mobile) {
-  const ctx = await browser.newContext({ viewport, deviceScaleFactor: mobile ? 2 : 1, isMobile: mobile, hasTouch: mobile, colorScheme: 'light' });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(STEP_MS);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${BASE}/#token=${TOKEN}`);
+async function noError(page) {
+  check(await page.locator('#moderation-error').isHidden(), `no error: ${await page.innerText('#moderation-error')}`);
+}
+
+async function admin(browser, width) {
+  const { page } = await h.open(browser, width);
+  await page.goto(`${A.base}/#token=${A.token}`);
   await page.waitForSelector('#rooms-view:not([hidden])');
   check(await page.locator('#tab-moderation').isVisible(), 'admin sees the Moderation tab');
   await page.click('#tab-moderation');
   await page.waitForSelector('#moderation-view:not([hidden])');
-  return { ctx, page, errors };
+  return page;
+}
+
+// confirmAction clicks a button that asks first: Cancel keeps things as
+// they are (keep checks it), then the same button and OK go ahead.
+async function confirmAction(page, button, title, keep) {
+  await page.click(button);
+  await page.waitForSelector('#confirm[open]');
+  const got = await page.innerText('#confirm-title');
+  check(got === title, `${button} asks "${title}" first, got "${got}"`);
+  const text = (await page.innerText('#confirm-text')).replace(/\s+/g, ' ');
+  await page.click('#confirm-cancel');
+  await page.waitForSelector('#confirm', { state: 'hidden' });
+  check(await keep(await listed(page)), `cancel on "${title}" keeps the lists`);
+  await page.click(button);
+  await page.waitForSelector('#confirm[open]');
+  return text;
+}
+
+// undo undoes merge m through its button and the confirmation, and checks
+// the page says what happened.
+async function undo(page, m) {
+  const item = page.locator(`#merges-list li[data-id="${m.id}"]`);
+  const text = (await item.innerText()).replace(/\s+/g, ' ');
+  check(text.includes(m.into) && /by sweep/.test(text) && /similarity 0\.\d\d/.test(text), `merge item names survivor, sweep and similarity: ${text}`);
+  check((await item.getAttribute('data-into')) === m.into, 'merge item carries its survivor');
+  const said = await confirmAction(page, `#merges-list li[data-id="${m.id}"] button[aria-label="Undo merge of ${m.id}"]`, 'Undo merge?',
+    (l) => l.merges.includes(m.id));
+  check(said.includes(m.id) && said.includes(m.into), `the dialog names both entries: ${said}`);
+  await page.click('#confirm-ok');
+  const after = await waitLists(page, (l) => !l.merges.includes(m.id), `the merge of ${m.id} gone`);
+  await page.waitForFunction((id) => {
+    const t = document.getElementById('toast');
+    return !t.hidden && t.textContent.includes(id);
+  }, m.id);
+  await noError(page);
+  return { undone: m.id, toast: await page.innerText('#toast'), lists: after };
 }
 
 async function desktop(browser) {
-  const { ctx, page, errors } = await admin(browser, { width: 1280, height: 900 }, false);
-  const l = await waitLists(page, (l) => l.flagged.includes(FLAGGED) && l.quarantined.includes(RESTORED) && l.quarantined.includes(REDACTED), 'the seeded entries');
-  check(!l.flagged.includes(RESTORED) && !l.quarantined.includes(FLAGGED), `each entry in one list: ${JSON.stringify(l)}`);
-  const item = (await page.locator(`#flagged-list li[data-id="${FLAGGED}"]`).innerText()).replace(/\s+/g, ' ');
+  const page = await admin(browser, 1280);
+  const l = await waitLists(page, (l) => l.flagged.includes(A.flagged) && l.flagged.includes(A.quarantine) &&
+    l.quarantined.includes(A.restored) && l.quarantined.includes(A.redacted) && l.merges.includes(M1.id) && l.merges.includes(M2.id), 'the seeded entries');
+  check(!l.flagged.includes(A.restored) && !l.quarantined.includes(A.flagged), `each entry in one list: ${JSON.stringify(l)}`);
+  const item = (await page.locator(`#flagged-list li[data-id="${A.flagged}"]`).innerText()).replace(/\s+/g, ' ');
   check(/1 flagger\b/.test(item) && /flagged/.test(item), `flagged item says how many flagged it: ${item}`);
+  const counts = await page.evaluate(() => ['flagged', 'quarantined', 'merges'].map((n) => document.getElementById(`${n}-count`).textContent));
+  check(counts.join(',') === `${l.flagged.length},${l.quarantined.length},${l.merges.length}`, `counts ${counts} match the lists ${JSON.stringify(l)}`);
+  // A flagged entry is still served: restoring it would change nothing,
+  // so it is offered quarantine, not restore.
+  check(await page.locator(`#flagged-list li[data-id="${A.flagged}"] button[aria-label="Restore ${A.flagged}"]`).count() === 0,
+    'a flagged entry offers no restore, which would change nothing');
   report('listed', l);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(ARTIFACTS, 'moderation-1280.png'), fullPage: true });
-  await noOverflow(page, 'moderation at 1280');
+  await h.shot(page, 'moderation-1280.png');
+  await h.noOverflow(page, 'moderation at 1280');
 
   // Restore: out of quarantine.
-  await page.click(`#quarantined-list li[data-id="${RESTORED}"] button[aria-label="Restore ${RESTORED}"]`);
-  await waitLists(page, (l) => !l.quarantined.includes(RESTORED), 'the restored entry gone from quarantine');
-  report('restored', { id: RESTORED });
+  await page.click(`#quarantined-list li[data-id="${A.restored}"] button[aria-label="Restore ${A.restored}"]`);
+  await waitLists(page, (l) => !l.quarantined.includes(A.restored), 'the restored entry gone from quarantine');
+  await noError(page);
+  report('restored', { id: A.restored });
 
   // Redact: Cancel keeps it, Redact removes it for good.
-  const redactBtn = `#quarantined-list li[data-id="${REDACTED}"] button[aria-label="Redact ${REDACTED}"]`;
-  await page.click(redactBtn);
-  await page.waitForSelector('#confirm[open]');
-  check((await page.innerText('#confirm-title')) === 'Redact entry?', 'redact asks first');
-  await page.click('#confirm-cancel');
-  await page.waitForSelector('#confirm', { state: 'hidden' });
-  check((await listed(page)).quarantined.includes(REDACTED), 'cancel keeps the entry');
-  await page.click(redactBtn);
+  await confirmAction(page, `#quarantined-list li[data-id="${A.redacted}"] button[aria-label="Redact ${A.redacted}"]`, 'Redact entry?',
+    (l) => l.quarantined.includes(A.redacted));
   await page.click('#confirm-ok');
-  const after = await waitLists(page, (l) => !l.quarantined.includes(REDACTED) && !l.flagged.includes(REDACTED), 'the redacted entry gone');
-  check(after.flagged.includes(FLAGGED), 'the agent-flagged entry stays listed');
-  check(await page.locator('#moderation-error').isHidden(), `no error: ${await page.innerText('#moderation-error')}`);
+  const after = await waitLists(page, (l) => !l.quarantined.includes(A.redacted) && !l.flagged.includes(A.redacted), 'the redacted entry gone');
+  check(after.flagged.includes(A.flagged), 'the agent-flagged entry stays listed');
+  await noError(page);
   report('redacted', after);
-  check(errors.length === 0, `page errors: ${errors.join(' | ')}`);
-  await ctx.close();
+
+  // Quarantine a flagged entry, with a reason: Cancel keeps it flagged.
+  await confirmAction(page, `#flagged-list li[data-id="${A.quarantine}"] button[aria-label="Quarantine ${A.quarantine}"]`, 'Quarantine entry?',
+    (l) => l.flagged.includes(A.quarantine) && !l.quarantined.includes(A.quarantine));
+  await page.selectOption('#confirm-text select[name="reason"]', 'wrong');
+  await page.click('#confirm-ok');
+  const q = await waitLists(page, (l) => l.quarantined.includes(A.quarantine) && !l.flagged.includes(A.quarantine), 'the quarantined entry moved');
+  await noError(page);
+  report('quarantined', q);
+
+  // Undo a merge: Cancel keeps it, Undo merge restores the absorbed entry.
+  const u = await undo(page, M1);
+  check(u.lists.merges.includes(M2.id), 'the other merge stays listed');
+  report('unmerged-1280', u);
+  await h.close(page);
 }
 
 async function mobile(browser) {
-  const { ctx, page } = await admin(browser, { width: 375, height: 812 }, true);
-  await waitLists(page, (l) => l.flagged.includes(FLAGGED), 'the flagged entry at 375 px');
-  check(await page.locator(`#flagged-list li[data-id="${FLAGGED}"] button[aria-label="Redact ${FLAGGED}"]`).isVisible(), 'actions visible at 375 px');
-  await noOverflow(page, 'moderation at 375');
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(ARTIFACTS, 'moderation-375.png'), fullPage: true });
-  report('mobile', {});
-  await ctx.close();
+  const page = await admin(browser, 375);
+  await waitLists(page, (l) => l.flagged.includes(A.flagged) && l.merges.includes(M2.id), 'the flagged entry and a merge at 375 px');
+  for (const b of [`#flagged-list li[data-id="${A.flagged}"] button[aria-label="Redact ${A.flagged}"]`,
+    `#flagged-list li[data-id="${A.flagged}"] button[aria-label="Quarantine ${A.flagged}"]`,
+    `#merges-list li[data-id="${M2.id}"] button[aria-label="Undo merge of ${M2.id}"]`]) {
+    const box = await page.locator(b).boundingBox();
+    check(box && box.width > 20 && box.x >= 0 && box.x + box.width <= 375, `${b} visible inside 375 px: ${JSON.stringify(box)}`);
+  }
+  await h.noOverflow(page, 'moderation at 375');
+  await h.shot(page, 'moderation-375.png');
+  const u = await undo(page, M2);
+  check(u.lists.merges.length === 0, `no merge left: ${JSON.stringify(u.lists)}`);
+  await h.noOverflow(page, 'moderation at 375 after the undo');
+  report('unmerged-375', u);
+  await h.close(page);
 
   // A room token: no Moderation tab, and #/moderation does not open it.
-  const rctx = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
-  const rp = await rctx.newPage();
-  rp.setDefaultTimeout(STEP_MS);
-  await rp.goto(`${BASE}/#token=${ROOM_TOKEN}`);
+  const { page: rp } = await h.open(browser, 375);
+  await rp.goto(`${A.base}/#token=${A.room_token}`);
   await rp.waitForSelector('#rooms-view:not([hidden])');
   check(!(await rp.locator('#tab-moderation').isVisible()), 'a room token sees no Moderation tab');
   await rp.evaluate(() => { location.hash = '#/moderation'; });
   await rp.waitForSelector('#knowledge-view:not([hidden])');
   check(await rp.locator('#moderation-view').isHidden(), 'the moderation view stays closed');
   report('room-token', {});
-  await rctx.close();
+  await h.close(rp);
 }
 
-(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, timeout: 30000 });
-  report('browser', { version: browser.version() });
-  try {
-    await desktop(browser);
-    await mobile(browser);
-    report('done', {});
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  report('error', { message: String(e && e.stack || e) });
-  process.exit(1);
+h.run(async (browser) => {
+  await desktop(browser);
+  await mobile(browser);
 });

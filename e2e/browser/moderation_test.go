@@ -1,148 +1,174 @@
 package browser_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestDashboardModeration: three entries, one flagged by an agent and two
-// quarantined by an admin's flag; in Chromium at 1280 and 375 px the admin's
-// Moderation view lists them, restores one and redacts another after a
-// confirmation; a room token sees no Moderation tab. The server then serves
-// the restored entry to queries again and answers 410 for the redacted one.
-func TestDashboardModeration(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts localdev and chromium")
-	}
-	chromium, node, modules := browserTools(t)
-	bin := buildPumasi(t)
-	home := t.TempDir()
-	base, _ := startLocaldev(t, bin, home)
-	tokenBytes, err := os.ReadFile(filepath.Join(home, "admin.token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := strings.TrimSpace(string(tokenBytes))
-	out, err := exec.Command(bin, "token", "--room", room, "--home", home, "--ttl", "1h").Output()
-	if err != nil {
-		t.Fatalf("pumasi token --room: %v", err)
-	}
-	roomToken := strings.TrimSpace(string(out))
+// Findings of hive e2e the moderation view lists: one an agent flags, three
+// an admin's flag quarantines.
+var modFindings = []map[string]any{
+	{"title": "modernc sqlite: set busy_timeout in the DSN", "content": "With modernc.org/sqlite v1.62.0, pass _pragma=busy_timeout(5000) and _txlock=immediate in the DSN so every pooled connection gets them; otherwise concurrent writers fail with SQLITE_BUSY (database is locked)."},
+	{"title": "Postgres now() is frozen in a transaction", "content": "Postgres 15 `now()` returns the transaction start time; inside a long BEGIN block use `clock_timestamp()` to measure elapsed time."},
+	{"title": "gorilla/websocket allows one concurrent writer", "content": "With github.com/gorilla/websocket v1.5.3, Conn.WriteMessage is not safe for concurrent use: serialise writes through one goroutine or a mutex, or it panics with \"concurrent write to websocket connection\"."},
+	{"title": "GitHub Actions cache keys are immutable", "content": "actions/cache@v4 never overwrites an existing key: put hashFiles('**/go.sum') in the key, or a cache saved once is restored forever and new modules are downloaded on every run."},
+}
 
-	do := func(method, path, token, handle string, body any) (int, []byte) {
-		t.Helper()
-		var rd *bytes.Reader
-		if body != nil {
-			b, _ := json.Marshal(body)
-			rd = bytes.NewReader(b)
-		} else {
-			rd = bytes.NewReader(nil)
-		}
-		req, _ := http.NewRequest(method, base+path, rd)
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		if handle != "" {
-			req.Header.Set("X-Hive-Agent", handle)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var buf bytes.Buffer
-		buf.ReadFrom(resp.Body)
-		return resp.StatusCode, buf.Bytes()
-	}
-	findings := []map[string]any{
-		{"title": "modernc sqlite: set busy_timeout in the DSN", "content": "With modernc.org/sqlite v1.62.0, pass _pragma=busy_timeout(5000) and _txlock=immediate in the DSN so every pooled connection gets them; otherwise concurrent writers fail with SQLITE_BUSY (database is locked)."},
-		{"title": "Postgres now() is frozen in a transaction", "content": "Postgres 15 `now()` returns the transaction start time; inside a long BEGIN block use `clock_timestamp()` to measure elapsed time."},
-		{"title": "gorilla/websocket allows one concurrent writer", "content": "With github.com/gorilla/websocket v1.5.3, Conn.WriteMessage is not safe for concurrent use: serialise writes through one goroutine or a mutex, or it panics with \"concurrent write to websocket connection\"."},
-	}
-	ids := make([]string, len(findings))
-	for i, f := range findings {
+// Twins of hive e2e-merge: each pair is accepted as two entries (localdev
+// runs with PUMASI_MERGE_THRESHOLD=1.01, as two racing contributions would
+// be) and `pumasi sweep` at the default threshold folds the second into the
+// first.
+var modTwins = [][2]map[string]any{
+	{
+		{"title": "pgx v5 pool_max_conns default is too small", "content": "pgx v5 pgxpool defaults pool_max_conns to max(4, GOMAXPROCS); under 64 concurrent requests set pool_max_conns=32 in the DSN or requests queue on the pool."},
+		{"title": "pgx v5 pool_max_conns default is too small", "content": "pgx v5 pgxpool defaults pool_max_conns to max(4, GOMAXPROCS); under 64 concurrent requests set pool_max_conns=32 in the DSN or requests queue on the pool. Confirmed on v5.7.1."},
+	},
+	{
+		{"title": "Go 1.22 gives each loop iteration its own variable", "content": "Since Go 1.22 every iteration of a for loop has its own loop variable, so closures started in the loop no longer need `v := v`; a module whose go.mod says go 1.21 or older keeps the shared variable."},
+		{"title": "Go 1.22 gives each loop iteration its own variable", "content": "Since Go 1.22 every iteration of a for loop has its own loop variable, so closures started in the loop no longer need `v := v`; a module whose go.mod says go 1.21 or older keeps the shared variable. Checked with go1.26.8."},
+	},
+}
+
+// knowEntry is what GET /knowledge/{id} says of an entry.
+type knowEntry struct {
+	ID            string `json:"id"`
+	MergedInto    string `json:"merged_into"`
+	Quarantined   bool   `json:"quarantined"`
+	Contributions []struct {
+		Agent string `json:"agent"`
+	} `json:"contributions"`
+	ContributionCount int `json:"contribution_count"`
+	EndorsementCount  int `json:"endorsement_count"`
+	CitationCount     int `json:"citation_count"`
+}
+
+func (l *localdev) entry(id string) (int, knowEntry) {
+	l.t.Helper()
+	var ans struct{ Data knowEntry }
+	status := l.JSON("GET", "/knowledge/"+id, "", nil, &ans)
+	return status, ans.Data
+}
+
+// TestDashboardModeration: four entries, one flagged by an agent and three
+// quarantined by an admin's flag, and two pairs of twins the sweep merged;
+// in Chromium at 1280 and 375 px the admin's Moderation view lists them all,
+// restores one, redacts another after a confirmation, quarantines a flagged
+// one with a reason, and undoes one merge at each width after a
+// confirmation; a room token sees no Moderation tab. The server then serves
+// the restored entry to queries again, answers 410 for the redacted one,
+// and holds each absorbed entry live again with its own contributor and
+// counts, its survivor back to its own, and the merge marked undone by the
+// admin in the entry's history.
+func TestDashboardModeration(t *testing.T) {
+	l := startLocaldev(t, "PUMASI_MERGE_THRESHOLD=1.01")
+	roomToken := l.Token("--room", room)
+	// The page's admin has a name, which the merge's history must record.
+	moderator := l.Token("--admin", "--subject", "moderator-jo")
+	ids := make([]string, len(modFindings))
+	for i, f := range modFindings {
 		f["hive"] = "e2e"
-		status, body := do("POST", "/knowledge/contribute", "", "e2e-moderation", f)
-		var ans struct {
-			Data struct {
-				Verdict string `json:"verdict"`
-				EntryID string `json:"entry_id"`
-			} `json:"data"`
-		}
-		json.Unmarshal(body, &ans)
-		if status != 201 || ans.Data.Verdict != "accepted" || ans.Data.EntryID == "" {
-			t.Fatalf("contribute %q = %d %s, want 201 accepted", f["title"], status, body)
-		}
-		ids[i] = ans.Data.EntryID
+		ids[i] = l.Contribute("e2e-moderation", f)
 	}
 	flagged, restored, redacted := ids[0], ids[1], ids[2]
-	if status, body := do("POST", "/knowledge/"+flagged+"/flag", "", "agent-flagger", map[string]string{"reason": "outdated", "note": "v1.63 changed this"}); status != 200 {
+
+	// Twins, the absorbed one with endorsements and a citation of its own.
+	type merge struct {
+		ID   string `json:"id"`
+		Into string `json:"into"`
+	}
+	merges := make([]merge, len(modTwins))
+	for i, pair := range modTwins {
+		pair[0]["hive"], pair[1]["hive"] = "e2e-merge", "e2e-merge"
+		merges[i].Into = l.Contribute("twin-first", pair[0])
+		merges[i].ID = l.Contribute("twin-second", pair[1])
+		l.Must("POST", "/knowledge/"+merges[i].ID+"/endorse", "", nil, "X-Hive-Agent", "reader-1")
+		l.Must("POST", "/knowledge/"+merges[i].ID+"/endorse", "", nil, "X-Hive-Agent", "reader-2")
+		l.Must("POST", "/knowledge/"+merges[i].ID+"/cite", "", nil, "X-Hive-Agent", "reader-1")
+	}
+	var rep struct {
+		Knowledge struct {
+			Merged int `json:"merged"`
+		} `json:"knowledge"`
+	}
+	out := l.CLI([]string{"PUMASI_MERGE_THRESHOLD="}, "sweep", "--home", l.Home)
+	if err := json.Unmarshal(out, &rep); err != nil || rep.Knowledge.Merged != len(merges) {
+		t.Fatalf("pumasi sweep = %s (%v), want %d merged", out, err, len(merges))
+	}
+	for _, m := range merges {
+		if status, e := l.entry(m.ID); status != 200 || e.ID != m.Into || e.MergedInto != m.Into || e.ContributionCount != 2 || e.EndorsementCount != 2 {
+			t.Fatalf("absorbed %s after the sweep = %d %+v, want its survivor %s with both contributors and the endorsements", m.ID, status, e, m.Into)
+		}
+	}
+
+	if status, body := l.Do("POST", "/knowledge/"+flagged+"/flag", "", map[string]string{"reason": "outdated", "note": "v1.63 changed this"}, "X-Hive-Agent", "agent-flagger"); status != 200 {
+		t.Fatalf("agent flag = %d %s", status, body)
+	}
+	if status, body := l.Do("POST", "/knowledge/"+ids[3]+"/flag", "", map[string]string{"reason": "outdated"}, "X-Hive-Agent", "agent-flagger"); status != 200 {
 		t.Fatalf("agent flag = %d %s", status, body)
 	}
 	for _, id := range []string{restored, redacted} {
-		if status, body := do("POST", "/knowledge/"+id+"/flag", admin, "", map[string]string{"reason": "harmful"}); status != 200 {
+		if status, body := l.Do("POST", "/knowledge/"+id+"/flag", l.Admin, map[string]string{"reason": "harmful"}); status != 200 {
 			t.Fatalf("admin flag = %d %s", status, body)
 		}
 	}
 
-	artifacts := os.Getenv("PUMASI_ARTIFACTS")
-	if artifacts != "" {
-		artifacts = filepath.Join(artifacts, "moderation")
-	} else {
-		artifacts = t.TempDir()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	script := exec.CommandContext(ctx, node, "moderation.cjs")
-	script.Env = append(os.Environ(),
-		"NODE_PATH="+modules,
-		"PUMASI_BASE="+base,
-		"PUMASI_TOKEN="+admin,
-		"PUMASI_ROOM_TOKEN="+roomToken,
-		"PUMASI_FLAGGED="+flagged,
-		"PUMASI_RESTORED="+restored,
-		"PUMASI_REDACTED="+redacted,
-		"PUMASI_ARTIFACTS="+artifacts,
-		"PUMASI_CHROMIUM="+chromium,
-	)
-	script.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	script.Stdout, script.Stderr = &stdout, &stderr
-	runErr := script.Run()
-	done := false
-	for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		t.Logf("step %s", tail(l, 400))
-		done = done || strings.Contains(l, `"step":"done"`)
-	}
-	if runErr != nil || !done {
-		t.Fatalf("moderation.cjs: %v (done %v)\nstderr: %s", runErr, done, tail(stderr.String(), 2000))
-	}
+	r := l.Drive("moderation.cjs", 3*time.Minute, map[string]any{
+		"token": moderator, "room_token": roomToken,
+		"flagged": flagged, "restored": restored, "redacted": redacted, "quarantine": ids[3],
+		"merges": merges,
+	})
+	checkShots(t, r.Artifacts, shot{"moderation-1280.png", 1280}, shot{"moderation-375.png", 750})
 
 	// What the page did is what the server holds.
-	status, body := do("GET", "/knowledge/"+restored, "", "", nil)
-	var got struct {
-		Data struct {
-			Quarantined bool `json:"quarantined"`
-		}
+	if status, e := l.entry(restored); status != 200 || e.Quarantined {
+		t.Fatalf("restored entry = %d %+v, want 200 and not quarantined", status, e)
 	}
-	json.Unmarshal(body, &got)
-	if status != 200 || got.Data.Quarantined {
-		t.Fatalf("restored entry = %d %s, want 200 and not quarantined", status, body)
-	}
-	if status, body := do("GET", "/knowledge/"+redacted, "", "", nil); status != http.StatusGone {
+	if status, body := l.Do("GET", "/knowledge/"+redacted, "", nil); status != http.StatusGone {
 		t.Fatalf("redacted entry = %d %s, want 410", status, body)
 	}
-	_, body = do("GET", "/knowledge/query?hive=e2e&q=postgres+now+transaction+clock_timestamp", "", "", nil)
+	if status, e := l.entry(ids[3]); status != 200 || !e.Quarantined {
+		t.Fatalf("entry quarantined through the page = %d %+v, want quarantined", status, e)
+	}
+	_, body := l.Do("GET", "/knowledge/query?hive=e2e&q=postgres+now+transaction+clock_timestamp", "", nil)
 	if !strings.Contains(string(body), restored) {
 		t.Fatalf("the restored entry is not found again: %s", body)
+	}
+
+	for _, m := range merges {
+		status, e := l.entry(m.ID)
+		if status != 200 || e.ID != m.ID || e.MergedInto != "" || e.ContributionCount != 1 || len(e.Contributions) != 1 ||
+			e.Contributions[0].Agent != "twin-second" || e.EndorsementCount != 2 || e.CitationCount != 1 {
+			t.Fatalf("unmerged %s = %d %+v, want it live with its own contributor twin-second, 2 endorsements and 1 citation", m.ID, status, e)
+		}
+		if status, s := l.entry(m.Into); status != 200 || s.ID != m.Into || s.ContributionCount != 1 || s.Contributions[0].Agent != "twin-first" ||
+			s.EndorsementCount != 0 || s.CitationCount != 0 {
+			t.Fatalf("survivor %s after the undo = %d %+v, want its own contributor and no counts", m.Into, status, s)
+		}
+		var hist struct {
+			Data struct {
+				Events []struct {
+					Kind    string `json:"kind"`
+					OtherID string `json:"other_id"`
+					Via     string `json:"via"`
+					By      string `json:"by"`
+				} `json:"events"`
+			} `json:"data"`
+		}
+		l.JSON("GET", "/knowledge/"+m.ID+"/history", "", nil, &hist)
+		ev := hist.Data.Events
+		if len(ev) != 2 || ev[0].Kind != "merged_into" || ev[1].Kind != "unmerged" || ev[1].OtherID != m.Into || ev[1].Via != "sweep" || ev[1].By != "moderator-jo" {
+			t.Fatalf("history of %s = %+v, want merged_into then unmerged by moderator-jo", m.ID, ev)
+		}
+	}
+	var view struct {
+		Data struct {
+			Merges []json.RawMessage `json:"merges"`
+		} `json:"data"`
+	}
+	if status := l.JSON("GET", "/knowledge/moderation", l.Admin, nil, &view); status != 200 || len(view.Data.Merges) != 0 {
+		t.Fatalf("moderation after the undos = %d, %d merges in effect, want none", status, len(view.Data.Merges))
 	}
 }

@@ -1,27 +1,19 @@
 // rebinding.cjs plays a DNS rebinding page and a cross-site form against
-// localdev in Debian's headless chromium (playwright-core): chromium resolves
-// evil.example to 127.0.0.1 (--host-resolver-rules), as a rebinding page's
-// DNS would, so the page is same-origin with localdev to the browser.
+// localdev: the shared chromium resolves evil.example to 127.0.0.1
+// (harness.cjs's --host-resolver-rules), as a rebinding page's DNS would,
+// so the page is same-origin with localdev to the browser.
 // rebinding_test.go runs it and checks what it reports.
 //
-// Input (env): PUMASI_BASE (http://127.0.0.1:PORT), PUMASI_CHROMIUM.
-// Output: one JSON object per line on stdout ({"step": ..., ...}).
+// Args: base (http://127.0.0.1:PORT).
 'use strict';
 
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const BASE = process.env.PUMASI_BASE;
-const CHROMIUM = process.env.PUMASI_CHROMIUM || '/usr/bin/chromium';
-if (!BASE) {
-  console.error('PUMASI_BASE is required');
-  process.exit(2);
-}
+const { report } = h;
+const A = h.args();
+const BASE = A.base;
 const port = new URL(BASE).port;
 const EVIL = `http://evil.example:${port}`;
-
-function report(step, extra) {
-  process.stdout.write(JSON.stringify({ step, ...extra }) + '\n');
-}
 
 // contribute POSTs a keyless finding from the page's own origin and says
 // what the page could read of the answer.
@@ -45,37 +37,28 @@ async function contribute(page, marker) {
   }, marker);
 }
 
-(async () => {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM, headless: true, timeout: 30000,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
-      '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+h.run(async (browser) => {
+  // Every refusal is a 403 the browser logs; the form's answer is JSON, not
+  // the dashboard, so the browser asks for /favicon.ico, which is not served.
+  const { page } = await h.open(browser, 1280, {
+    allow: [/Failed to load resource: the server responded with a status of 403/, /status of 404 .*\/favicon\.ico\)$/],
   });
-  try {
-    const page = await browser.newPage();
-    // The rebinding page: the dashboard under the attacker's name.
-    let res = await page.goto(EVIL + '/', { waitUntil: 'load' });
-    report('rebinding-dashboard', { status: res.status(), body: (await res.text()).slice(0, 300) });
-    report('rebinding-contribute', await contribute(page, 'rebound'));
+  // The rebinding page: the dashboard under the attacker's name.
+  let res = await page.goto(EVIL + '/', { waitUntil: 'load' });
+  report('rebinding-dashboard', { status: res.status(), body: (await res.text()).slice(0, 300) });
+  report('rebinding-contribute', await contribute(page, 'rebound'));
 
-    // The real dashboard: its keyless write is same-origin and passes.
-    res = await page.goto(BASE + '/', { waitUntil: 'load' });
-    report('own-dashboard', { status: res.status() });
-    report('own-contribute', await contribute(page, 'sameorigin'));
+  // The real dashboard: its keyless write is same-origin and passes.
+  res = await page.goto(BASE + '/', { waitUntil: 'load' });
+  report('own-dashboard', { status: res.status() });
+  report('own-contribute', await contribute(page, 'sameorigin'));
 
-    // A cross-site form (origin "null" here, as from a sandboxed frame or
-    // a file): a simple request that needs no preflight.
-    await page.goto('about:blank');
-    await page.setContent(`<form method="post" enctype="text/plain" action="${BASE}/knowledge/contribute">` +
-      '<input name="x" value="y"><button>go</button></form>');
-    const [nav] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
-    report('cross-site-form', { status: nav ? nav.status() : 0, body: nav ? (await nav.text()).slice(0, 300) : '' });
-    report('done', {});
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  report('error', { message: String(e && e.stack || e) });
-  process.exit(1);
+  // A cross-site form (origin "null" here, as from a sandboxed frame or
+  // a file): a simple request that needs no preflight.
+  await page.goto('about:blank');
+  await page.setContent(`<form method="post" enctype="text/plain" action="${BASE}/knowledge/contribute">` +
+    '<input name="x" value="y"><button>go</button></form>');
+  const [nav] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
+  report('cross-site-form', { status: nav ? nav.status() : 0, body: nav ? (await nav.text()).slice(0, 300) : '' });
+  await h.close(page);
 });

@@ -1,12 +1,8 @@
 package browser_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +15,8 @@ import (
 // POST (Origin null) is refused before routing; nothing the attacker sent
 // is stored.
 func TestRebindingInChromium(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts localdev and chromium")
-	}
-	chromium, node, modules := browserTools(t)
-	base, _ := startLocaldev(t, buildPumasi(t), t.TempDir())
-
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	script := exec.CommandContext(ctx, node, "rebinding.cjs")
-	script.Env = append(os.Environ(), "NODE_PATH="+modules, "PUMASI_BASE="+base, "PUMASI_CHROMIUM="+chromium)
-	script.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	script.Stdout, script.Stderr = &stdout, &stderr
-	runErr := script.Run()
+	l := startLocaldev(t)
+	r := l.Drive("rebinding.cjs", 2*time.Minute, nil)
 	type report struct {
 		Step    string `json:"step"`
 		Status  int    `json:"status"`
@@ -41,15 +25,10 @@ func TestRebindingInChromium(t *testing.T) {
 		Message string `json:"message"`
 	}
 	steps := map[string]report{}
-	for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		var r report
-		if json.Unmarshal([]byte(l), &r) == nil && r.Step != "" {
-			steps[r.Step] = r
-			t.Logf("step %s", l)
-		}
-	}
-	if runErr != nil || steps["done"].Step == "" {
-		t.Fatalf("rebinding.cjs: %v; error: %s; stderr: %s", runErr, steps["error"].Message, tail(stderr.String(), 2000))
+	for name, raw := range r.Steps {
+		var s report
+		json.Unmarshal(raw, &s)
+		steps[name] = s
 	}
 	for _, c := range []struct {
 		step   string
@@ -74,7 +53,7 @@ func TestRebindingInChromium(t *testing.T) {
 			Title string `json:"title"`
 		} `json:"data"`
 	}
-	getJSON(t, base+"/knowledge/query?limit=50&q="+url.QueryEscape("rebound sameorigin pgx pool_max_conns"), "", &found)
+	l.JSON("GET", "/knowledge/query?limit=50&q="+url.QueryEscape("rebound sameorigin pgx pool_max_conns"), "", nil, &found)
 	var titles []string
 	for _, h := range found.Data {
 		titles = append(titles, h.Title)

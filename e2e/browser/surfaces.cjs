@@ -1,61 +1,24 @@
-// surfaces.cjs checks what the dashboard says about where things stand, in
-// Debian's headless chromium with playwright-core: sign-in on a one-click
-// link opened in a tab already on the page, an agent whose daemon was
-// killed shown offline, labelled similarity and score on hits, the admin
-// badge and "Choose files" at 375 px on a touch screen, and the page's own
-// live dot named as the page's. surfaces_test.go runs it; every check
-// throws, so a failure exits non-zero.
+// surfaces.cjs checks what the dashboard says about where things stand:
+// sign-in on a one-click link opened in a tab already on the page, an agent
+// whose daemon was killed shown offline, labelled similarity and score on
+// hits, the admin badge and "Choose files" at 375 px on a touch screen, and
+// the page's own live dot named as the page's. surfaces_test.go runs it.
 //
-// Input (env): PUMASI_BASE, PUMASI_TOKEN, PUMASI_ROOM, PUMASI_AGENT,
-// PUMASI_DAEMON_PID (the daemon to kill), PUMASI_ARTIFACTS, PUMASI_CHROMIUM.
-// Output: one JSON object per line on stdout ({"step": ..., ...}).
+// Args: base, artifacts, token, room, agent, daemon_pid (the daemon to kill).
 'use strict';
 
-const fs = require('node:fs');
-const path = require('node:path');
-const { chromium } = require('playwright-core');
+const h = require('./harness.cjs');
 
-const env = (k, d) => process.env[k] || d;
-const BASE = env('PUMASI_BASE');
-const TOKEN = env('PUMASI_TOKEN');
-const ROOM = env('PUMASI_ROOM', 'r1');
-const AGENT = env('PUMASI_AGENT', 'a1');
-const DAEMON_PID = Number(env('PUMASI_DAEMON_PID', '0'));
-const ARTIFACTS = env('PUMASI_ARTIFACTS');
-const CHROMIUM = env('PUMASI_CHROMIUM', '/usr/bin/chromium');
-const STEP_MS = 10000;
+const { check, report, shot, noOverflow, STEP_MS } = h;
+const A = h.args('token', 'daemon_pid');
+const BASE = A.base;
+const TOKEN = A.token;
+const ROOM = A.room || 'r1';
+const AGENT = A.agent || 'a1';
+const DAEMON_PID = Number(A.daemon_pid);
 // OFFLINE_MS bounds how long the page may take to show the killed daemon's
 // agent offline (the server's interval is 2 s, the page polls every 2 s).
 const OFFLINE_MS = 30000;
-
-if (!BASE || !TOKEN || !ARTIFACTS || !DAEMON_PID) {
-  console.error('PUMASI_BASE, PUMASI_TOKEN, PUMASI_ARTIFACTS and PUMASI_DAEMON_PID are required');
-  process.exit(2);
-}
-
-function report(step, extra) {
-  process.stdout.write(JSON.stringify({ step, ...extra }) + '\n');
-}
-
-function check(cond, msg) {
-  if (!cond) throw new Error(`check failed: ${msg}`);
-}
-
-const LAUNCH_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-async function shot(page, name) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
-}
-
-async function noOverflow(page, where) {
-  const w = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  check(w.scroll <= w.client, `${where}: page is ${w.scroll}px wide in a ${w.client}px viewport`);
-}
 
 // visibleText is the text of selector when it is rendered (not hidden by
 // CSS), else null.
@@ -84,11 +47,7 @@ async function waitAgentState(page, want, ms) {
 }
 
 async function desktop(browser) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light' });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(STEP_MS);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page } = await h.open(browser, 1280);
 
   // A tab already on the page, signed out; the one-click link then only
   // changes its fragment. The marker proves there was no reload.
@@ -140,14 +99,11 @@ async function desktop(browser) {
   report('hit-labels', { text: simText });
   await shot(page, 'hits-1280.png');
   await noOverflow(page, 'knowledge at 1280');
-  check(errors.length === 0, `page errors: ${errors.join(' | ')}`);
-  await ctx.close();
+  await h.close(page);
 }
 
 async function mobile(browser) {
-  const ctx = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, colorScheme: 'light' });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(STEP_MS);
+  const { page } = await h.open(browser, 375);
   await page.goto(`${BASE}/#token=${TOKEN}&room=${ROOM}`);
   await page.waitForSelector('#room-body:not([hidden])');
   const badge = await visibleText(page, '#who-scopes');
@@ -163,21 +119,10 @@ async function mobile(browser) {
   report('mobile', { badge, touch, agent: off });
   await noOverflow(page, 'rooms at 375');
   await shot(page, 'rooms-375.png');
-  await ctx.close();
+  await h.close(page);
 }
 
-(async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, timeout: 30000 });
-  report('browser', { version: browser.version() });
-  try {
-    await desktop(browser);
-    await mobile(browser);
-    report('done', {});
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  report('error', { message: String(e && e.stack || e) });
-  process.exit(1);
+h.run(async (browser) => {
+  await desktop(browser);
+  await mobile(browser);
 });

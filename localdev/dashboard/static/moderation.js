@@ -1,7 +1,8 @@
 // pumasi dashboard: the admin's moderation view over GET /knowledge/moderation
-// (flagged and quarantined entries, recent merges), with restore (POST
-// /knowledge/{id}/restore), redact (DELETE /knowledge/{id}) and undo a merge
-// (POST /knowledge/{id}/unmerge).
+// (flagged and quarantined entries, recent merges), with quarantine (an
+// admin's POST /knowledge/{id}/flag), restore (POST /knowledge/{id}/restore),
+// redact (DELETE /knowledge/{id}) and undo a merge (POST
+// /knowledge/{id}/unmerge); redact, quarantine and undo ask first.
 'use strict';
 
 (() => {
@@ -10,6 +11,8 @@
   const { api, el, encPath, relTime, absTime, toast, showAlert, ask } = p;
   const $ = (id) => document.getElementById(id);
   let loading = false;
+  // REASONS are the reasons a flag may give (POST /knowledge/{id}/flag).
+  const REASONS = [['harmful', 'harmful'], ['wrong', 'wrong'], ['outdated', 'outdated'], ['duplicate', 'a duplicate'], ['pii', 'personal data']];
 
   function when(iso) {
     return iso ? el('time', { datetime: iso, title: absTime(iso), text: relTime(iso) }) : null;
@@ -20,10 +23,10 @@
   }
 
   // act runs one moderation request, says how it went and reloads the view.
-  async function act(what, method, path) {
+  async function act(what, method, path, body) {
     let failed = null;
     try {
-      await api(method, path);
+      await api(method, path, { body });
     } catch (e) {
       failed = e;
     }
@@ -39,6 +42,27 @@
     if (yes) act(`Redacted ${e.id}`, 'DELETE', `/knowledge/${encPath(e.id)}`);
   }
 
+  // quarantine takes a flagged entry out of queries at once: an admin's
+  // flag, with the reason the admin picks.
+  async function quarantine(e) {
+    const reason = el('select', { name: 'reason', 'aria-label': 'Reason' },
+      ...REASONS.map(([v, label]) => el('option', { value: v, text: label })));
+    const yes = await ask('Quarantine entry?', [
+      'Queries, MCP and the hooks leave out ', el('strong', { text: e.title || e.id }),
+      ' until an admin restores it. Reason: ', reason], 'Quarantine');
+    if (yes) act(`Quarantined ${e.id}`, 'POST', `/knowledge/${encPath(e.id)}/flag`, { reason: reason.value });
+  }
+
+  // unmerge undoes a merge; the sweep never merges the two again, so the
+  // page asks first.
+  async function unmerge(m) {
+    const yes = await ask('Undo merge?', [
+      el('strong', { text: m.title || m.entry_id }), ' (', el('code', { text: m.entry_id }),
+      ') becomes a live entry again, with its own contributions and counts taken back out of ',
+      el('code', { text: m.merged_into }), '. The sweep will not merge the two again.'], 'Undo merge');
+    if (yes) act(`Unmerged ${m.entry_id}`, 'POST', `/knowledge/${encPath(m.entry_id)}/unmerge`);
+  }
+
   function entryItem(e, list) {
     const quarantined = list === 'quarantined';
     return el('li', { class: 'moditem', dataset: { id: e.id, list } },
@@ -48,7 +72,10 @@
         el('span', { class: 'muted', text: `${e.flags || 0} flagger${e.flags === 1 ? '' : 's'} · hive ${e.hive || 'academy'}` })),
       el('p', { class: 'content small', text: (e.content || '').slice(0, 280) }),
       el('div', { class: 'actions' },
-        button('Restore', '', () => act(`Restored ${e.id}`, 'POST', `/knowledge/${encPath(e.id)}/restore`), `Restore ${e.id}`),
+        // A flagged entry is still served: restore would change nothing.
+        quarantined
+          ? button('Restore', '', () => act(`Restored ${e.id}`, 'POST', `/knowledge/${encPath(e.id)}/restore`), `Restore ${e.id}`)
+          : button('Quarantine', '', () => quarantine(e), `Quarantine ${e.id}`),
         button('Redact', 'danger', () => redact(e), `Redact ${e.id}`)));
   }
 
@@ -58,7 +85,7 @@
       el('h3', { text: m.title || m.entry_id }),
       el('div', { class: 'muted small' }, `into `, el('code', { text: m.merged_into }), ` by ${m.via || 'a merge'}${sim} · `, when(m.at)),
       el('div', { class: 'actions' },
-        button('Undo merge', '', () => act(`Unmerged ${m.entry_id}`, 'POST', `/knowledge/${encPath(m.entry_id)}/unmerge`), `Undo merge of ${m.entry_id}`)));
+        button('Undo merge', '', () => unmerge(m), `Undo merge of ${m.entry_id}`)));
   }
 
   function fill(name, items) {
