@@ -57,7 +57,7 @@ func TestReadmePostgresMove(t *testing.T) {
 	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=", "PUMASI_KNOWLEDGE=",
 		"PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "imported 1 entry and 0 tombstones into PostgreSQL") {
+	if err != nil || !strings.Contains(string(out), "imported 1 entry, 0 merge records and 0 tombstones into PostgreSQL") {
 		t.Fatalf("README block: %v\n%s", err, out)
 	}
 

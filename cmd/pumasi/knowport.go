@@ -20,7 +20,7 @@ import (
 // between backends (SQLite in a home, PostgreSQL) with ids, counts and
 // times kept.
 func init() {
-	register(command{name: "know export", summary: "write every knowledge entry as JSONL: know export [--hive H] > corpus.jsonl", run: runKnowExport})
+	register(command{name: "know export", summary: "write every knowledge entry, merge record and tombstone as JSONL: know export [--hive H] > corpus.jsonl", run: runKnowExport})
 	register(command{name: "know import", summary: "load a know export into this store, idempotently: know import < corpus.jsonl", run: runKnowImport})
 }
 
@@ -84,11 +84,14 @@ func runKnowExport(ctx context.Context, env *cliEnv, args []string) error {
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	var entries, tombs int
+	var entries, merges, tombs int
 	err = e.Export(ctx, *hive, func(r knowledge.Record) error {
-		if r.Entry != nil {
+		switch {
+		case r.Entry != nil:
 			entries++
-		} else {
+		case r.Merge != nil:
+			merges++
+		default:
 			tombs++
 		}
 		return enc.Encode(r)
@@ -99,7 +102,8 @@ func runKnowExport(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return fmt.Errorf("know export: %w", err)
 	}
-	fmt.Fprintf(env.stderr, "pumasi know export: %s, %s from %s\n", plural(entries, "entry"), plural(tombs, "tombstone"), where)
+	fmt.Fprintf(env.stderr, "pumasi know export: %s, %s, %s from %s\n",
+		plural(entries, "entry"), plural(merges, "merge record"), plural(tombs, "tombstone"), where)
 	return nil
 }
 
@@ -120,7 +124,9 @@ func runKnowImport(ctx context.Context, env *cliEnv, args []string) error {
 	defer closeStore()
 	sc := bufio.NewScanner(env.stdin)
 	sc.Buffer(make([]byte, 0, 1<<20), maxRecordBytes)
-	var added, kept, tombs, tombsKept, line int
+	// [0] entries, [1] merge records, [2] tombstones.
+	var added, kept [3]int
+	var line int
 	for sc.Scan() {
 		line++
 		if len(sc.Bytes()) == 0 {
@@ -134,21 +140,25 @@ func runKnowImport(ctx context.Context, env *cliEnv, args []string) error {
 		if err != nil {
 			return fmt.Errorf("know import: line %d: %w (nothing after it was imported)", line, err)
 		}
+		kind := 2
 		switch {
-		case r.Entry != nil && created:
-			added++
 		case r.Entry != nil:
-			kept++
-		case created:
-			tombs++
-		default:
-			tombsKept++
+			kind = 0
+		case r.Merge != nil:
+			kind = 1
+		}
+		if created {
+			added[kind]++
+		} else {
+			kept[kind]++
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("know import: after line %d: %w", line, err)
 	}
-	fmt.Fprintf(env.stdout, "imported %s and %s into %s; %s and %s were there already (left as they are)\n",
-		plural(added, "entry"), plural(tombs, "tombstone"), where, plural(kept, "entry"), plural(tombsKept, "tombstone"))
+	counts := func(n [3]int) string {
+		return plural(n[0], "entry") + ", " + plural(n[1], "merge record") + " and " + plural(n[2], "tombstone")
+	}
+	fmt.Fprintf(env.stdout, "imported %s into %s; %s were there already (left as they are)\n", counts(added), where, counts(kept))
 	return nil
 }
