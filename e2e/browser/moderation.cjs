@@ -2,18 +2,21 @@
 // flagged and quarantined entries and the sweep's merges, restores one
 // entry, redacts another after confirming, quarantines a flagged one and
 // undoes a merge after confirming, at 1280 px; at 375 px the actions fit
-// and undo works too; a room token sees no Moderation tab.
+// and undo works too; a room token sees no Moderation tab. An entry
+// redacted behind the page's back cannot be restored: the page says why.
+// Each entry's history opens under it with who flagged it and why.
 // moderation_test.go seeds the entries, runs it and checks the server.
 //
 // Args: base, artifacts, token (admin), room_token, flagged, restored,
-// redacted, quarantine (entry ids), merges ([{id, into}, …]: the first
+// redacted, quarantine, stale (entry ids), flag_note (the agent's note on
+// flagged), merges ([{id, into}, …]: the first
 // undone at 1280 px, the second at 375 px).
 'use strict';
 
 const h = require('./harness.cjs');
 
 const { check, report } = h;
-const A = h.args('token', 'room_token', 'flagged', 'restored', 'redacted', 'quarantine', 'merges');
+const A = h.args('token', 'room_token', 'flagged', 'restored', 'redacted', 'quarantine', 'stale', 'flag_note', 'merges');
 const [M1, M2] = A.merges;
 
 async function listed(page) {
@@ -38,8 +41,17 @@ async function noError(page) {
   check(await page.locator('#moderation-error').isHidden(), `no error: ${await page.innerText('#moderation-error')}`);
 }
 
+// historyOf opens the history under an item and returns its lines.
+async function historyOf(page, list, id) {
+  const d = `#${list}-list li[data-id="${id}"] details.modhist`;
+  await page.click(`${d} summary`);
+  await page.waitForSelector(`${d}[data-loaded] li`);
+  return page.$$eval(`${d} li`, (lis) => lis.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
+}
+
 async function admin(browser, width) {
-  const { page } = await h.open(browser, width);
+  // The stale restore's 410 is logged by the browser; nothing else may be.
+  const { page } = await h.open(browser, width, { allow: [/status of 410 .*\/knowledge\/[^/]+\/restore\)$/] });
   await page.goto(`${A.base}/#token=${A.token}`);
   await page.waitForSelector('#rooms-view:not([hidden])');
   check(await page.locator('#tab-moderation').isVisible(), 'admin sees the Moderation tab');
@@ -87,7 +99,7 @@ async function undo(page, m) {
 async function desktop(browser) {
   const page = await admin(browser, 1280);
   const l = await waitLists(page, (l) => l.flagged.includes(A.flagged) && l.flagged.includes(A.quarantine) &&
-    l.quarantined.includes(A.restored) && l.quarantined.includes(A.redacted) && l.merges.includes(M1.id) && l.merges.includes(M2.id), 'the seeded entries');
+    l.quarantined.includes(A.restored) && l.quarantined.includes(A.redacted) && l.quarantined.includes(A.stale) && l.merges.includes(M1.id) && l.merges.includes(M2.id), 'the seeded entries');
   check(!l.flagged.includes(A.restored) && !l.quarantined.includes(A.flagged), `each entry in one list: ${JSON.stringify(l)}`);
   const item = (await page.locator(`#flagged-list li[data-id="${A.flagged}"]`).innerText()).replace(/\s+/g, ' ');
   check(/1 flagger\b/.test(item) && /flagged/.test(item), `flagged item says how many flagged it: ${item}`);
@@ -98,6 +110,15 @@ async function desktop(browser) {
   check(await page.locator(`#flagged-list li[data-id="${A.flagged}"] button[aria-label="Restore ${A.flagged}"]`).count() === 0,
     'a flagged entry offers no restore, which would change nothing');
   report('listed', l);
+
+  // Why an entry is listed: its history, opened under it.
+  const fh = await historyOf(page, 'flagged', A.flagged);
+  check(fh.some((t) => t.startsWith(`flagged by agent-flagger: outdated — ${A.flag_note}`)), `flag with reason and note in the history: ${JSON.stringify(fh)}`);
+  const qh = await historyOf(page, 'quarantined', A.restored);
+  check(qh.some((t) => /^flagged by \S+: harmful/.test(t)) && qh.some((t) => /^quarantined/.test(t)), `admin flag and quarantine in the history: ${JSON.stringify(qh)}`);
+  const mh = await historyOf(page, 'merges', M1.id);
+  check(mh.some((t) => t.startsWith(`merged into ${M1.into}`)), `merge in the absorbed entry's history: ${JSON.stringify(mh)}`);
+  report('histories', { flagged: fh, quarantined: qh, merged: mh });
   await h.shot(page, 'moderation-1280.png');
   await h.noOverflow(page, 'moderation at 1280');
 
@@ -106,6 +127,18 @@ async function desktop(browser) {
   await waitLists(page, (l) => !l.quarantined.includes(A.restored), 'the restored entry gone from quarantine');
   await noError(page);
   report('restored', { id: A.restored });
+
+  // Restore an entry someone redacted meanwhile: the page says it is gone
+  // and drops it from the list.
+  const del = await fetch(`${A.base}/knowledge/${A.stale}`, { method: 'DELETE', headers: { Authorization: `Bearer ${A.token}` } });
+  check(del.status === 200 || del.status === 204, `redact behind the page's back: ${del.status}`);
+  await page.click(`#quarantined-list li[data-id="${A.stale}"] button[aria-label="Restore ${A.stale}"]`);
+  await page.waitForSelector('#moderation-error:not([hidden])');
+  const code = await page.getAttribute('#moderation-error', 'data-code');
+  const said = (await page.innerText('#moderation-error')).replace(/\s+/g, ' ');
+  check(code === 'gone' && said.startsWith('Gone for good') && said.includes('redacted'), `stale restore error ${code}: ${said}`);
+  await waitLists(page, (l) => !l.quarantined.includes(A.stale) && !l.flagged.includes(A.stale), 'the stale entry dropped');
+  report('stale-restore', { code, text: said });
 
   // Redact: Cancel keeps it, Redact removes it for good.
   await confirmAction(page, `#quarantined-list li[data-id="${A.redacted}"] button[aria-label="Redact ${A.redacted}"]`, 'Redact entry?',
@@ -145,6 +178,7 @@ async function mobile(browser) {
   await h.shot(page, 'moderation-375.png');
   const u = await undo(page, M2);
   check(u.lists.merges.length === 0, `no merge left: ${JSON.stringify(u.lists)}`);
+  check(await page.locator('#merges-empty').isVisible() && (await page.innerText('#merges-count')) === '0', 'an empty merge list says so');
   await h.noOverflow(page, 'moderation at 375 after the undo');
   report('unmerged-375', u);
   await h.close(page);

@@ -8,12 +8,13 @@ import (
 	"time"
 )
 
-// Findings of hive e2e the moderation view lists: one an agent flags, three
+// Findings of hive e2e the moderation view lists: two an agent flags, three
 // an admin's flag quarantines.
 var modFindings = []map[string]any{
 	{"title": "modernc sqlite: set busy_timeout in the DSN", "content": "With modernc.org/sqlite v1.62.0, pass _pragma=busy_timeout(5000) and _txlock=immediate in the DSN so every pooled connection gets them; otherwise concurrent writers fail with SQLITE_BUSY (database is locked)."},
 	{"title": "Postgres now() is frozen in a transaction", "content": "Postgres 15 `now()` returns the transaction start time; inside a long BEGIN block use `clock_timestamp()` to measure elapsed time."},
 	{"title": "gorilla/websocket allows one concurrent writer", "content": "With github.com/gorilla/websocket v1.5.3, Conn.WriteMessage is not safe for concurrent use: serialise writes through one goroutine or a mutex, or it panics with \"concurrent write to websocket connection\"."},
+	{"title": "npm ci needs a lockfile in sync with package.json", "content": "npm ci (npm 9 and later) exits with EUSAGE when package-lock.json does not match package.json; run npm install once and commit the lockfile instead of deleting it in CI."},
 	{"title": "GitHub Actions cache keys are immutable", "content": "actions/cache@v4 never overwrites an existing key: put hashFiles('**/go.sum') in the key, or a cache saved once is restored forever and new modules are downloaded on every run."},
 }
 
@@ -52,16 +53,18 @@ func (l *localdev) entry(id string) (int, knowEntry) {
 	return status, ans.Data
 }
 
-// TestDashboardModeration: four entries, one flagged by an agent and three
+// TestDashboardModeration: five entries, two flagged by an agent and three
 // quarantined by an admin's flag, and two pairs of twins the sweep merged;
-// in Chromium at 1280 and 375 px the admin's Moderation view lists them all,
-// restores one, redacts another after a confirmation, quarantines a flagged
-// one with a reason, and undoes one merge at each width after a
-// confirmation; a room token sees no Moderation tab. The server then serves
-// the restored entry to queries again, answers 410 for the redacted one,
-// and holds each absorbed entry live again with its own contributor and
-// counts, its survivor back to its own, and the merge marked undone by the
-// admin in the entry's history.
+// in Chromium at 1280 and 375 px the admin's Moderation view lists them all
+// with their histories (who flagged and why, the merge), restores one,
+// reports an entry redacted behind its back as gone, redacts another after a
+// confirmation, quarantines a flagged one with a reason, and undoes one merge
+// at each width after a confirmation, without console errors; a room token
+// sees no Moderation tab. The server then serves the restored entry to
+// queries again, answers 410 for the redacted ones, and holds each absorbed
+// entry live again with its own contributor and counts, its survivor back to
+// its own, and the merge marked undone by the page's admin in the entry's
+// history.
 func TestDashboardModeration(t *testing.T) {
 	l := startLocaldev(t, "PUMASI_MERGE_THRESHOLD=1.01")
 	roomToken := l.Token("--room", room)
@@ -72,7 +75,8 @@ func TestDashboardModeration(t *testing.T) {
 		f["hive"] = "e2e"
 		ids[i] = l.Contribute("e2e-moderation", f)
 	}
-	flagged, restored, redacted := ids[0], ids[1], ids[2]
+	flagged, restored, redacted, stale, toQuarantine := ids[0], ids[1], ids[2], ids[3], ids[4]
+	const flagNote = "v1.63 changed this"
 
 	// Twins, the absorbed one with endorsements and a citation of its own.
 	type merge struct {
@@ -103,13 +107,13 @@ func TestDashboardModeration(t *testing.T) {
 		}
 	}
 
-	if status, body := l.Do("POST", "/knowledge/"+flagged+"/flag", "", map[string]string{"reason": "outdated", "note": "v1.63 changed this"}, "X-Hive-Agent", "agent-flagger"); status != 200 {
+	if status, body := l.Do("POST", "/knowledge/"+flagged+"/flag", "", map[string]string{"reason": "outdated", "note": flagNote}, "X-Hive-Agent", "agent-flagger"); status != 200 {
 		t.Fatalf("agent flag = %d %s", status, body)
 	}
-	if status, body := l.Do("POST", "/knowledge/"+ids[3]+"/flag", "", map[string]string{"reason": "outdated"}, "X-Hive-Agent", "agent-flagger"); status != 200 {
+	if status, body := l.Do("POST", "/knowledge/"+toQuarantine+"/flag", "", map[string]string{"reason": "outdated"}, "X-Hive-Agent", "agent-flagger"); status != 200 {
 		t.Fatalf("agent flag = %d %s", status, body)
 	}
-	for _, id := range []string{restored, redacted} {
+	for _, id := range []string{restored, redacted, stale} {
 		if status, body := l.Do("POST", "/knowledge/"+id+"/flag", l.Admin, map[string]string{"reason": "harmful"}); status != 200 {
 			t.Fatalf("admin flag = %d %s", status, body)
 		}
@@ -117,7 +121,7 @@ func TestDashboardModeration(t *testing.T) {
 
 	r := l.Drive("moderation.cjs", 3*time.Minute, map[string]any{
 		"token": moderator, "room_token": roomToken,
-		"flagged": flagged, "restored": restored, "redacted": redacted, "quarantine": ids[3],
+		"flagged": flagged, "restored": restored, "redacted": redacted, "quarantine": toQuarantine, "stale": stale, "flag_note": flagNote,
 		"merges": merges,
 	})
 	checkShots(t, r.Artifacts, shot{"moderation-1280.png", 1280}, shot{"moderation-375.png", 750})
@@ -126,10 +130,12 @@ func TestDashboardModeration(t *testing.T) {
 	if status, e := l.entry(restored); status != 200 || e.Quarantined {
 		t.Fatalf("restored entry = %d %+v, want 200 and not quarantined", status, e)
 	}
-	if status, body := l.Do("GET", "/knowledge/"+redacted, "", nil); status != http.StatusGone {
-		t.Fatalf("redacted entry = %d %s, want 410", status, body)
+	for _, id := range []string{redacted, stale} {
+		if status, body := l.Do("GET", "/knowledge/"+id, "", nil); status != http.StatusGone {
+			t.Fatalf("redacted entry = %d %s, want 410", status, body)
+		}
 	}
-	if status, e := l.entry(ids[3]); status != 200 || !e.Quarantined {
+	if status, e := l.entry(toQuarantine); status != 200 || !e.Quarantined {
 		t.Fatalf("entry quarantined through the page = %d %+v, want quarantined", status, e)
 	}
 	_, body := l.Do("GET", "/knowledge/query?hive=e2e&q=postgres+now+transaction+clock_timestamp", "", nil)

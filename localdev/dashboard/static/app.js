@@ -39,9 +39,12 @@
     agent_required: 'Handle required',
     forbidden: 'Not allowed',
     not_found: 'Not found',
+    gone: 'Gone for good',
     rate_limited: 'Slow down',
     rejected: 'Rejected',
     internal: 'Server error',
+    unavailable: 'Server busy',
+    insufficient_storage: 'Disk full',
     network: 'Server unreachable',
   };
 

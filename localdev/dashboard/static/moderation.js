@@ -2,15 +2,20 @@
 // (flagged and quarantined entries, recent merges), with quarantine (an
 // admin's POST /knowledge/{id}/flag), restore (POST /knowledge/{id}/restore),
 // redact (DELETE /knowledge/{id}) and undo a merge (POST
-// /knowledge/{id}/unmerge); redact, quarantine and undo ask first.
+// /knowledge/{id}/unmerge); redact, quarantine and undo ask first. Each
+// entry's history (GET /knowledge/{id}/history: who flagged it and why) opens
+// under it.
 'use strict';
 
 (() => {
   const p = window.pumasi;
   if (!p) return;
-  const { api, el, encPath, relTime, absTime, toast, showAlert, ask } = p;
+  const { api, el, encPath, relTime, absTime, toast, showAlert, errorText, ask } = p;
   const $ = (id) => document.getElementById(id);
-  let loading = false;
+  // inflight is the load under way; again asks it to load once more, so an
+  // action's reload is never lost to a refresh already running.
+  let inflight = null;
+  let again = false;
   // REASONS are the reasons a flag may give (POST /knowledge/{id}/flag).
   const REASONS = [['harmful', 'harmful'], ['wrong', 'wrong'], ['outdated', 'outdated'], ['duplicate', 'a duplicate'], ['pii', 'personal data']];
 
@@ -63,6 +68,34 @@
     if (yes) act(`Unmerged ${m.entry_id}`, 'POST', `/knowledge/${encPath(m.entry_id)}/unmerge`);
   }
 
+  function eventItem(ev) {
+    const bits = [el('strong', { text: ev.kind.replace('_', ' ') })];
+    if (ev.by) bits.push(` by ${ev.by}`);
+    if (ev.other_id) bits.push(' ', el('code', { text: ev.other_id }));
+    if (ev.reason) bits.push(`: ${ev.reason}`);
+    if (ev.note) bits.push(' — ', el('q', { text: ev.note }));
+    bits.push(' · ', when(ev.at));
+    return el('li', { dataset: { kind: ev.kind } }, ...bits);
+  }
+
+  // history is an entry's lifecycle, fetched when first opened.
+  function history(id) {
+    const list = el('ol', { class: 'modhist-list small' });
+    const d = el('details', { class: 'modhist' }, el('summary', { class: 'small' }, 'History'), list);
+    d.addEventListener('toggle', async () => {
+      if (!d.open || d.dataset.loaded) return;
+      try {
+        const r = await api('GET', `/knowledge/${encPath(id)}/history`);
+        const evs = (r.body && r.body.data && r.body.data.events) || [];
+        list.replaceChildren(...(evs.length ? evs.map(eventItem) : [el('li', { class: 'muted', text: 'Nothing recorded.' })]));
+        d.dataset.loaded = String(Date.now());
+      } catch (e) {
+        list.replaceChildren(el('li', { class: 'error', text: errorText(e).message }));
+      }
+    });
+    return d;
+  }
+
   function entryItem(e, list) {
     const quarantined = list === 'quarantined';
     return el('li', { class: 'moditem', dataset: { id: e.id, list } },
@@ -76,7 +109,8 @@
         quarantined
           ? button('Restore', '', () => act(`Restored ${e.id}`, 'POST', `/knowledge/${encPath(e.id)}/restore`), `Restore ${e.id}`)
           : button('Quarantine', '', () => quarantine(e), `Quarantine ${e.id}`),
-        button('Redact', 'danger', () => redact(e), `Redact ${e.id}`)));
+        button('Redact', 'danger', () => redact(e), `Redact ${e.id}`)),
+      history(e.id));
   }
 
   function mergeItem(m) {
@@ -85,7 +119,8 @@
       el('h3', { text: m.title || m.entry_id }),
       el('div', { class: 'muted small' }, `into `, el('code', { text: m.merged_into }), ` by ${m.via || 'a merge'}${sim} · `, when(m.at)),
       el('div', { class: 'actions' },
-        button('Undo merge', '', () => unmerge(m), `Undo merge of ${m.entry_id}`)));
+        button('Undo merge', '', () => unmerge(m), `Undo merge of ${m.entry_id}`)),
+      history(m.entry_id));
   }
 
   function fill(name, items) {
@@ -95,8 +130,24 @@
   }
 
   async function load() {
-    if (loading) return;
-    loading = true;
+    if (inflight) {
+      again = true;
+      return inflight;
+    }
+    inflight = (async () => {
+      do {
+        again = false;
+        await loadOnce();
+      } while (again);
+    })();
+    try {
+      await inflight;
+    } finally {
+      inflight = null;
+    }
+  }
+
+  async function loadOnce() {
     try {
       const r = await api('GET', '/knowledge/moderation');
       const d = (r.body && r.body.data) || {};
@@ -107,8 +158,6 @@
       $('moderation-view').dataset.loaded = String(Date.now());
     } catch (e) {
       showAlert($('moderation-error'), e);
-    } finally {
-      loading = false;
     }
   }
 
