@@ -1,0 +1,21 @@
+package local
+
+import (
+	"context"
+	"testing"
+
+	"pumasi/knowledge"
+	"pumasi/knowledge/knowledgetest"
+)
+
+// TestKnowledgePort runs the export and import conformance on SQLite.
+func TestKnowledgePort(t *testing.T) {
+	knowledgetest.RunPort(t, func(t *testing.T) knowledge.Driver {
+		s, err := Open(context.Background(), t.TempDir(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return NewKnowledgeDriver(s)
+	})
+}
