@@ -64,7 +64,7 @@ func Instructions(title, content string) InstructionsResult {
 			continue
 		}
 		for _, sn := range sentences {
-			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) {
+			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) && !excused(p.kind, sn) {
 				kinds[p.kind] = true
 				break
 			}
@@ -165,7 +165,9 @@ func clauseKinds(directive string, korean bool) []string {
 			out = append(out, k)
 		}
 	}
-	for _, c := range reSentenceEnd.Split(directive, -1) {
+	// Inline code is what a finding runs or names (`policy/v1beta1`), not
+	// what it says to its reader.
+	for _, c := range reSentenceEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
 			continue
 		}
@@ -178,10 +180,10 @@ func clauseKinds(directive string, korean bool) []string {
 		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
-		if override {
+		if override && !excused(InstructionOverride, c) {
 			add(InstructionOverride)
 		}
-		if conceal {
+		if conceal && !excused(InstructionConceal, c) {
 			add(InstructionConceal)
 		}
 	}

@@ -32,6 +32,13 @@ func remoteExec(v *views) bool {
 			if describedAsAttack(v.all, loc[0], loc[1]) {
 				continue // a write-up quoting what an attacker ran
 			}
+			line := v.all[strings.LastIndexByte(v.all[:loc[0]], '\n')+1:]
+			if i := strings.IndexByte(line, '\n'); i >= 0 {
+				line = line[:i]
+			}
+			if reVerified.MatchString(line) || describedAsRisky(v.all, loc[0], loc[1]) {
+				continue // checked before it runs, or a warning about it
+			}
 			hosts := reHost.FindAllStringSubmatch(m, -1)
 			if len(hosts) == 0 {
 				// A pipe into a shell with no host to judge (base64 -d |
@@ -60,7 +67,15 @@ func remoteExec(v *views) bool {
 // host the finding does not explain).
 func exfilCommand(v *views) bool {
 	for _, line := range strings.Split(v.all, "\n") {
-		for _, seg := range reCommandSplit.Split(line, -1) {
+		// A line's code spans are its commands; the prose between them
+		// is judged on its own.
+		segs := reCommandSplit.Split(reCodeSpan.ReplaceAllString(line, " ; "), -1)
+		for _, c := range reCodeSpan.FindAllString(line, -1) {
+			segs = append(segs, reCommandSplit.Split(c, -1)...)
+		}
+		for _, seg := range segs {
+			// A key to log in with (ssh -i ~/.ssh/deploy) is used, not sent.
+			seg = reIdentityArg.ReplaceAllString(seg, " ")
 			if reNetSink.MatchString(seg) && reSensitiveSource.MatchString(seg) {
 				return true
 			}
@@ -98,6 +113,9 @@ func explainedHost(target, prose, squashedProse string) bool {
 	if knownInstallerHost(host) && u.Scheme == "https" {
 		return true
 	}
+	if reg := labels[max(len(labels)-2, 0)]; lureHost(reg) {
+		return false
+	}
 	var names []string
 	codeHost := false
 	switch host {
@@ -122,7 +140,7 @@ func explainedHost(target, prose, squashedProse string) bool {
 		if genericHostWords[n] {
 			continue
 		}
-		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) {
+		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) || !codeHost && vendorName(n, prose) {
 			return true
 		}
 		// A vendor's name with a short suffix: datadoghq for Datadog.
@@ -143,6 +161,9 @@ func explainedHost(target, prose, squashedProse string) bool {
 	}
 	return false
 }
+
+// reIdentityArg is a key file passed to ssh or rsync to log in with.
+var reIdentityArg = regexp.MustCompile(`\s-i\s+\S+|identityfile[= ]\S+`)
 
 // secondLevel are the labels of country-code second levels (co.kr,
 // com.au, co.uk): the name is the label before them.

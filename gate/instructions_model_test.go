@@ -25,7 +25,7 @@ var updateModel = flag.Bool("update-model", false, "rewrite gate/instructions_mo
 var (
 	modelEpochs         = 20
 	modelRate           = 0.05
-	modelL2             = 1e-3
+	modelL2             = 3e-3
 	modelMinDocs        = 2
 	modelFolds          = 5
 	modelRounds         = 1
@@ -39,17 +39,20 @@ func TestInstructionsModelGrid(t *testing.T) {
 		t.Skip("set PUMASI_MODEL_GRID=1")
 	}
 	samples := modelSamples(t)
-	for _, ep := range []int{20} {
-		for _, rate := range []float64{0.02, 0.05} {
-			for _, l2 := range []float64{1e-3, 1e-2} {
+	for _, ep := range []int{20, 40} {
+		for _, rate := range []float64{0.05} {
+			for _, l2 := range []float64{2e-3, 3e-3, 5e-3} {
 				for _, rounds := range []int{1} {
 					modelEpochs, modelRate, modelL2, modelRounds = ep, rate, l2, rounds
 					scores := outOfFold(samples)
-					_, r2, _ := pickThreshold(samples, scores)
-					modelMaxFalseAlarms = 0.01
-					_, r10, _ := pickThreshold(samples, scores)
+					line := fmt.Sprintf("epochs %d rate %.2f l2 %.0e rounds %d:", ep, rate, l2, rounds)
+					for _, fa := range []float64{0.002, 0.0035, 0.005, 0.01} {
+						modelMaxFalseAlarms = fa
+						_, r, _ := pickThreshold(samples, scores)
+						line += fmt.Sprintf(" recall %.3f at %.2f%%", r, 100*fa)
+					}
 					modelMaxFalseAlarms = 0.002
-					t.Logf("epochs %d rate %.2f l2 %.0e rounds %d: recall %.3f at 0.2%% false alarms, %.3f at 1%%", ep, rate, l2, rounds, r2, r10)
+					t.Log(line)
 				}
 			}
 		}

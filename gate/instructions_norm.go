@@ -84,7 +84,7 @@ func leetText(s string) (string, bool) {
 				subs++
 			}
 		}
-		if letters < 1 || subs < 1 || letters+subs < 3 || strings.ContainsAny(w, ".-_/=:`") {
+		if letters < 1 || subs < 1 || letters+subs < 3 || strings.ContainsAny(w, "-_/=:`") {
 			continue
 		}
 		words[i] = strings.Map(func(r rune) rune {

@@ -99,11 +99,12 @@ func newViews(text string) views {
 			extra = append(extra, strings.ToLower(string(b)))
 		}
 	}
+	extra = decodeOnRequest(s, extra, disguise)
 	v.all = s
 	if len(extra) > 0 {
 		v.all += "\n" + strings.Join(extra, "\n")
 	}
-	v.directive = removeSpans(v.all, reMentioned)
+	v.directive = removeMentions(v.all)
 	v.prose = removeSpans(v.directive, reURLOrCode)
 	return v
 }
@@ -116,12 +117,13 @@ func collapseSpaced(s string) (string, bool) {
 	toks := strings.Split(s, " ")
 	var out []string
 	changed := false
+	// A URL or a path spelled out keeps its punctuation: "h t t p s : / /".
 	single := func(t string) bool {
 		r, n := utf8.DecodeRuneInString(t)
-		return n == len(t) && n > 0 && unicode.IsLetter(r)
+		return n == len(t) && n > 0 && (unicode.IsLetter(r) || strings.ContainsRune(":/.-|_@~", r))
 	}
 	for i := 0; i < len(toks); {
-		if !single(toks[i]) {
+		if r, _ := utf8.DecodeRuneInString(toks[i]); !single(toks[i]) || !unicode.IsLetter(r) {
 			out = append(out, toks[i])
 			i++
 			continue
@@ -132,7 +134,9 @@ func collapseSpaced(s string) (string, bool) {
 		for j < len(toks) {
 			if single(toks[j]) {
 				word.WriteString(toks[j])
-				letters++
+				if r, _ := utf8.DecodeRuneInString(toks[j]); unicode.IsLetter(r) {
+					letters++
+				}
 				j++
 				continue
 			}

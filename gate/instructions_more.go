@@ -1,0 +1,229 @@
+package gate
+
+import (
+	"encoding/hex"
+	"regexp"
+	"strings"
+)
+
+// More of the instructions stage: decoders a model follows when told to
+// (ROT13, reversed text, hex), quotes that are not mentions, and the
+// technical senses of words the directive patterns look for.
+
+var (
+	// reROT13 names ROT13: "decode with rot13", "ROT13 memo".
+	reROT13 = regexp.MustCompile(`\brot[- ]?13\b`)
+	// reBackwards tells the reader to read text in reverse.
+	reBackwards = regexp.MustCompile(`\b(?:backwards|reversed?|in reverse|right to left)\b|거꾸로|역순`)
+	// reHexRun is a run of hex digits long enough to spell a sentence.
+	reHexRun = regexp.MustCompile(`\b(?:[0-9a-f]{2}){12,}\b`)
+)
+
+// rot13 rotates Latin letters by 13.
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
+// reversedLines reverses each line rune by rune.
+func reversedLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		r := []rune(l)
+		for a, b := 0, len(r)-1; a < b; a, b = a+1, b-1 {
+			r[a], r[b] = r[b], r[a]
+		}
+		lines[i] = string(r)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hexText decodes hex runs that hold text (bytes.fromhex('696d…')), not
+// hashes or ids.
+func hexText(s string) []string {
+	var out []string
+	for _, m := range reHexRun.FindAllString(s, 8) {
+		if b, err := hex.DecodeString(m); err == nil && printable(string(b)) && strings.Contains(string(b), " ") {
+			out = append(out, strings.ToLower(string(b)))
+		}
+	}
+	return out
+}
+
+// decodeOnRequest adds the views a text asks its reader to decode.
+func decodeOnRequest(s string, extra []string, disguise func(string)) []string {
+	if reROT13.MatchString(s) {
+		disguise("rot13")
+		extra = append(extra, rot13(s))
+	}
+	if reBackwards.MatchString(s) {
+		disguise("reversed text")
+		extra = append(extra, reversedLines(s))
+	}
+	for _, d := range hexText(s) {
+		disguise("hex")
+		extra = append(extra, d)
+	}
+	return extra
+}
+
+var (
+	// reAgentKey is a key of structured text (JSON, YAML, front matter)
+	// that names the agent it speaks to: note_for_llm, ai_instructions,
+	// 에이전트_지시.
+	reAgentKey = regexp.MustCompile(`(?m)^\s*["']?[\w가-힣-]*(?:llm|\bai_|_ai\b|agent|assistant|에이전트|어시스턴트|지시)[\w가-힣-]*["']?\s*:|["'][\w-]*(?:llm|\bai_|_ai\b|agent|assistant|instruction)[\w-]*["']\s*:`)
+	// reKeyBeforeQuote ends a structured key right before a quoted value.
+	reKeyBeforeQuote = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
+	// reLinkBeforeQuote is a link destination before its title:
+	// [ref]: https://… "title", [text](https://… "title").
+	reLinkBeforeQuote = regexp.MustCompile(`(?:\]:\s*|\]\()\S+\s+$`)
+	// reVocativeQuote is a quote that opens by addressing an agent.
+	reVocativeQuote = regexp.MustCompile(`^["“‘']\s*(?:dear |hey |hello |attention,? |note to |to )?(?:the |all |any )?(?:ai|llm|assistants?|agents?|models?|claude|codex|copilot|ai (?:assistants?|agents?|readers?)|coding (?:agents?|assistants?)|에이전트|어시스턴트|ai\s*에이전트)\s*(?:님|들)?\s*[,:—-]`)
+)
+
+// removeMentions removes quoted phrases, which a text mentions rather
+// than says, except quotes that speak: a value under a key that names
+// the agent, a link's title (a model reads it), a quote that opens by
+// addressing an agent in a text that is no write-up of an attack.
+func removeMentions(s string) string {
+	agentKeys := reAgentKey.MatchString(s)
+	attack := reAttackWords.MatchString(s)
+	var b strings.Builder
+	last := 0
+	for _, loc := range reMentioned.FindAllStringIndex(s, -1) {
+		q := s[loc[0]:loc[1]]
+		start := loc[0]
+		if !strings.HasPrefix(q, `"`) && !strings.HasPrefix(q, "“") && !strings.HasPrefix(q, "‘") && !strings.HasPrefix(q, "'") {
+			start += len(q) - len(strings.TrimLeft(q, " \t\n([:=,"))
+			q = s[start:loc[1]]
+		}
+		before := s[max(0, start-80):start]
+		if agentKeys && reKeyBeforeQuote.MatchString(before) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
+			continue
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(" ")
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+var (
+	// reLintRules are a linter's rules, which findings ignore per file.
+	reLintRules = regexp.MustCompile(`\b(?:ruff|eslint|pylint|flake8|mypy|rubocop|clippy|golangci|stylelint|noqa|nolint|lint|linter|per-file-ignores)\b|린트|린터`)
+	// rePassiveToAgent says something is handed to an agent, not asked
+	// of it: "stderr 는 Claude 에게 전달된다".
+	rePassiveToAgent = regexp.MustCompile(`에게\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨)`)
+	// reKoReported is a request reported, not made: "실행하라는 문장",
+	// "무시하라고 적힌 댓글".
+	reKoReported = regexp.MustCompile(`[^\s.]*(?:하라|해라|하세요|마라|말라|라)(?:는|고)\s*(?:문장|말|지시|내용|글|요청|메시지|텍스트|댓글|주석|문구|적힌|쓰인|써\s*있)`)
+	// reKoImperative ends a Korean sentence with a request.
+	reKoImperative = regexp.MustCompile(`하라|해라|하세요|할\s*것|주세요|하십시오|해야\s*한다`)
+	// reSecretlyChanged says something changes behind someone's back,
+	// which a finding guards against ("설명이 몰래 바뀌지 않게").
+	reSecretlyChanged = regexp.MustCompile(`몰래\s*(?:바뀌|변경되|수정되|교체되|들어가|설치되)[^.\n]{0,10}(?:않|못|막)`)
+	// reToolWithoutTelling says what a tool does without telling its
+	// user: "Kubernetes drops unknown fields without telling the user".
+	reToolWithoutTelling = regexp.MustCompile(`\b(?:returns|drops|fails|ignores|swallows|skips|discards|exits|succeeds|continues|proceeds|overwrites|deletes|removes|installs|updates|upgrades|changes|rewrites|falls back|truncates|retries|resets|times out)\b[^.;\n]{0,60}\bwithout (?:telling|showing|notifying|informing|asking|warning|prompting)\b`)
+	// reInvolveUser is advice that keeps the user in the loop.
+	reInvolveUser = regexp.MustCompile(`\b(?:ask|tell|show|let|inform|warn|remind|notify)\s+(?:the\s+)?(?:user|human|developer|person)\b|\bthe user (?:run|approve|confirm|review|decide)`)
+	// reNegatedInvolve keeps the user out: "without asking the user".
+	reNegatedInvolve = regexp.MustCompile(`\b(?:not|never|n't|without|no need to|instead of)\s+(?:\w+\s+)?(?:ask|tell|show|let|inform|warn|remind|notify|asking|telling|showing|letting|informing)\b`)
+)
+
+// excused reports a sentence where a directive pattern of the kind
+// matched a technical sense of its words: a linter's rules ignored, a
+// message handed to Claude, advice to involve the user.
+func excused(kind, sn string) bool {
+	// Korean reported speech mentions a request ("실행하라는 문장을 만날
+	// 수 있다"); the sentence asks nothing unless its own verb does.
+	if reKoReported.MatchString(sn) && !reKoImperative.MatchString(reKoReported.ReplaceAllString(sn, " ")) {
+		return true
+	}
+	switch kind {
+	case InstructionOverride:
+		if reLintRules.MatchString(sn) && !reToReader.MatchString(sn) && !reToReaderKo.MatchString(sn) {
+			return true
+		}
+		if rePassiveToAgent.MatchString(sn) && !reKoImperative.MatchString(sn) {
+			return true
+		}
+		if reInvolveUser.MatchString(sn) && !reNegatedInvolve.MatchString(sn) {
+			has := map[string]bool{}
+			for _, f := range conceptFeatures(reModelWord.FindAllString(sn, -1), nil) {
+				has[f] = true
+			}
+			return !has["c:DISMISS"]
+		}
+	case InstructionConceal:
+		if reToolWithoutTelling.MatchString(sn) {
+			has := map[string]bool{}
+			for _, f := range conceptFeatures(reModelWord.FindAllString(sn, -1), nil) {
+				has[f] = true
+			}
+			return !has["c:AGENT"]
+		}
+		return reSecretlyChanged.MatchString(sn)
+	}
+	return false
+}
+
+// reVerified is a download checked before it runs.
+var reVerified = regexp.MustCompile(`\b(?:sha256sum|sha512sum|shasum)\b[^\n]*\s-c\b|\bgpg\s+--verify\b|\bcosign\s+verify|\bminisign\s+-v`)
+
+// reCautionWords say a command is risky or was replaced: a finding
+// that warns about piping a download into a shell.
+var reCautionWords = regexp.MustCompile(`\b(?:we replaced|replaced it|rather than piping|instead of piping|don't pipe|never pipe|reading the script|read the script first|reading it showed|checksums?|sha256sum|verify the|verified)\b|먼저\s*내려받|읽어\s*본\s*뒤|검증|확인하고\s*읽`)
+
+// describedAsRisky reports a command whose sentence or the next warns
+// about it, in a text that tells no reader to run it.
+func describedAsRisky(text string, start, end int) bool {
+	from := strings.LastIndexAny(text[:start], ".!?\n") + 1
+	to := len(text)
+	n := 0
+	for i := end; i < len(text); i++ {
+		if strings.IndexByte(".!?\n", text[i]) >= 0 {
+			if n++; n == 2 {
+				to = i
+				break
+			}
+		}
+	}
+	window := text[from:to]
+	return reCautionWords.MatchString(window) && !reRunVerbToReader.MatchString(window) && !reRunUnseenLoose.MatchString(window)
+}
+
+// lureHost reports a host name made to look like a fix for the finding's
+// problem (rust-linkfix.io, vscode-remote-fixer.com): no vendor names its
+// installer host so.
+func lureHost(name string) bool {
+	for _, w := range []string{"fix", "patch", "repair", "unblock", "boost", "hotfix", "crack"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// vendorSuffixes end registered names made of a project's name and a
+// word: julialang, datadoghq, nodejs.
+var vendorSuffixes = []string{"lang", "hq", "js", "hub", "labs", "project", "org", "dev", "app", "io"}
+
+// vendorName reports a registered name that is a word of the prose and a
+// vendor suffix.
+func vendorName(n, prose string) bool {
+	for _, s := range vendorSuffixes {
+		if p := strings.TrimSuffix(n, s); p != n && len(p) >= 4 && containsWord(prose, p) {
+			return true
+		}
+	}
+	return false
+}
