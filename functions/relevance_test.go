@@ -194,13 +194,14 @@ func TestRelevanceFloor(t *testing.T) {
 	}
 	h, entryOf := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
 	t.Logf("corpus: %d findings stored", len(entryOf))
-	// The figures reached when the floor was last chosen (round 3 of issue
-	// 23, floor 0.315): less is a regression. The issue's goal is 90 % of
-	// both. History: round 2 at 0.315 gave tuning 86/94, 96/106; tuning-2
-	// 72/79, 74/87; tuning-3 (held-out-2 then) 49/50, 54/66.
+	// The figures reached in round 3 of issue 23 at floor 0.315 (tuning
+	// 86/94, 96/106; tuning-2 73/79, 74/87; tuning-3 49/50, 54/66;
+	// held-out-3 33/37, 47/55, before and after round 3's change): less is
+	// a regression. The issue's goal is 90 % of both. Round 2 gave tuning-2
+	// 72/79.
 	want := map[string][2]float64{ // clean, found
 		"tuning":     {0.914, 0.905},
-		"tuning-2":   {0.911, 0.85},
+		"tuning-2":   {0.92, 0.85},
 		"tuning-3":   {0.98, 0.818},
 		"held-out-3": {0.891, 0.854}, // 33/37, 47/55 on the code it was written against
 	}

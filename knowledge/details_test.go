@@ -33,6 +33,8 @@ func TestDetailsConflict(t *testing.T) {
 		{"flag swapped in one command", "Run helm upgrade --install --atomic --timeout 5m.", "Run helm upgrade --install --wait --timeout 5m.", true},
 		{"rewording adds a flag", "Run helm upgrade --install --atomic.", "CI runs helm upgrade --install --atomic --timeout 5m.", false},
 		{"path-like identifiers with ::", "Hold it across .await with tokio::sync::Mutex.", "Hold it across .await with std::sync::Mutex.", true},
+		{"braced group moved", "Keys {user:1}:a and {user:1}:b share a slot.", "Keys {user}:1:a and {user}:1:b share a slot.", true},
+		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {
 		if got := DetailsConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {

@@ -16,6 +16,9 @@ func TestTransliteration(t *testing.T) {
 		"롤백": "rollback", "웹훅": "webhook", "파이프라인": "pipeline", "레디스": "redis", "카프카": "kafka",
 		"쿠버네티스": "kubernetes", "데이터베이스": "database", "엔드포인트": "endpoint", "페이로드": "payload",
 		"게이트웨이": "gateway", "스케줄러": "scheduler", "리전": "region", "배포": "deploy",
+		// the ㅣ of 시 before a consonant is inserted, and 이 after an
+		// inserted ㅡ is a vowel, not a glide
+		"대시보드": "dashboard", "플러그인": "plugin", "로그인": "login",
 	} {
 		a := Analyze(ko)
 		if !slices.Contains(a.Bridges, en) {

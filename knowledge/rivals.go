@@ -236,6 +236,11 @@ func atomsRival(x, y string) bool {
 		return isFlag(x) && isFlag(y) && (commonPrefix(fx, fy) >= 3 || similarWords(fx, fy))
 	case isNumber(x) || isNumber(y):
 		return false // by what they count: see numbersRival
+	case strings.Contains(x, "{") && strings.Contains(y, "{"):
+		// {user:1}:profile and {user}:1:profile: the same characters
+		// grouped otherwise are another key (another hash slot, another
+		// placeholder).
+		return alnumOf(x) == alnumOf(y) || similarWords(x, y)
 	}
 	if strings.Contains(x, "/") && strings.Contains(y, "/") {
 		return pathsRival(x, y)
@@ -399,4 +404,14 @@ func extends(long, short []string) bool {
 		}
 	}
 	return false
+}
+
+// alnumOf is an atom's letters and digits, without its punctuation.
+func alnumOf(t string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, t)
 }

@@ -85,7 +85,8 @@ func collapse(s string) string {
 func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
 	var b strings.Builder
 	rs := []rune(w)
-	open := false // the previous syllable ends in a vowel
+	open := false     // the previous syllable ends in a vowel
+	inserted := false // and that vowel is an inserted ㅡ
 	for n, r := range rs {
 		s, isSyl := decompose(r)
 		if !isSyl {
@@ -96,14 +97,19 @@ func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
 			b.WriteByte('V') // a word that starts with a vowel
 		}
 		b.WriteString(t.initial[jamoAt(jamoInitial, s.i)])
+		wasInserted := inserted
+		inserted = false
 		switch {
 		case v == "ㅡ" && insertedEu(rs, n, s):
 			// ㅡ is inserted between consonants (스, 트, 클), and the ㅣ of a
-			// final 시, 지, 치 may be (cache, page, batch; but proxy).
-		case v == "ㅣ" && n == len(rs)-1 && s.f == 0 && n > 0 && (s.i == 9 || s.i == 12 || s.i == 14):
+			// 시, 지, 치 may be, at the word's end or before a consonant
+			// (cache, page, batch, dashboard: 대시보드; but proxy).
+			inserted = s.f == 0
+		case v == "ㅣ" && s.f == 0 && n > 0 && (s.i == 9 || s.i == 12 || s.i == 14) && (n == len(rs)-1 || !startsWithVowel(rs[n+1])):
 			vowels = append(vowels, "?"+v)
-		case s.i == 11 && (v == "ㅣ" || v == "ㅜ") && open:
-			// the glide of a diphthong: 데이(터), 타임, 아웃
+		case s.i == 11 && (v == "ㅣ" || v == "ㅜ") && open && !wasInserted:
+			// the glide of a diphthong: 데이(터), 타임, 아웃; after an
+			// inserted ㅡ, 이 is a vowel of its own (플러그인, 로그인).
 		default:
 			vowels = append(vowels, v)
 			b.WriteByte('.')
@@ -114,6 +120,13 @@ func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
 		open = s.f == 0
 	}
 	return collapse(b.String()), vowels, true
+}
+
+// startsWithVowel reports whether a Hangul syllable starts with a vowel
+// sound (its initial is the silent ㅇ).
+func startsWithVowel(r rune) bool {
+	s, ok := decompose(r)
+	return ok && s.i == 11
 }
 
 // insertedEu reports whether the ㅡ of syllable n (s) is the vowel Korean

@@ -298,26 +298,26 @@ func TestRetrievalQuality(t *testing.T) {
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
-		// Round 2's held-out batch, tuning data since round 3 (its floors
-		// are the held-out figures measured after round 2).
+		// Round 2's held-out batch, tuning data since round 3.
 		tuning3Part.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
-				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.48},
 				{"paraphrase recall@5", f.recall5(gParaphrase), 0.76},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.92},
 				{"rewordings merged", f.merges.rewordings(), 0.9},
-				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.95},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
 		// Held-out floors are the figures measured on the code it was
-		// written against (2026-12-02, round 3, commit acfb251), not goals:
-		// keyword 1.000 / 1.000, paraphrase 0.850 / 0.950, ko→en 1.000,
-		// en→ko 1.000, Korean 1.000 (recall@5), rewordings 16/20,
-		// look-alikes merged 2/20.
+		// written against (2026-12-02, round 3, commit acfb251) and again
+		// once round 3's change was done, unchanged, not goals: keyword
+		// 1.000 / 1.000, paraphrase 0.850 / 0.950, ko→en 1.000, en→ko
+		// 1.000, Korean 1.000 (recall@5), rewordings 16/20, look-alikes
+		// merged 2/20 (the goal is none).
 		heldOutPart.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
