@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -117,7 +118,22 @@ func (k *Engine) Contribute(ctx context.Context, in ContributeInput) (Contribute
 
 func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (ContributeResult, error) {
 	c := Contribution{Agent: in.Agent, Title: in.Title, Content: in.Content, At: in.At, Similarity: 1}
+	// The exact and the near-duplicate probes are independent reads: ask
+	// them at once (for a networked driver, two round trips overlap); the
+	// near one is used only when there is no exact duplicate.
+	var near StoredEntry
+	var sim float64
+	var nerr error
+	var wg sync.WaitGroup
+	if in.Threshold <= 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			near, sim, nerr = k.nearest(ctx, in, "")
+		}()
+	}
 	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
+	wg.Wait()
 	switch {
 	case err == nil:
 		return k.merge(ctx, in, id, c)
@@ -125,9 +141,8 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 		return ContributeResult{}, fmt.Errorf("find exact duplicate: %w", err)
 	}
 	if in.Threshold <= 1 {
-		near, sim, err := k.nearest(ctx, in, "")
-		if err != nil {
-			return ContributeResult{}, err
+		if nerr != nil {
+			return ContributeResult{}, nerr
 		}
 		if near.ID != "" {
 			c.Similarity = sim
@@ -249,7 +264,16 @@ func (k *Engine) nearestEntries(ctx context.Context, hive, model string, v []flo
 
 // entry reads one entry with its quality filled in. Returns not_found.
 func (k *Engine) entry(ctx context.Context, id string) (Entry, error) {
+	// The row and its moderation state at once (two round trips overlap).
+	var sts map[string]ModState
+	var serr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sts, serr = k.mod().ModStates(ctx, []string{id})
+	}()
 	ents, err := k.d.Entries(ctx, []string{id})
+	<-done
 	if err != nil {
 		return Entry{}, fmt.Errorf("read entry %s: %w", id, err)
 	}
@@ -257,9 +281,8 @@ func (k *Engine) entry(ctx context.Context, id string) (Entry, error) {
 	if !ok {
 		return Entry{}, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
 	}
-	sts, err := k.mod().ModStates(ctx, []string{id})
-	if err != nil {
-		return Entry{}, fmt.Errorf("read moderation of %s: %w", id, err)
+	if serr != nil {
+		return Entry{}, fmt.Errorf("read moderation of %s: %w", id, serr)
 	}
 	return withState(k.public(e), sts[id]), nil
 }
