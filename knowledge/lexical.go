@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
@@ -134,8 +135,33 @@ func lexStem(w string) string {
 			return w
 		}
 	}
-	return english.Stem(w, true)
+	stems.mu.RLock()
+	s, ok := stems.m[w]
+	stems.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = english.Stem(w, true)
+	stems.mu.Lock()
+	if stems.m == nil || len(stems.m) >= stemCacheSize {
+		stems.m = make(map[string]string, 1024)
+	}
+	stems.m[strings.Clone(w)] = s // w may be a slice of a whole entry
+	stems.mu.Unlock()
+	return s
 }
+
+// stems remembers English words' stems (lexStem is a pure function): a
+// query stems every candidate it has not scored lately (docCache), some 200
+// entries at 100,000, and the same few thousand words recur in all of
+// them, so snowball ran for most of a query's CPU. It starts over when
+// full.
+var stems struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+const stemCacheSize = 50000
 
 // lexDoc is one candidate's words: the stems it holds (stemLiteral) or
 // stands for through its Korean words (stemBridge), and its thesaurus
