@@ -40,15 +40,36 @@ inspector:
 	bash scripts/inspector.sh
 
 ## test: vet, then every test (fuzz seed corpora included) with real peers under
-## the race detector, which every package's concurrency runs through (the whole tree
-## fits the 15-minute budget: 13 min on 2 busy cores); then the reads-during-writes
-## load test again without it, at its full 50k GETs
+## the race detector, which every package with concurrency runs through; then the
+## load and quality tests again without it, at full size, and the pure-CPU gate once.
+##
+## RACE_FIRST: the longest packages start first, so that on 2 cores none of them
+## begins last and stretches the wall time alone (go test starts packages in
+## the order given).
+## NORACE_PKGS run once without -race instead: they start no goroutine and share
+## no state (no `go`, no sync; gate's TestGateHasNoConcurrency enforces it), so
+## -race has nothing to check there and only multiplies their CPU (gate: 13x).
+## Their code still runs under -race wherever a caller uses it concurrently
+## (functions, knowledge, localdev).
+## RACEFLAGS: -race also turns on checkptr, which in modernc.org's SQLite (C
+## translated to Go: every pointer is uintptr arithmetic) checks the translator,
+## not pumasi, and doubles the CPU of every test that opens a database. It is
+## off for modernc.org/... only; the race detector stays on everywhere and
+## checkptr on pumasi's own code.
+## -vet=off: `go vet ./...` just ran every analyzer go test would.
+RACE_FIRST  := ./functions ./localdev ./adapters/local ./cmd/pumasi ./e2e ./machine
+NORACE_PKGS := pumasi/gate
+RACEFLAGS   := -race -gcflags='modernc.org/...=-d=checkptr=0'
 test: tools browser inspector
 	$(GO) vet ./...
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -race -count=1 -timeout 14m ./...
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality)$$' -v ./adapters/local | grep -E '^(---|ok|FAIL|PASS)|quality_test.go'
-	@# the knowledge gate's figures on testdata/gate, tuning and held-out parts (the test above enforces the floors)
-	@$(GO) test -count=1 -run '^TestGateLabelledCorpus$$' -v ./gate | grep -E 'corpus_test.go:[0-9]+: (corpus|tuning|held-out)'
+	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
+		PUMASI_REQUIRE_PEERS=1 $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
+	PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality)$$' -v ./adapters/local | grep -E '^(---|ok|FAIL|PASS)|quality_test.go'
+	@# the pure-CPU packages, once without -race; for the gate, its figures on
+	@# testdata/gate, tuning and held-out parts (TestGateLabelledCorpus enforces
+	@# the floors); on a failure the whole output is printed
+	@out=$$(PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) 2>&1) || { printf '%s\n' "$$out"; exit 1; }; \
+		printf '%s\n' "$$out" | grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)'
 
 ## bench: benchmarks, each printed beside a baseline measured in the same run
 ## (BENCH passes flags: BENCH='-only knowledge-postgres-1m' runs a long scenario)
