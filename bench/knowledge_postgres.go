@@ -34,6 +34,9 @@ type pgOpts struct {
 	// prewarm loads the HNSW index into shared buffers (pg_prewarm) before
 	// the queries, as a server that has been answering would hold it.
 	prewarm bool
+	// trigramAB measures the queries and contributions again without the
+	// trigram index (knowledge_postgres_trigram.go).
+	trigramAB bool
 	// storage, when set, is the embedding column's STORAGE (such as MAIN)
 	// before the seed, for knowledge-postgres-storage.
 	storage string
@@ -216,23 +219,33 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	}
 	recall /= float64(o.queries)
 	sortDurations(blat)
+	two, one, err := nearestAB(ctx, raw, emb, qtexts)
+	if err != nil {
+		return nil, err
+	}
 	qp50 := percentile(qlat, 50)
 	r := []row{
 		{Metric: "postgres knowledge query p50 @" + k, Value: qp50, Unit: "ms", Baseline: "brute-force cosine scan p50", Base: percentile(blat, 50)},
 		{Metric: "postgres knowledge query p99 @" + k, Value: percentile(qlat, 99), Unit: "ms", Baseline: "brute-force cosine scan p99", Base: percentile(blat, 99)},
 		{Metric: "postgres HNSW recall@10 @" + k, Value: recall, Unit: "", Baseline: "exact scan", Base: 1, HigherIsBetter: true},
+		{Metric: "  driver NearestEntries(100) p50, the vector candidates' rows in one statement @" + k, Value: percentile(one, 50), Unit: "ms",
+			Baseline: "Nearest(100) then Entries", Base: percentile(two, 50)},
 	}
 	r = append(r, driverRows("query", k, qcalls, o.queries, qp50)...)
 	progress(r...)
 	rows = append(rows, r...)
 
 	scanRate := exactScanRate(emb, vecs, o.scans)
+	with := [3]float64{qp50, percentile(qlat, 99), 0}
 	for ci, c := range o.clients {
 		before := pool.Stat()
 		stats := newStatements(ctx, pool)
 		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000+extra)
 		if err != nil {
 			return nil, err
+		}
+		if c == 8 {
+			with[2] = rate
 		}
 		after := pool.Stat()
 		calls := timed.take()
@@ -253,6 +266,13 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 		rows = append(rows, r...)
 	}
 
+	if o.trigramAB {
+		r, err := trigramAB(ctx, pool, client, base, qtexts, k, with, 3_000_000+extra)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
 	fp, err := footprint(ctx, pool, emb.Dim())
 	if err != nil {
 		return nil, err

@@ -48,9 +48,9 @@ func benchKnowledgePostgresStorage(ctx context.Context, cfg config) ([]row, erro
 // queries and scans are timed than at 100k. The HNSW index is prewarmed
 // into shared buffers before the queries.
 func benchKnowledgePostgres1M(ctx context.Context, cfg config) ([]row, error) {
-	o := pgOpts{n: 1000000, queries: 100, contribs: 400, clients: []int{1, 8}, scans: 20, mwm: "4GB", prewarm: true}
+	o := pgOpts{n: 1000000, queries: 100, contribs: 400, clients: []int{1, 8}, scans: 20, mwm: "4GB", prewarm: true, trigramAB: true}
 	if cfg.quick {
-		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB", prewarm: true}
+		o = pgOpts{n: 20000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 20, mwm: "256MB", prewarm: true, trigramAB: true}
 	}
 	cl, err := openCluster(cfg)
 	if err != nil {
