@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"time"
 
@@ -49,9 +48,7 @@ func benchIndexSizes(ctx context.Context, sizes []int) ([]row, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s, %d entries: %w", d.name, n, err)
 			}
-			for _, x := range r {
-				fmt.Fprintf(os.Stderr, "bench: %s = %s %s (%s %s)\n", x.Metric, num(x.Value), x.Unit, x.Baseline, num(x.Base))
-			}
+			progress(r...)
 			rows = append(rows, r...)
 		}
 	}

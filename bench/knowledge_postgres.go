@@ -118,11 +118,6 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	if o.storage != "" {
 		k += ", embedding STORAGE " + o.storage
 	}
-	progress := func(rs ...row) {
-		for _, x := range rs { // progress, since a run takes minutes
-			fmt.Fprintf(os.Stderr, "bench: %s = %s %s (baseline %s %s)\n", x.Metric, num(x.Value), x.Unit, x.Baseline, num(x.Base))
-		}
-	}
 
 	vecs, ids, seed, err := seedPostgres(ctx, dbURL, o.n, emb, o.mwm, reused)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -61,9 +60,7 @@ func trigramAB(ctx context.Context, pool *pgxpool.Pool, client *http.Client, bas
 		{Metric: "postgres knowledge contribute, 8 clients, without the trigram index @" + k, Value: rate, Unit: "/s", Baseline: "with it", Base: with[2], HigherIsBetter: true},
 		{Metric: "postgres trigram index rebuilt (maintenance_work_mem 1GB) @" + k, Value: build.Seconds(), Unit: "s"},
 	}
-	for _, x := range rows {
-		fmt.Fprintf(os.Stderr, "bench: %s = %s %s (baseline %s %s)\n", x.Metric, num(x.Value), x.Unit, x.Baseline, num(x.Base))
-	}
+	progress(rows...)
 	return rows, nil
 }
 

@@ -122,6 +122,13 @@ func main() {
 	}
 }
 
+// progress prints rows to stderr as a long scenario measures them.
+func progress(rows ...row) {
+	for _, x := range rows {
+		fmt.Fprintf(os.Stderr, "bench: %s = %s %s (baseline %s %s)\n", x.Metric, num(x.Value), x.Unit, x.Baseline, num(x.Base))
+	}
+}
+
 func printTable(rows []row) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\tvalue\tunit\tbaseline (same run)\tbaseline value\tratio\t")
