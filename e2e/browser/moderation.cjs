@@ -175,6 +175,16 @@ async function mobile(browser) {
     check(box && box.width > 20 && box.x >= 0 && box.x + box.width <= 375, `${b} visible inside 375 px: ${JSON.stringify(box)}`);
   }
   await h.noOverflow(page, 'moderation at 375');
+
+  // Refresh shows a flag an agent sent since the page loaded.
+  const f = await fetch(`${A.base}/knowledge/${M2.into}/flag`, {
+    method: 'POST', headers: { 'X-Hive-Agent': 'late-flagger', 'Content-Type': 'application/json' }, body: JSON.stringify({ reason: 'duplicate' }),
+  });
+  check(f.status === 200, `flag behind the page's back: ${f.status}`);
+  check(!(await listed(page)).flagged.includes(M2.into), 'the new flag is not shown before a refresh');
+  await page.click('#moderation-refresh');
+  await waitLists(page, (l) => l.flagged.includes(M2.into), 'the new flag after Refresh');
+  report('refreshed', { flagged: M2.into });
   await h.shot(page, 'moderation-375.png');
   const u = await undo(page, M2);
   check(u.lists.merges.length === 0, `no merge left: ${JSON.stringify(u.lists)}`);
