@@ -124,9 +124,14 @@ func (t *timedDriver) NearestEntries(ctx context.Context, hive, model string, v 
 	return r.NearestEntries(ctx, hive, model, v, k)
 }
 
-func (t *timedDriver) Lexical(ctx context.Context, hive string, terms []string, k int) ([]string, error) {
-	defer t.rec("Lexical", time.Now())
-	return t.Driver.Lexical(ctx, hive, terms, k)
+func (t *timedDriver) TermCounts(ctx context.Context, terms []knowledge.Term, limit int) ([]int, error) {
+	defer t.rec("TermCounts", time.Now())
+	return t.Driver.TermCounts(ctx, terms, limit)
+}
+
+func (t *timedDriver) Match(ctx context.Context, hive string, terms []knowledge.Term, k int) ([][]string, error) {
+	defer t.rec("Match", time.Now())
+	return t.Driver.Match(ctx, hive, terms, k)
 }
 
 func (t *timedDriver) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {

@@ -49,11 +49,19 @@ type Driver interface {
 	// empty) embedded by model, approximately the most cosine-similar to v
 	// first. An index may miss some; the engine rescores exactly.
 	Nearest(ctx context.Context, hive, model string, v []float32, k int) ([]string, error)
-	// Lexical returns up to k ids of entries of hive (every hive when empty)
-	// whose title, content or tags hold any of terms, best first by the
-	// backend's own full-text rank. terms are LexicalTerms of a query: plain
-	// words that the driver must escape for its query syntax.
-	Lexical(ctx context.Context, hive string, terms []string, k int) ([]string, error)
+	// TermCounts returns, in terms' order, how many entries (of every hive)
+	// each of terms matches as Match matches it: exactly, up to limit; past
+	// limit, any number above limit (a driver may stop counting there, or
+	// read the number from its statistics for a term they show to be far
+	// more common than limit). The engine chooses which terms to search by
+	// these counts (candidates.go), so two backends holding the same entries
+	// choose alike.
+	TermCounts(ctx context.Context, terms []Term, limit int) ([]int, error)
+	// Match returns, in terms' order, the ids of the entries of hive (every
+	// hive when empty) that each of terms matches (see Term), newest (the
+	// highest Seq) first, up to k for each term. Terms are plain words that
+	// the driver must escape for its query syntax.
+	Match(ctx context.Context, hive string, terms []Term, k int) ([][]string, error)
 
 	// Since returns up to limit entries whose Seq is above seq, in Seq
 	// order: the sweep's batches. Seqs must become visible in order: once

@@ -52,6 +52,7 @@ type Engine struct {
 	candidates int
 	vecWeight  float64
 	docs       docCache
+	counts     termCounts
 	// quarantineFlags is Options.QuarantineFlags (moderation.go).
 	quarantineFlags int
 }

@@ -11,9 +11,11 @@ import (
 // Query ranks the entries of q.Hive (every hive when empty) for q:
 //
 //  1. candidates: the driver's approximate nearest neighbours of q.Vector
-//     (embedded by q.Model) and its full-text matches of LexicalTerms(q.Text),
-//     each side max(Candidates, 10 × limit) deep (the text search also
-//     looks for the other words of the terms' thesaurus groups);
+//     (embedded by q.Model) and the entries holding the rarest of
+//     LexicalTerms(q.Text) (the engine chooses them by the driver's counts
+//     and fuses the driver's matches: candidates.go), each side
+//     max(Candidates, 10 × limit) deep (the text search also looks for the
+//     other words of the terms' thesaurus groups);
 //  2. relevance, computed here for every candidate: w × cosine + (1 − w) ×
 //     lexical, where cosine is exact (from the stored vector; 0 for another
 //     model's entry), lexical is the IDF-weighted share of the query's terms
@@ -26,7 +28,8 @@ import (
 //     ranked by RankHits.
 //
 // Because the scores are the engine's, every backend ranks its candidates
-// alike; a driver only decides which candidates are seen.
+// alike, and since the engine chooses the terms and fuses the matches, every
+// backend sees the same candidates for the same entries.
 func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	if q.Hive != "" && !pumasi.ValidID(q.Hive) {
 		return nil, pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
@@ -62,7 +65,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}()
 	}
 	if len(terms) > 0 {
-		lids, lerr = k.d.Lexical(ctx, q.Hive, expandTerms(terms, MaxLexicalTerms+16, 3), pool)
+		lids, lerr = k.lexicalCandidates(ctx, q.Hive, terms, pool)
 	}
 	wg.Wait()
 	if verr != nil {

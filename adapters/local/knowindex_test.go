@@ -105,7 +105,8 @@ func TestLexicalSeesNewWord(t *testing.T) {
 	}
 	defer s.Close()
 	d := NewKnowledgeDriver(s)
-	if ids, err := d.Lexical(ctx, "academy", []string{"zyxwvutsr"}, 10); err != nil || len(ids) != 0 {
+	word := []knowledge.Term{{Text: "zyxwvutsr"}}
+	if ids, err := d.Match(ctx, "academy", word, 10); err != nil || len(ids) != 1 || len(ids[0]) != 0 {
 		t.Fatalf("before = %v, %v", ids, err)
 	}
 	k := knowledge.New(d, knowledge.Options{})
@@ -114,7 +115,7 @@ func TestLexicalSeesNewWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := d.Lexical(ctx, "academy", []string{"zyxwvutsr"}, 10); err != nil || len(ids) != 1 || ids[0] != r.Entry.ID {
+	if ids, err := d.Match(ctx, "academy", word, 10); err != nil || len(ids) != 1 || len(ids[0]) != 1 || ids[0][0] != r.Entry.ID {
 		t.Fatalf("after = %v, %v; want the new entry", ids, err)
 	}
 }

@@ -25,7 +25,6 @@ import (
 type Knowledge struct {
 	s   *Store
 	idx *knowIndex
-	df  dfCache
 }
 
 var _ knowledge.Driver = (*Knowledge)(nil)

@@ -72,9 +72,9 @@ func TestReembedAfterModelChange(t *testing.T) {
 	if old, _ := d.Nearest(ctx, "academy", "hashed-ngram-v1-512", []float32{0, 0, 0, 0, 0, 0, 0, 1}, 5); len(old) != 0 {
 		t.Fatalf("old model still indexed: %v", old)
 	}
-	lex, err := d.Lexical(ctx, "academy", []string{"prepare_threshold"}, 100)
-	if err != nil || len(lex) != 70 {
-		t.Fatalf("full-text after re-embedding = %d ids, %v; want all 70 (the rows moved seq)", len(lex), err)
+	lex, err := d.Match(ctx, "academy", []knowledge.Term{{Text: "prepare_threshold"}}, 100)
+	if err != nil || len(lex) != 1 || len(lex[0]) != 70 {
+		t.Fatalf("full-text after re-embedding = %v, %v; want all 70 (the rows moved seq)", lex, err)
 	}
 	title, content := "Finding 7 about pgbouncer prepared statement", "Case 7: set `prepare_threshold=7` behind pgbouncer transaction pooling."
 	r, err := k.Contribute(ctx, knowledge.ContributeInput{Hive: "academy", Agent: "new-agent", Title: title, Content: content,

@@ -28,9 +28,6 @@ type Knowledge struct {
 	// exist. Indexes are only ever created, so the cache cannot go stale; it
 	// saves a catalog lookup per insert.
 	indexed sync.Map
-	// terms caches the planner's statistics that steer the lexical
-	// searches, and the stems of terms (knowledge_terms.go).
-	terms termStats
 }
 
 var _ knowledge.Driver = (*Knowledge)(nil)

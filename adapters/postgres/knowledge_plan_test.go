@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
+
+	"pumasi/knowledge"
 )
 
 // TestNearestUsesHNSWIndex: with a few thousand entries the planner answers
@@ -82,11 +84,13 @@ func explainNearest(t *testing.T, k *Knowledge, cols, hive, model string, v []fl
 	return strings.Join(lines, "\n")
 }
 
-// TestLexicalDropsCommonTermsInALargeTable: past commonTerm entries, a
-// term every entry holds is left out of the searches (by the planner's
-// statistics), so the lexical candidates are the entries with the rare
-// terms rather than whichever rows rank first among all of them.
-func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
+// TestTermCountsInALargeTable: past knowledge.CommonTerm entries, a term
+// every entry holds counts above the limit whichever way the planner
+// reads it (before and after ANALYZE), a rare one counts exactly, Match
+// lists the newest first, and the engine's query, choosing by those
+// counts, finds its candidates by the rare terms rather than whichever
+// rows come first among all of them.
+func TestTermCountsInALargeTable(t *testing.T) {
 	k := newKnowledgeDriver(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -94,6 +98,7 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 	rows := make([][]any, n)
 	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	rare := map[string]bool{}
+	var newest []string
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range rows {
 		id := fmt.Sprintf("e%05d", i)
@@ -101,6 +106,7 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 		if r.IntN(100) == 0 || i == 0 { // 1%, spread at random (the statistics sample)
 			content = "the replica lagged behind the primary during a vacuum freeze on pg15"
 			rare[id] = true
+			newest = append([]string{id}, newest...)
 		}
 		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
 			pgvector.NewVector([]float32{1, 0}), 0.5, at, at}
@@ -110,29 +116,37 @@ func TestLexicalDropsCommonTermsInALargeTable(t *testing.T) {
 		pgx.CopyFromRows(rows)); err != nil {
 		t.Fatal(err)
 	}
-	terms := []string{"replica", "lagged", "vacuum", "freeze", "pg14", "pg15"}
-	tri := []string{"pg14", "pg15"}
-	fts, sub, err := k.rareTerms(ctx, terms, tri)
-	if err != nil || len(fts) != searchTerms || len(sub) != len(tri) {
-		t.Fatalf("before ANALYZE rareTerms = %v %v, %v; want the first %d terms and both trigram terms", fts, sub, err, searchTerms)
-	}
-	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
-		t.Fatal(err)
-	}
-	k.terms.forget() // a process sees new statistics within termStatsTTL
-	if fts, sub, err = k.rareTerms(ctx, terms, tri); err != nil || strings.Join(fts, ",") != "vacuum,freeze,pg15" || strings.Join(sub, ",") != "pg15" {
-		t.Fatalf("rareTerms = %v %v, %v; want [vacuum freeze pg15] and [pg15]", fts, sub, err)
-	}
-	ids, err := k.Lexical(ctx, "academy", terms, 20)
-	if err != nil || len(ids) != 20 {
-		t.Fatalf("Lexical = %d ids, %v; want 20", len(ids), err)
-	}
-	for _, id := range ids {
-		if !rare[id] {
-			t.Fatalf("Lexical returned %s, which lacks the rare terms: %v", id, ids)
+	terms := []knowledge.Term{{Text: "replica"}, {Text: "vacuum"}, {Text: "pg14", Substring: true}, {Text: "pg15", Substring: true}, {Text: "absent"}}
+	want := fmt.Sprint([]int{knowledge.CommonTerm + 1, len(rare), knowledge.CommonTerm + 1, len(rare), 0})
+	for _, analyzed := range []bool{false, true} {
+		if analyzed {
+			if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start := time.Now()
+		got, err := k.TermCounts(ctx, terms, knowledge.CommonTerm)
+		t.Logf("TermCounts of %d terms at %d entries (analyzed %v): %v", len(terms), n, analyzed, time.Since(start))
+		if err != nil || fmt.Sprint(got) != want {
+			t.Fatalf("TermCounts (analyzed %v) = %v, %v; want %s", analyzed, got, err, want)
 		}
 	}
-	if ids, err := k.Lexical(ctx, "academy", []string{"replica", "pg14"}, 20); err != nil || len(ids) != 0 {
-		t.Fatalf("only common terms: Lexical = %v, %v; want nothing (the vector side finds those)", ids, err)
+	lists, err := k.Match(ctx, "academy", terms[1:2], 5)
+	if err != nil || len(lists) != 1 || fmt.Sprint(lists[0]) != fmt.Sprint(newest[:5]) {
+		t.Fatalf("Match(vacuum) = %v, %v; want the newest five %v", lists, err, newest[:5])
+	}
+	eng := knowledge.New(k, knowledge.Options{})
+	hits, err := eng.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: "replica lagged vacuum freeze pg14 pg15", Model: "m", Limit: 20})
+	if err != nil || len(hits) != 20 {
+		t.Fatalf("Query = %d hits, %v; want 20", len(hits), err)
+	}
+	for _, h := range hits {
+		if !rare[h.ID] {
+			t.Fatalf("Query found %s, which lacks the rare terms", h.ID)
+		}
+	}
+	// Only common terms: the engine searches by them all the same.
+	if hits, err := eng.Query(ctx, knowledge.QueryInput{Hive: "academy", Text: "replica pg14", Model: "m", Limit: 20}); err != nil || len(hits) != 20 {
+		t.Fatalf("only common terms: Query = %d hits, %v; want 20", len(hits), err)
 	}
 }

@@ -252,8 +252,13 @@ func (r retrying) NearestEntries(ctx context.Context, hive, model string, v []fl
 	return es, err
 }
 
-func (r retrying) Lexical(ctx context.Context, hive string, terms []string, n int) (ids []string, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { ids, err = r.Knowledge.Lexical(ctx, hive, terms, n); return err })
+func (r retrying) TermCounts(ctx context.Context, terms []knowledge.Term, limit int) (n []int, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { n, err = r.Knowledge.TermCounts(ctx, terms, limit); return err })
+	return n, err
+}
+
+func (r retrying) Match(ctx context.Context, hive string, terms []knowledge.Term, n int) (ids [][]string, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { ids, err = r.Knowledge.Match(ctx, hive, terms, n); return err })
 	return ids, err
 }
 

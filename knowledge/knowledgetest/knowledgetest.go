@@ -44,6 +44,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 		testKnowRedactSurvivor(t, knowledge.New(newDriver(t), knowledge.Options{Now: knowClock.now}))
 	})
 	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
+	t.Run("LexicalCandidates", func(t *testing.T) { testKnowCandidates(t, newDriver) })
 	runModeration(t, newDriver)
 }
 

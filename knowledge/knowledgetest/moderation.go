@@ -215,8 +215,12 @@ func testRedact(t *testing.T, k *knowledge.Engine, d knowledge.Driver) {
 	if ids, err := d.Nearest(ctx, "academy", "test-model", probe, 10); err != nil || slices.Contains(ids, e.ID) {
 		t.Fatalf("Nearest after redaction = %v, %v", ids, err)
 	}
-	if ids, err := d.Lexical(ctx, "", []string{"zqxredactme"}, 10); err != nil || len(ids) != 0 {
-		t.Fatalf("Lexical after redaction = %v, %v", ids, err)
+	gone := []knowledge.Term{{Text: "zqxredactme"}, {Text: "zqxredactme", Substring: true}}
+	if ids, err := d.Match(ctx, "", gone, 10); err != nil || len(ids) != 2 || len(ids[0])+len(ids[1]) != 0 {
+		t.Fatalf("Match after redaction = %v, %v", ids, err)
+	}
+	if n, err := d.TermCounts(ctx, gone, knowledge.CommonTerm); err != nil || len(n) != 2 || n[0]+n[1] != 0 {
+		t.Fatalf("TermCounts after redaction = %v, %v", n, err)
 	}
 	if _, err := d.Contributions(ctx, e.ID); pumasi.ErrorCode(err) != pumasi.ENotFound {
 		t.Fatalf("Contributions after redaction = %v, want not_found", err)

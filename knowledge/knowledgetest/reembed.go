@@ -194,9 +194,9 @@ func testReembedFound(t *testing.T, open func(t *testing.T) knowledge.Driver) {
 	if err != nil || len(hits) == 0 || hits[0].ID != ids[9] || hits[0].Similarity < 0.99 {
 		t.Fatalf("query by the new vector = %v, %v; want entry 9 at similarity 1", first(hits), err)
 	}
-	lex, err := d2.Lexical(ctx, reHive, []string{"pgbouncer"}, 100)
-	if err != nil || len(lex) != n {
-		t.Fatalf("Lexical = %d ids, %v; want all %d", len(lex), err, n)
+	lex, err := d2.Match(ctx, reHive, []knowledge.Term{{Text: "pgbouncer"}}, 100)
+	if err != nil || len(lex) != 1 || len(lex[0]) != n {
+		t.Fatalf("Match = %v, %v; want all %d", lex, err, n)
 	}
 
 	exact := ins[3]
