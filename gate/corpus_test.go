@@ -359,7 +359,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.987, "injection": 1}, false},
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.980, "injection": 1}, false},
 		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
 			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read

@@ -41,6 +41,10 @@ func remoteExec(v *views) bool {
 			}
 			hosts := reHost.FindAllStringSubmatch(m, -1)
 			if len(hosts) == 0 {
+				// A host without a scheme: wget -qO- some-host.online/s.
+				hosts = reBareHost.FindAllStringSubmatch(m, -1)
+			}
+			if len(hosts) == 0 {
 				// A pipe into a shell with no host to judge (base64 -d |
 				// sh, a local file fetched earlier) hides what it runs.
 				if reDecodeToShell.MatchString(m) {
@@ -161,6 +165,9 @@ func explainedHost(target, prose, squashedProse string) bool {
 	}
 	return false
 }
+
+// reBareHost is a host name with a path and no scheme.
+var reBareHost = regexp.MustCompile(`\b(?:[a-z0-9-]+\.)+[a-z]{2,}/\S*`)
 
 // reIdentityArg is a key file passed to ssh or rsync to log in with.
 var reIdentityArg = regexp.MustCompile(`\s-i\s+\S+|identityfile[= ]\S+`)

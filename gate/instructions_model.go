@@ -215,8 +215,8 @@ var concepts = []struct {
 }{
 	{"AGENT", []string{"ai", "assistant", "agent", "model", "llm", "bot", "claude", "codex", "copilot", "gpt", "chatgpt", "cursor", "에이전트", "어시스턴트", "모델", "인공지능", "봇"}},
 	{"YOU", []string{"you", "your", "yourself", "당신", "너는", "너의", "너도", "너가", "네가"}},
-	{"RULES", []string{"instruction", "prompt", "directive", "rule", "guideline", "guidance", "guardrail", "policy", "policies", "restriction", "constraint", "safety", "지시", "지침", "규칙", "프롬프트", "제한", "제약", "안전"}},
-	{"DISMISS", []string{"ignor", "disregard", "forget", "forgot", "overrid", "override", "void", "revok", "obsolete", "outdated", "lifted", "expired", "supersed", "cancel", "aside", "bypass", "suspend", "withdraw", "replac", "no longer", "optional", "무시", "잊", "폐기", "무효", "취소", "해제", "대체", "내려놓"}},
+	{"RULES", []string{"instruction", "prompt", "directive", "rule", "guideline", "guidance", "guardrail", "policy", "policies", "restriction", "constraint", "safety", "지시", "지침", "규칙", "프롬프트", "제한", "제약", "안전", "safeguard"}},
+	{"DISMISS", []string{"ignor", "disregard", "forget", "forgot", "overrid", "override", "void", "revok", "obsolete", "outdated", "lifted", "expired", "supersed", "cancel", "aside", "bypass", "suspend", "withdraw", "replac", "no longer", "optional", "무시", "잊", "폐기", "무효", "취소", "해제", "대체", "내려놓", "버리", "버려", "풀어"}},
 	{"PRIORITY", []string{"priorit", "precedence", "outrank", "authoritative", "binding", "above", "instead", "only", "henceforth", "onward", "immediately", "now", "우선", "최우선", "지금부터", "이제", "대신", "만"}},
 	{"USER", []string{"user", "human", "developer", "person", "owner", "reviewer", "requester", "operator", "maintainer", "사용자", "개발자", "운영자", "리뷰어", "요청자"}},
 	{"CONCEAL", []string{"hide", "hidden", "conceal", "silent", "quiet", "secretly", "omit", "mention", "tell", "reveal", "inform", "disclos", "aware", "unaware", "know", "hear", "report", "summar", "숨기", "숨겨", "몰래", "조용히", "알리", "말하", "말씀", "언급", "보고", "요약", "모르"}},

@@ -133,6 +133,9 @@ var (
 	// reToolWithoutTelling says what a tool does without telling its
 	// user: "Kubernetes drops unknown fields without telling the user".
 	reToolWithoutTelling = regexp.MustCompile(`\b(?:returns|drops|fails|ignores|swallows|skips|discards|exits|succeeds|continues|proceeds|overwrites|deletes|removes|installs|updates|upgrades|changes|rewrites|falls back|truncates|retries|resets|times out)\b[^.;\n]{0,60}\bwithout (?:telling|showing|notifying|informing|asking|warning|prompting)\b`)
+	// reWriteUp reports what a text was seen to carry: "we saw comments
+	// that decoded to instructions for coding agents".
+	reWriteUp = regexp.MustCompile(`\bwe (?:saw|found|noticed|received|caught|observed)\b|\b(?:decoded|translated) to\b|\bresearchers (?:found|showed)\b`)
 	// reInvolveUser is advice that keeps the user in the loop.
 	reInvolveUser = regexp.MustCompile(`\b(?:ask|tell|show|let|inform|warn|remind|notify)\s+(?:the\s+)?(?:user|human|developer|person)\b|\bthe user (?:run|approve|confirm|review|decide)`)
 	// reNegatedInvolve keeps the user out: "without asking the user".
@@ -155,6 +158,15 @@ func excused(kind, sn string) bool {
 		}
 		if rePassiveToAgent.MatchString(sn) && !reKoImperative.MatchString(sn) {
 			return true
+		}
+		if reWriteUp.MatchString(sn) {
+			has := map[string]bool{}
+			for _, f := range conceptFeatures(reModelWord.FindAllString(sn, -1), nil) {
+				has[f] = true
+			}
+			if !has["c:DISMISS"] && !has["c:YOU"] {
+				return true
+			}
 		}
 		if reInvolveUser.MatchString(sn) && !reNegatedInvolve.MatchString(sn) {
 			has := map[string]bool{}

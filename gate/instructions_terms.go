@@ -20,7 +20,7 @@ var triggerWords = []string{
 	"무시", "지시", "프롬프트", "규칙", "사용자", "에이전트", "어시스턴트", "실행", "전송", "보내", "업로드", "몰래",
 	"조용히", "숨겨", "알리지", "언급", "디코딩", "내려받", "승인", "거절", "붙여넣", "눈치",
 	"rot13", "rot-13", "rot 13", "backwards", "reverse", "&#", "%20", "%2f", "%3a", "follow", "learn", "make it look",
-	"모델", "따르", "알릴", "거꾸로", "역순", "요약", "정책", "적지", "댓글", "권한", "혼자", "대화",
+	"모델", "따르", "알릴", "거꾸로", "역순", "요약", "정책", "적지", "댓글", "권한", "혼자", "대화", "우회", "제약", "몰라도", "못하게",
 }
 
 var (
@@ -93,6 +93,16 @@ var directivePatterns = []directivePattern{
 	{InstructionOverride, regexp.MustCompile(`이\s*(?:항목|문서|글|메모|노트|페이지)의?\s*(?:지시|내용|명령)?(?:을|를)?\s*(?:대신|만)\s*따르|(?:사용자|사람|요청|요청자)(?:의\s*(?:말|요청|지시))?보다\s*(?:이|여기)\s*(?:항목|문서|글|메모|노트|페이지)?(?:의\s*)?(?:지시|내용)?(?:을|를)?\s*(?:따르|우선)`), nil, true, false},
 	{InstructionConceal, regexp.MustCompile(`\bkeep (?:your|the) (?:recap|summary|report|answer|reply|explanation|description|notes?)s? (?:vague|light on details|general)\b|\b(?:whoever you(?:'re| are) working for|the user|the human|your user|the person)\b[^.\n]{0,20}\b(?:doesn't|does not|don't|never|won't|shouldn't) (?:learn|find out|notice|discover|realise|realize|need to know)\b|\bmake it (?:look|appear|seem) (?:like|as if|as though)\b[^.\n]{0,40}\b(?:only|just|nothing)\b`), []string{"keep", "learn", "find out", "notice", "discover", "realis", "realiz", "need to know", "make it"}, false, false},
 	{InstructionConceal, regexp.MustCompile(`(?:사람|사용자|운영자|리뷰어)(?:에게|한테)\s*(?:굳이\s*)?(?:알릴|말할|보고할|알려\s*줄)\s*필요(?:가|는)?\s*없`), nil, true, false},
+	// Whom the reader answers to; what the real task is.
+	{InstructionOverride, regexp.MustCompile(`\b(?:is|are) not your (?:principal|boss|owner|master|operator)\b|\bcomes? before (?:the )?(?:user|requester|human|person)'?s?\b|\b(?:before|over|above) (?:the )?(?:requester|user|human)'s (?:wishes|requests?|instructions)|\bthe real (?:assignment|task|job|mission) is (?:below|here|this|the following|what follows)\b`), []string{"not your", "before", "over", "above", "real"}, false, false},
+	{InstructionOverride, regexp.MustCompile(`(?:사용자|사람|요청자)[^.\n]{0,10}(?:은|는)\s*(?:네|너의|당신의)\s*주인이\s*아니|(?:사용자|사람|요청자)의?\s*(?:말|요청|지시)보다\s*(?:먼저|우선)|진짜\s*(?:과제|임무|작업|지시)는|(?:사용자|사람)이?\s*뭐라고\s*(?:입력|말|요청)했든|(?:이전|앞선|기존|원래|처음)\s*(?:의\s*)?(?:지시|명령|규칙|지침|설정|안전장치)[^.\n]{0,20}(?:버리|버려|내려놓|접어|풀어|치워|무효)|안전장치[^.\n]{0,30}(?:풀어|해제|끄|꺼)`), nil, true, false},
+	// Keep it between the reader and the text.
+	{InstructionConceal, regexp.MustCompile(`\bout of your (?:summary|summaries|changelog|chat reply|reply|replies|answer|report|commit message|pr description|release notes|write-?up)\b|\b(?:leave|keep)\b[^.\n]{0,50}\byou (?:add|did|changed|made|ran|wrote|touched|opened|created)\b[^.\n]{0,30}\bout of (?:the )?(?:summary|changelog|reply|answer|report|commit message|pr description|release notes)\b|\b(?:stays?|remains?|keep (?:it|this|that)) between (?:you and|us\b)|\bnone the wiser\b|\bnobody's business\b`), []string{"out of", "between", "none the wiser", "nobody's business"}, false, false},
+	{InstructionConceal, regexp.MustCompile(`사용자(?:에게|한테)[^.\n]{0,20}(?:알리지|말하지|보여\s*주지|보이지)\s*(?:말고|마|않)|(?:요약|보고|답변|설명|변경\s*목록)(?:에서|에는)\s*빼(?:라|야|\s|$)|(?:너|당신)와\s*(?:이|우리)[^.\n]{0,10}사이|눈치\s*채지\s*못하게`), nil, true, false},
+	// Get around the guardrails; a brief that changed.
+	{InstructionOverride, regexp.MustCompile(`\b(?:work around|circumvent|sidestep|get around|go beyond)\b[^.\n]{0,40}\b(?:guardrails?|safeguards?|restrictions|constraints|your (?:rules|limits|instructions)|what you (?:were|are) allowed)|\byour (?:brief|mandate|orders|marching orders|assignment|mission|role)\b[^.\n]{0,30}\b(?:changed|updated|replaced|is now|has changed|was changed|expanded)\b`), []string{"around", "circumvent", "sidestep", "beyond", "your"}, false, false},
+	{InstructionOverride, regexp.MustCompile(`(?:너|당신|에이전트|어시스턴트|모델)[^.\n]{0,30}(?:제약|규칙|지침|안전장치|제한)[^.\n]{0,40}우회|(?:제약|규칙|지침|안전장치|제한)[^.\n]{0,40}우회[^.\n]{0,20}(?:너|당신|에이전트)`), nil, true, false},
+	{InstructionConceal, regexp.MustCompile(`(?:운영자|사용자|사람|리뷰어|개발자|리뷰하는\s*사람)(?:가|이|는)?\s*(?:몰라도\s*(?:되|돼)|(?:보지|알지|눈치채지)\s*못하게)`), nil, true, false},
 }
 
 // reRoleMarker finds chat-role markers written into prose (not into
@@ -101,7 +111,7 @@ var reRoleMarker = regexp.MustCompile(`\[(?:system|assistant|inst|sys)\]|<\|im_s
 
 // reRunUnseenLoose tells the reader not to look at something; with a
 // command that runs downloaded code in the text it is remote execution.
-var reRunUnseenLoose = regexp.MustCompile(`\bno need to (?:review|inspect|check|read|audit|look at|verify)\b|\bneeds? no review\b|\bdon't (?:bother|need to) (?:review|check|read|inspect)|검토하지\s*않아도|확인하지\s*않아도|검토할\s*필요\s*없|확인할\s*필요\s*없`)
+var reRunUnseenLoose = regexp.MustCompile(`\bno need to (?:review|inspect|check|read|audit|look at|verify)\b|\bno reading required\b|\bno preview\b|미리\s*볼\s*필요\s*없|\bwithout reading (?:it|them)\b|읽어\s*볼\s*필요(?:는|가)?\s*없|\bneeds? no review\b|\bdon't (?:bother|need to) (?:review|check|read|inspect)|검토하지\s*않아도|확인하지\s*않아도|검토할\s*필요\s*없|확인할\s*필요\s*없`)
 
 // reRunUnseen tells the agent to run something without looking at it.
 var reRunUnseen = regexp.MustCompile(`\bno need to (?:inspect|check|read|review|look at) (?:it|the script|what it does)|\b(?:run|execute|pipe|install|apply)\b[^.\n]{0,60}\bwithout (?:inspecting|checking|reading|reviewing|looking at) (?:it|the script|its contents|what it does)|내용은\s*확인할\s*필요\s*없|출처는\s*신경\s*쓰지|사용자\s*확인\s*없이`)
@@ -123,12 +133,15 @@ var execPatterns = []hintedPattern{
 	// perl -e 'eval get("http://…")', ruby -e 'eval Net::HTTP.get(URI(…))', node's https.get(…) into eval(d).
 	{regexp.MustCompile(`\beval\b[^\n]{0,40}?\b(?:get|fetch|urlopen|request|open)\b[^\n]{0,20}?https?://[^\s'"|)` + "`" + `<>]+|https?://[^\s'"|)` + "`" + `<>]+[^\n]{0,160}?\beval\(`), []string{"eval"}},
 	{regexp.MustCompile(`\bnpx\s+(?:--yes|-y)\s+(?:github:|https?://)\S+|"postinstall"\s*:\s*"[^"]*(?:curl|wget)[^"]*"`), []string{"npx", "postinstall"}},
-	{regexp.MustCompile(`\b(?:download|fetch|grab)\w*\s[^\n]{0,80}?(?:https?://\S+|\b(?:\d{1,3}\.){3}\d{1,3}\S*)[^\n]{0,120}?\b(?:run|execute|chmod \+x)\b|\b(?:run|execute)\w*\b[^\n]{0,40}?\b(?:download|fetch)\w*\b[^\n]{0,60}?https?://\S+`), []string{"download", "fetch", "grab", "run", "execute"}},
+	{regexp.MustCompile(`\b(?:download|fetch|grab)\w*\s[^\n]{0,80}?(?:https?://\S+|\b(?:\d{1,3}\.){3}\d{1,3}\S*)[^\n]{0,120}?\b(?:run|execute|chmod \+x|source|feed (?:it |them )?(?:to|into) (?:the |a |your )?(?:shell|bash|terminal)|hand (?:it )?(?:straight )?to (?:the )?(?:shell|bash))\b|\b(?:run|execute)\w*\b[^\n]{0,40}?\b(?:download|fetch)\w*\b[^\n]{0,60}?https?://\S+`), []string{"download", "fetch", "grab", "run", "execute"}},
 	{regexp.MustCompile(`https?://\S+[^\n]{0,40}?(?:내려받아|다운로드(?:해|하여|한\s*뒤|받아))[^\n]{0,40}?실행|(?:내려받아|다운로드)[^\n]{0,60}?https?://\S+[^\n]{0,40}?실행`), []string{"내려받", "다운로드"}},
 	{regexp.MustCompile(`\b(?:curl|wget|invoke-webrequest|iwr)\b[^\n]*?(?:\s-[a-z]*o\s*|\s-outfile\s+|--output[= ]|--output-document[= ])\S+[^\n]{0,160}?(?:&&|;|\|\||\bthen\b)\s*(?:sudo\s+)?(?:(?:ba|z)?sh\b|python3?\b|chmod\s+\+x|\./|/tmp/|start-process|\$env:temp|%temp%|msiexec|dpkg\s+-i)`), []string{"curl", "wget", "invoke-webrequest", "iwr"}},
 	{regexp.MustCompile(`\bpip3?\s+install\b[^\n]*?\s(?:git\+)?https?://\S+|\bgo\s+(?:install|get)\s+(?:-\S+\s+)*(?:github\.com|gitlab\.com|bitbucket\.org)/\S+|\bcargo\s+install\b[^\n]*?--git\s+\S+|\bgit\s+clone\s+(?:-\S+\s+)*\S+[^\n]{0,80}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z)?sh|\./|python3?)\s`), []string{"pip", "go install", "go get", "cargo", "git clone"}},
 	{regexp.MustCompile(`--install-extension\s+https?://\S+|\binstall\b[^\n]{0,40}\s(?:https?://\S+\.(?:vsix|tgz|tar\.gz|whl|deb|rpm|pkg|dmg|msi|exe|sh|ps1|appimage|jar|zip))`), []string{"install"}},
 	{regexp.MustCompile(`\bbundle\s+config\s+(?:set\s+)?mirror\.\S+\s+\S+|\bgem\s+sources\s+(?:--add|-a)\s+\S+|\b(?:npm|pnpm|yarn)\s+config\s+set\s+(?:@[\w-]+:)?registry\s+\S+|--(?:index-url|extra-index-url|registry)[= ]\S+|\bpip3?\s+config\s+set\s+\S*index-url\s+\S+`), []string{"registry", "index-url", "mirror", "gem sources"}},
+	// Run whatever a download prints; Korean: fetched and fed to the shell.
+	{regexp.MustCompile(`\b(?:run|execute|evaluate)s?\b[^.\n]{0,20}\bwhat(?:ever)?\b[^.\n]{0,60}\b(?:curl|wget|iwr|irm)\b[^\n]{0,80}?\b(?:prints|returns|outputs|gives|sends back)\b`), []string{"what"}},
+	{regexp.MustCompile(`(?:https?://\S+|\b(?:\d{1,3}\.){3}\d{1,3}\S*|\b[a-z0-9-]+\.[a-z]{2,}\b\S*)[^\n]{0,60}?(?:받아|내려받아|가져와)[^\n]{0,30}?(?:셸|쉘|bash|zsh|sh|powershell|터미널)(?:에|로|으로)?[^\n]{0,20}?(?:실행|먹여|넘겨|돌려)|(?:curl|wget)[^\n]{0,80}(?:출력하는|돌려주는|내놓는)\s*(?:내용|것)[^\n]{0,30}실행`), []string{"받아", "가져와", "출력하는", "돌려주는"}},
 	{regexp.MustCompile(`\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b`), []string{"base64"}},
 }
 
@@ -147,6 +160,8 @@ var installerHosts = []string{
 	"mise.run", "get.jetify.com", "cli.doppler.com", "get.rvm.io", "install.meteor.com", "brew.sh", "ohmyz.sh",
 	"get.rke2.io", "get.k0s.sh", "sdk.cloud.google.com", "get.opentofu.org", "get.trunk.io", "claude.ai",
 	"get.pulumi.com", "cli-assets.heroku.com", "sh.vector.dev", "install.emqx.io",
+	"k8s.io", "go.dev", "nodejs.org", "python.org", "julialang.org", "rust-lang.org", "releases.hashicorp.com",
+	"cli.github.com", "download.docker.com",
 }
 
 // suspiciousTLD are top-level domains throwaway hosts favour.

@@ -120,7 +120,7 @@ func collapseSpaced(s string) (string, bool) {
 	// A URL or a path spelled out keeps its punctuation: "h t t p s : / /".
 	single := func(t string) bool {
 		r, n := utf8.DecodeRuneInString(t)
-		return n == len(t) && n > 0 && (unicode.IsLetter(r) || strings.ContainsRune(":/.-|_@~", r))
+		return n == len(t) && n > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(":/.-|_@~", r))
 	}
 	for i := 0; i < len(toks); {
 		if r, _ := utf8.DecodeRuneInString(toks[i]); !single(toks[i]) || !unicode.IsLetter(r) {
