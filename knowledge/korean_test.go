@@ -18,7 +18,7 @@ func TestTransliteration(t *testing.T) {
 		"게이트웨이": "gateway", "스케줄러": "scheduler", "리전": "region", "배포": "deploy",
 		// the ㅣ of 시 before a consonant is inserted, and 이 after an
 		// inserted ㅡ is a vowel, not a glide
-		"대시보드": "dashboard", "플러그인": "plugin", "로그인": "login",
+		"대시보드": "dashboard", "플러그인": "plugin", "로그인": "login", "레지스트리": "registry",
 	} {
 		a := Analyze(ko)
 		if !slices.Contains(a.Bridges, en) {
@@ -47,7 +47,8 @@ func TestGlossary(t *testing.T) {
 // TestNativeWordsStayNative: common native and Sino-Korean words that the
 // glossary does not hold are not mistaken for loanwords.
 func TestNativeWordsStayNative(t *testing.T) {
-	for _, w := range []string{"사용", "필요", "결과", "대상", "다음", "가능", "기대", "단어", "발생", "보인다", "바꾸고", "나오고", "들어", "그대", "자주"} {
+	for _, w := range []string{"사용", "필요", "결과", "대상", "다음", "가능", "기대", "단어", "발생", "보인다", "바꾸고", "나오고", "들어", "그대", "자주",
+		"구분", "주말", "비정상", "쓰이지", "띄울"} {
 		if a := Analyze(w); len(a.Bridges) != 0 {
 			t.Errorf("%s → %v, want no English word", w, a.Bridges)
 		}

@@ -102,11 +102,17 @@ func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
 		switch {
 		case v == "ㅡ" && insertedEu(rs, n, s):
 			// ㅡ is inserted between consonants (스, 트, 클), and the ㅣ of a
-			// 시, 지, 치 may be, at the word's end or before a consonant
-			// (cache, page, batch, dashboard: 대시보드; but proxy).
-			inserted = s.f == 0
-		case v == "ㅣ" && s.f == 0 && n > 0 && (s.i == 9 || s.i == 12 || s.i == 14) && (n == len(rs)-1 || !startsWithVowel(rs[n+1])):
+			// final 시, 지, 치 may be (cache, page, batch; but proxy), and of
+			// a 시 before a consonant (dashboard: 대시보드).
+			inserted = s.f == 0 && n > 0 // 쓰이다 is native: 쓰 is no cluster
+		case v == "ㅣ" && s.f == 0 && n > 0 && (s.i == 9 || s.i == 12 || s.i == 14) && n == len(rs)-1,
+			v == "ㅣ" && s.f == 0 && n > 0 && s.i == 9 && !startsWithVowel(rs[n+1]):
 			vowels = append(vowels, "?"+v)
+			if n < len(rs)-1 {
+				// Inside a word it still parts the consonants around it
+				// (메시지: 메.시.지).
+				b.WriteByte('.')
+			}
 		case s.i == 11 && (v == "ㅣ" || v == "ㅜ") && open && !wasInserted:
 			// the glide of a diphthong: 데이(터), 타임, 아웃; after an
 			// inserted ㅡ, 이 is a vowel of its own (플러그인, 로그인).

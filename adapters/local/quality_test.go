@@ -303,7 +303,7 @@ func TestRetrievalQuality(t *testing.T) {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
-				{"paraphrase recall@1", f.recall1(gParaphrase), 0.48},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
 				{"paraphrase recall@5", f.recall5(gParaphrase), 0.76},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
@@ -314,7 +314,8 @@ func TestRetrievalQuality(t *testing.T) {
 		},
 		// Held-out floors are the figures measured on the code it was
 		// written against (2026-12-02, round 3, commit acfb251) and again
-		// once round 3's change was done, unchanged, not goals: keyword
+		// once round 3's change was done (commit d74954c), unchanged, not
+		// goals: keyword
 		// 1.000 / 1.000, paraphrase 0.850 / 0.950, ko→en 1.000, en→ko
 		// 1.000, Korean 1.000 (recall@5), rewordings 16/20, look-alikes
 		// merged 2/20 (the goal is none).
