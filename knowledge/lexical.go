@@ -371,31 +371,5 @@ func expandTerms(terms []string, max, per int) []string {
 	return out
 }
 
-// Interleave merges ranked lists of ids, best first, taking one from each
-// list in turn and skipping repeats, up to n: how a driver with two text
-// searches (stems, trigrams) hands both to the engine without either
-// drowning the other.
-func Interleave(n int, lists ...[]string) []string {
-	seen := map[string]bool{}
-	out := make([]string, 0, n)
-	for i := 0; len(out) < n; i++ {
-		more := false
-		for _, list := range lists {
-			if i >= len(list) {
-				continue
-			}
-			more = true
-			if !seen[list[i]] && len(out) < n {
-				seen[list[i]] = true
-				out = append(out, list[i])
-			}
-		}
-		if !more {
-			break
-		}
-	}
-	return out
-}
-
 // CuratedConcept reports whether a concept name is a curated group's.
 func CuratedConcept(name string) bool { return strings.HasPrefix(name, "t:") }

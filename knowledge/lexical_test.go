@@ -78,16 +78,6 @@ func TestFreshness(t *testing.T) {
 	}
 }
 
-func TestInterleave(t *testing.T) {
-	got := Interleave(5, []string{"a", "b", "c"}, []string{"b", "x"}, nil)
-	if fmt.Sprint(got) != "[a b x c]" {
-		t.Fatalf("Interleave = %v, want [a b x c]", got)
-	}
-	if got := Interleave(2, []string{"a", "b", "c"}, []string{"x", "y"}); fmt.Sprint(got) != "[a x]" {
-		t.Fatalf("Interleave cut = %v, want [a x]", got)
-	}
-}
-
 func TestThesaurus(t *testing.T) {
 	same := [][2]string{{"fails", "error"}, {"오류", "exception"}, {"커넥션", "connections"}, {"goroutine", "threads"},
 		{"느림", "latency"}, {"caching", "cache"}, {"halted", "stopped"}, {"remark", "comment"}, {"froze", "freezes"}}
