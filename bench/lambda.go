@@ -143,18 +143,7 @@ func benchLambda(ctx context.Context, cfg config) ([]row, error) {
 // kind the function takes, doing that function's usual work.
 func lambdaEvent(name string, i int, auth string) ([]byte, error) {
 	h := func(method, pattern string, params map[string]string, query string, body []byte) ([]byte, error) {
-		p := pattern
-		for k, v := range params {
-			p = strings.Replace(p, "{"+k+"}", url.PathEscape(v), 1)
-		}
-		return json.Marshal(events.APIGatewayV2HTTPRequest{
-			Version: "2.0", RouteKey: method + " " + pattern, RawPath: p, RawQueryString: query,
-			Headers:        map[string]string{"authorization": auth, "content-type": "text/markdown", "x-hive-agent": "bench-agent"},
-			PathParameters: params,
-			RequestContext: events.APIGatewayV2HTTPRequestContext{RouteKey: method + " " + pattern, Stage: "$default",
-				HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: p, SourceIP: "127.0.0.1"}},
-			Body: base64.StdEncoding.EncodeToString(body), IsBase64Encoded: true,
-		})
+		return apiEvent(method, pattern, params, query, body, auth)
 	}
 	ws := func(route, body string) ([]byte, error) {
 		return json.Marshal(events.APIGatewayWebsocketProxyRequest{
@@ -200,6 +189,23 @@ func lambdaEvent(name string, i int, auth string) ([]byte, error) {
 		return json.Marshal(events.EventBridgeEvent{DetailType: "Scheduled Event", Source: "aws.scheduler", Detail: json.RawMessage(`{}`)})
 	}
 	return nil, fmt.Errorf("no bench event for function %s", name)
+}
+
+// apiEvent is an API Gateway (HTTP API, payload 2.0) event of a request to
+// pattern with its path parameters filled in.
+func apiEvent(method, pattern string, params map[string]string, query string, body []byte, auth string) ([]byte, error) {
+	p := pattern
+	for k, v := range params {
+		p = strings.Replace(p, "{"+k+"}", url.PathEscape(v), 1)
+	}
+	return json.Marshal(events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RouteKey: method + " " + pattern, RawPath: p, RawQueryString: query,
+		Headers:        map[string]string{"authorization": auth, "content-type": "text/markdown", "x-hive-agent": "bench-agent"},
+		PathParameters: params,
+		RequestContext: events.APIGatewayV2HTTPRequestContext{RouteKey: method + " " + pattern, Stage: "$default",
+			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: p, SourceIP: "127.0.0.1"}},
+		Body: base64.StdEncoding.EncodeToString(body), IsBase64Encoded: true,
+	})
 }
 
 // lambdaOK checks that a function did its work rather than fail fast, which
