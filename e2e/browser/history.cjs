@@ -1,7 +1,8 @@
 // history.cjs drives the dashboard's file history as a person would: open
 // a room through the one-click link, read the room log, open a file's
 // history, compare two versions line by line, restore an old version, and
-// bring back a deleted file. history_test.go seeds the room, runs it and
+// bring back a deleted file; then the same history and log on a phone.
+// history_test.go seeds the room, runs it and
 // checks the server's state afterwards.
 //
 // Args: base, artifacts, token (a room token with a subject), room.
@@ -78,6 +79,23 @@ h.run(async (browser) => {
   await page.waitForSelector('#room-log li[data-kind="restore"]');
   report('undeleted', { name: 'notes.md' });
   await shot(page, 'room-log-1280.png');
-
   await h.close(page);
+
+  // On a phone: the history of plan.md, its diff and the room log fit.
+  const { page: phone } = await h.open(browser, 375);
+  await phone.goto(`${A.base}/#token=${A.token}&room=${ROOM}`);
+  await phone.waitForSelector('#room-log li[data-kind="restore"]');
+  await h.noOverflow(phone, 'room with its log at 375');
+  await phone.click('#files-body tr[data-name="plan.md"] .history-btn');
+  await phone.waitForSelector('#history[open] #versions-body tr');
+  check((await rows(phone)).length === 4, 'four versions at 375 px');
+  await phone.waitForFunction(() => document.querySelector('#diff-meta').textContent.startsWith('v3 → v4'));
+  const box = await phone.locator('#history').boundingBox();
+  check(box && box.x >= 0 && box.x + box.width <= 375, `history dialog inside 375 px: ${JSON.stringify(box)}`);
+  const restore = await phone.locator('#versions-body tr[data-version="1"] .restore-btn').boundingBox();
+  check(restore && restore.x >= 0 && restore.x + restore.width <= 375, `restore button inside 375 px: ${JSON.stringify(restore)}`);
+  await h.noOverflow(phone, 'history at 375');
+  await shot(phone, 'history-375.png');
+  report('phone', {});
+  await h.close(phone);
 });

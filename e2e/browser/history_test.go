@@ -27,7 +27,7 @@ func TestDashboardHistory(t *testing.T) {
 	send("DELETE", "/rooms/"+room+"/files/notes.md", bob, "")
 
 	r := l.Drive("history.cjs", 2*time.Minute, map[string]any{"token": alice, "room": room})
-	checkShots(t, r.Artifacts, shot{"history-1280.png", 1280}, shot{"room-log-1280.png", 1280})
+	checkShots(t, r.Artifacts, shot{"history-1280.png", 1280}, shot{"room-log-1280.png", 1280}, shot{"history-375.png", 750})
 
 	// The server holds what the page did, under alice.
 	var vl struct {
