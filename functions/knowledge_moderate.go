@@ -15,11 +15,11 @@ import (
 // knowledge-moderate function: anyone who may write knowledge flags;
 // restoring, redacting and the moderation view are an admin's.
 func init() {
-	addRoute("POST", "/knowledge/{id}/flag", "knowledge-moderate", (*API).flagKnowledge)
-	addRoute("POST", "/knowledge/{id}/restore", "knowledge-moderate", (*API).restoreKnowledge)
-	addRoute("DELETE", "/knowledge/{id}", "knowledge-moderate", (*API).redactKnowledge)
-	addRoute("GET", "/knowledge/moderation", "knowledge-moderate", (*API).moderationKnowledge)
-	addRoute("GET", "/knowledge/{id}/history", "knowledge-moderate", (*API).historyKnowledge)
+	addRoute("POST", "/knowledge/{id}/flag", "knowledge-moderate", moderated(false, flagKnowledge))
+	addRoute("POST", "/knowledge/{id}/restore", "knowledge-moderate", moderated(true, restoreKnowledge))
+	addRoute("DELETE", "/knowledge/{id}", "knowledge-moderate", moderated(true, redactKnowledge))
+	addRoute("GET", "/knowledge/moderation", "knowledge-moderate", moderated(true, moderationKnowledge))
+	addRoute("GET", "/knowledge/{id}/history", "knowledge-moderate", moderated(false, historyKnowledge))
 }
 
 // moderator is what the moderation routes need of the knowledge store
@@ -89,128 +89,115 @@ type FlagData struct {
 	Counted bool            `json:"counted"`
 }
 
+// modHandler is a moderation route's own work, given the store's
+// moderation side and, on an admin route, the admin. An error it returns
+// is the answer.
+type modHandler func(a *API, w http.ResponseWriter, r *http.Request, p params, m moderator, admin *pumasi.Principal) error
+
+// moderated wraps h as a route: on an admin route it admits an admin token
+// only, then it finds the store's moderation side, and it answers any
+// error of theirs or h's.
+func moderated(adminOnly bool, h modHandler) func(a *API, w http.ResponseWriter, r *http.Request, p params) {
+	return func(a *API, w http.ResponseWriter, r *http.Request, p params) {
+		var admin *pumasi.Principal
+		err := func() error {
+			if adminOnly {
+				var err error
+				if admin, err = a.authAdmin(r); err != nil {
+					return err
+				}
+			}
+			m, err := a.moderation()
+			if err != nil {
+				return err
+			}
+			return h(a, w, r, p, m, admin)
+		}()
+		if err != nil {
+			a.fail(w, r, err)
+		}
+	}
+}
+
 // flagKnowledge answers POST /knowledge/{id}/flag: the writer (as
 // contribute names it) flags an entry once; an admin's flag quarantines it
 // at once.
-func (a *API) flagKnowledge(w http.ResponseWriter, r *http.Request, p params) {
+func flagKnowledge(a *API, w http.ResponseWriter, r *http.Request, p params, m moderator, _ *pumasi.Principal) error {
 	agent, err := a.knowledgeWriter(w, r, false)
 	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	m, err := a.moderation()
-	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	var req FlagRequest
 	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	e, counted, err := m.Flag(r.Context(), knowledge.FlagInput{ID: p["id"], Agent: agent,
 		Reason: strings.TrimSpace(req.Reason), Note: strings.TrimSpace(req.Note), Admin: a.isAdmin(r)})
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, FlagData{Success: true, Data: e, Counted: counted})
+	return nil
 }
 
 // restoreKnowledge answers POST /knowledge/{id}/restore (admin): the
 // entry's quarantine is lifted.
-func (a *API) restoreKnowledge(w http.ResponseWriter, r *http.Request, p params) {
-	admin, err := a.authAdmin(r)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	m, err := a.moderation()
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func restoreKnowledge(_ *API, w http.ResponseWriter, r *http.Request, p params, m moderator, admin *pumasi.Principal) error {
 	e, err := m.Restore(r.Context(), p["id"], adminName(admin))
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	writeHive(w, http.StatusOK, e)
+	return nil
 }
 
 // redactKnowledge answers DELETE /knowledge/{id}?reason= (admin): the
 // entry's text, tags and vectors are removed everywhere, a tombstone
 // stays, and the id answers 410 from then on. Idempotent: 204 again.
-func (a *API) redactKnowledge(w http.ResponseWriter, r *http.Request, p params) {
-	admin, err := a.authAdmin(r)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	m, err := a.moderation()
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func redactKnowledge(_ *API, w http.ResponseWriter, r *http.Request, p params, m moderator, admin *pumasi.Principal) error {
 	if err := m.Redact(r.Context(), p["id"], adminName(admin), strings.TrimSpace(r.URL.Query().Get("reason"))); err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // moderationKnowledge answers GET /knowledge/moderation?hive=&limit=
 // (admin): flagged and quarantined entries, and recent merges.
-func (a *API) moderationKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
-	if _, err := a.authAdmin(r); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	m, err := a.moderation()
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func moderationKnowledge(_ *API, w http.ResponseWriter, r *http.Request, _ params, m moderator, _ *pumasi.Principal) error {
 	qs := r.URL.Query()
 	hive := strings.TrimSpace(qs.Get("hive"))
 	if hive != "" {
 		if err := pumasi.CheckID("hive", hive); err != nil {
-			a.fail(w, r, err)
-			return
+			return err
 		}
 	}
 	limit := knowledge.MaxQueryLimit
 	if s := strings.TrimSpace(qs.Get("limit")); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			a.fail(w, r, pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer"))
-			return
+			return pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer")
 		}
 		limit = min(n, knowledge.MaxQueryLimit)
 	}
 	v, err := m.Moderation(r.Context(), hive, limit)
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	writeHive(w, http.StatusOK, v)
+	return nil
 }
 
 // historyKnowledge answers GET /knowledge/{id}/history (public): the
 // entry's lifecycle events, oldest first; a redacted id lists its
 // redaction.
-func (a *API) historyKnowledge(w http.ResponseWriter, r *http.Request, p params) {
-	m, err := a.moderation()
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
+func historyKnowledge(_ *API, w http.ResponseWriter, r *http.Request, p params, m moderator, _ *pumasi.Principal) error {
 	h, err := m.History(r.Context(), p["id"])
 	if err != nil {
-		a.fail(w, r, err)
-		return
+		return err
 	}
 	writeHive(w, http.StatusOK, h)
+	return nil
 }
 
 // includeQuarantined reads a query's ?include=: "quarantined" keeps

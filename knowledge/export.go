@@ -24,9 +24,24 @@ type Record struct {
 // entry it was first made on, which unmerge moves back by), who flagged
 // it, its moderation state and its history.
 type ExportedEntry struct {
-	ID                string    `json:"id"`
-	Hive              string    `json:"hive"`
-	Title             string    `json:"title"`
+	ID    string `json:"id"`
+	Hive  string `json:"hive"`
+	Title string `json:"title"`
+	Row
+	// Contributions are the attribution rows, oldest first; Contributors
+	// the distinct agents contribution_count counts.
+	Contributions []ExportedContribution `json:"contributions"`
+	Contributors  []string               `json:"contributors"`
+	Endorsements  []Endorsement          `json:"endorsements"`
+	// Cites are the per-day citation rows that make a repeat the same day
+	// not count, and a merge count a day both entries were cited once.
+	Cites []Cite `json:"cites"`
+	Lifecycle
+}
+
+// Row is an entry's own columns beside its id, hive and title, as an
+// entry or an absorption record keeps them.
+type Row struct {
 	Content           string    `json:"content"`
 	Tags              []string  `json:"tags"`
 	NormHash          string    `json:"norm_hash"`
@@ -38,15 +53,6 @@ type ExportedEntry struct {
 	EndorsementCount  int64     `json:"endorsement_count"`
 	CreatedAt         time.Time `json:"created_at"`
 	LastUsedAt        time.Time `json:"last_used_at"`
-	// Contributions are the attribution rows, oldest first; Contributors
-	// the distinct agents contribution_count counts.
-	Contributions []ExportedContribution `json:"contributions"`
-	Contributors  []string               `json:"contributors"`
-	Endorsements  []Endorsement          `json:"endorsements"`
-	// Cites are the per-day citation rows that make a repeat the same day
-	// not count, and a merge count a day both entries were cited once.
-	Cites []Cite `json:"cites"`
-	Lifecycle
 }
 
 // Lifecycle is what moderation keeps of an id, whatever it is now (live,
@@ -105,17 +111,7 @@ type ExportedModState struct {
 // id's Lifecycle.
 type ExportedMerge struct {
 	Merge
-	Content           string    `json:"content"`
-	Tags              []string  `json:"tags"`
-	NormHash          string    `json:"norm_hash"`
-	Model             string    `json:"model"`
-	Vector            []float32 `json:"vector"`
-	Specificity       float64   `json:"specificity"`
-	ContributionCount int64     `json:"contribution_count"`
-	CitationCount     int64     `json:"citation_count"`
-	EndorsementCount  int64     `json:"endorsement_count"`
-	CreatedAt         time.Time `json:"created_at"`
-	LastUsedAt        time.Time `json:"last_used_at"`
+	Row
 	Lifecycle
 	// Seq orders a driver's records (MergeRecords pages by it); an export
 	// keeps the order, not the number.
@@ -273,10 +269,10 @@ func (k *Engine) exportEntry(ctx context.Context, p Porter, s StoredEntry) (Expo
 		return ExportedEntry{}, err
 	}
 	x := ExportedEntry{
-		ID: s.ID, Hive: s.Hive, Title: s.Title, Content: s.Content, Tags: nonNil(s.Tags),
-		NormHash: det.NormHash, Model: s.Model, Vector: s.Vector, Specificity: s.Specificity,
-		ContributionCount: s.ContributionCount, CitationCount: s.CitationCount, EndorsementCount: s.EndorsementCount,
-		CreatedAt: s.CreatedAt.UTC(), LastUsedAt: s.LastUsedAt.UTC(),
+		ID: s.ID, Hive: s.Hive, Title: s.Title,
+		Row: Row{Content: s.Content, Tags: nonNil(s.Tags), NormHash: det.NormHash, Model: s.Model, Vector: s.Vector,
+			Specificity: s.Specificity, ContributionCount: s.ContributionCount, CitationCount: s.CitationCount,
+			EndorsementCount: s.EndorsementCount, CreatedAt: s.CreatedAt.UTC(), LastUsedAt: s.LastUsedAt.UTC()},
 		Contributions: orEmpty(det.Contributions), Contributors: orEmpty(det.Contributors),
 		Endorsements: orEmpty(det.Endorsements), Cites: orEmpty(det.Cites), Lifecycle: lc,
 	}

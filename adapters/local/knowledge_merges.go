@@ -85,59 +85,16 @@ func recountSQL(n int) string {
 		WHERE id = ?%[1]d`, n)
 }
 
-const mergeCols = `entry_id, merged_into, hive, title, at, similarity, via, unmerged_at, unmerged_by`
-
-func scanMerges(rows *sql.Rows) ([]knowledge.Merge, error) {
-	defer rows.Close()
-	out := []knowledge.Merge{}
-	for rows.Next() {
-		var m knowledge.Merge
-		var at string
-		var unAt, unBy sql.NullString
-		if err := rows.Scan(&m.EntryID, &m.MergedInto, &m.Hive, &m.Title, &at, &m.Similarity, &m.Via, &unAt, &unBy); err != nil {
-			return nil, err
-		}
-		var err error
-		if m.At, err = parseTime(at); err != nil {
-			return nil, err
-		}
-		if unAt.Valid {
-			if m.UnmergedAt, err = parseTime(unAt.String); err != nil {
-				return nil, err
-			}
-			m.UnmergedBy = unBy.String
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
 // Merges lists the absorptions id took part in, oldest first.
 func (k *Knowledge) Merges(ctx context.Context, id string) ([]knowledge.Merge, error) {
-	rows, err := k.s.db.QueryContext(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+	return collect(ctx, k.s.db, "list merges", knowledge.MergeDest, `SELECT `+knowledge.MergeCols+` FROM knowledge_absorbed
 		WHERE entry_id = ?1 OR merged_into = ?1 ORDER BY seq`, id)
-	if err != nil {
-		return nil, wrapInternal("list merges", err)
-	}
-	ms, err := scanMerges(rows)
-	if err != nil {
-		return nil, wrapInternal("list merges", err)
-	}
-	return ms, nil
 }
 
 // RecentMerges lists the absorptions in effect, newest first.
 func (k *Knowledge) RecentMerges(ctx context.Context, hive string, limit int) ([]knowledge.Merge, error) {
-	rows, err := k.s.db.QueryContext(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+	return collect(ctx, k.s.db, "list recent merges", knowledge.MergeDest, `SELECT `+knowledge.MergeCols+` FROM knowledge_absorbed
 		WHERE unmerged_at IS NULL AND (?1 = '' OR hive = ?1) ORDER BY seq DESC LIMIT ?2`, hive, limit)
-	if err != nil {
-		return nil, wrapInternal("list recent merges", err)
-	}
-	ms, err := scanMerges(rows)
-	if err != nil {
-		return nil, wrapInternal("list recent merges", err)
-	}
-	return ms, nil
 }
 
 // Unmerge writes u.EntryID again from its record, with a new seq (so every

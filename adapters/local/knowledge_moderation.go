@@ -94,29 +94,6 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 	return nil
 }
 
-const modCols = `entry_id, flags, cleared, quarantined, superseded_by, supersedes, flagged_at`
-
-func scanModStates(rows *sql.Rows) ([]knowledge.ModState, error) {
-	defer rows.Close()
-	var out []knowledge.ModState
-	for rows.Next() {
-		var st knowledge.ModState
-		var at string
-		if err := rows.Scan(&st.ID, &st.Flags, &st.Cleared, &st.Quarantined, &st.SupersededBy, &st.Supersedes, &at); err != nil {
-			return nil, err
-		}
-		if at != "" {
-			t, err := parseTime(at)
-			if err != nil {
-				return nil, err
-			}
-			st.FlaggedAt = t
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
-}
-
 // ModStates reads the moderation rows among ids.
 func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
 	out := make(map[string]knowledge.ModState)
@@ -127,14 +104,10 @@ func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]kno
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := k.s.db.QueryContext(ctx, `SELECT `+modCols+` FROM knowledge_moderation WHERE entry_id IN (?`+
-			strings.Repeat(",?", len(chunk)-1)+`)`, args...)
+		sts, err := collect(ctx, k.s.db, "read moderation", knowledge.ModStateDest, `SELECT `+knowledge.ModStateCols+
+			` FROM knowledge_moderation WHERE entry_id IN (?`+strings.Repeat(",?", len(chunk)-1)+`)`, args...)
 		if err != nil {
-			return nil, wrapInternal("read moderation", err)
-		}
-		sts, err := scanModStates(rows)
-		if err != nil {
-			return nil, wrapInternal("read moderation", err)
+			return nil, err
 		}
 		for _, st := range sts {
 			out[st.ID] = st
@@ -145,18 +118,10 @@ func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]kno
 
 // Moderated lists flagged or quarantined entries, the last flagged first.
 func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
-	rows, err := k.s.db.QueryContext(ctx, `SELECT `+modCols+` FROM knowledge_moderation
+	return collect(ctx, k.s.db, "list moderated entries", knowledge.ModStateDest, `SELECT `+knowledge.ModStateCols+` FROM knowledge_moderation
 		WHERE (flags > 0 OR quarantined = 1) AND (?1 = '' OR hive = ?1)
 		AND entry_id IN (SELECT id FROM knowledge_entries)
 		ORDER BY flagged_at DESC, entry_id LIMIT ?2`, hive, limit)
-	if err != nil {
-		return nil, wrapInternal("list moderated entries", err)
-	}
-	out, err := scanModStates(rows)
-	if err != nil {
-		return nil, wrapInternal("list moderated entries", err)
-	}
-	return out, nil
 }
 
 // Supersede records that newer supersedes older, with an event on each.
@@ -267,17 +232,13 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 
 // Redaction reads a redacted id's tombstone.
 func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redaction, error) {
-	r := knowledge.Redaction{ID: id}
-	var at string
-	err := k.s.db.QueryRowContext(ctx, `SELECT hive, at, reason, by FROM knowledge_redactions WHERE id = ?`, id).
-		Scan(&r.Hive, &at, &r.Reason, &r.By)
+	var r knowledge.Redaction
+	err := k.s.db.QueryRowContext(ctx, `SELECT `+knowledge.RedactionCols+` FROM knowledge_redactions WHERE id = ?`, id).
+		Scan(knowledge.RedactionDest(&r)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
+		return knowledge.Redaction{ID: id}, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
 	}
 	if err != nil {
-		return r, wrapInternal("read redaction", err)
-	}
-	if r.At, err = parseTime(at); err != nil {
 		return r, wrapInternal("read redaction", err)
 	}
 	return r, nil
@@ -285,26 +246,6 @@ func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redacti
 
 // Events lists an entry's moderation events, oldest first.
 func (k *Knowledge) Events(ctx context.Context, id string) ([]knowledge.Event, error) {
-	rows, err := k.s.db.QueryContext(ctx, `SELECT kind, at, by, other_id, reason, note FROM knowledge_events
+	return collect(ctx, k.s.db, "list events", knowledge.EventDest, `SELECT `+knowledge.EventCols+` FROM knowledge_events
 		WHERE entry_id = ? ORDER BY seq`, id)
-	if err != nil {
-		return nil, wrapInternal("list events", err)
-	}
-	defer rows.Close()
-	out := []knowledge.Event{}
-	for rows.Next() {
-		var ev knowledge.Event
-		var at string
-		if err := rows.Scan(&ev.Kind, &at, &ev.By, &ev.OtherID, &ev.Reason, &ev.Note); err != nil {
-			return nil, wrapInternal("list events", err)
-		}
-		if ev.At, err = parseTime(at); err != nil {
-			return nil, wrapInternal("list events", err)
-		}
-		out = append(out, ev)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrapInternal("list events", err)
-	}
-	return out, nil
 }

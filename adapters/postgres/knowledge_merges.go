@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -92,56 +91,16 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 	return nil
 }
 
-const mergeCols = `entry_id, merged_into, hive, title, at, similarity, via, unmerged_at, unmerged_by`
-
-func scanMerges(rows pgx.Rows) ([]knowledge.Merge, error) {
-	defer rows.Close()
-	out := []knowledge.Merge{}
-	for rows.Next() {
-		var m knowledge.Merge
-		var unAt *time.Time
-		var unBy *string
-		if err := rows.Scan(&m.EntryID, &m.MergedInto, &m.Hive, &m.Title, &m.At, &m.Similarity, &m.Via, &unAt, &unBy); err != nil {
-			return nil, err
-		}
-		m.At = m.At.UTC()
-		if unAt != nil {
-			m.UnmergedAt = unAt.UTC()
-		}
-		if unBy != nil {
-			m.UnmergedBy = *unBy
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
 // Merges lists the absorptions id took part in, oldest first.
 func (k *Knowledge) Merges(ctx context.Context, id string) ([]knowledge.Merge, error) {
-	rows, err := k.pool.Query(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+	return collect(ctx, k.pool, "list merges", knowledge.MergeDest, `SELECT `+knowledge.MergeCols+` FROM knowledge_absorbed
 		WHERE entry_id = $1 OR merged_into = $1 ORDER BY seq`, id)
-	if err != nil {
-		return nil, wrap("list merges", err)
-	}
-	ms, err := scanMerges(rows)
-	if err != nil {
-		return nil, wrap("list merges", err)
-	}
-	return ms, nil
 }
 
 // RecentMerges lists the absorptions in effect, newest first.
 func (k *Knowledge) RecentMerges(ctx context.Context, hive string, limit int) ([]knowledge.Merge, error) {
-	rows, err := k.pool.Query(ctx, `SELECT `+mergeCols+` FROM knowledge_absorbed
+	return collect(ctx, k.pool, "list recent merges", knowledge.MergeDest, `SELECT `+knowledge.MergeCols+` FROM knowledge_absorbed
 		WHERE unmerged_at IS NULL AND ($1 = '' OR hive = $1) ORDER BY seq DESC LIMIT $2`, hive, limit)
-	if err != nil {
-		return nil, wrap("list recent merges", err)
-	}
-	ms, err := scanMerges(rows)
-	if err != nil {
-		return nil, wrap("list recent merges", err)
-	}
-	return ms, nil
 }
 
 // Unmerge writes u.EntryID again from its record, with a new seq (visible

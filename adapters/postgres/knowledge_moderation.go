@@ -96,38 +96,16 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 	return nil
 }
 
-const modCols = `entry_id, flags, cleared, quarantined, superseded_by, supersedes, flagged_at`
-
-func scanModStates(rows pgx.Rows) ([]knowledge.ModState, error) {
-	defer rows.Close()
-	var out []knowledge.ModState
-	for rows.Next() {
-		var st knowledge.ModState
-		var at *time.Time
-		if err := rows.Scan(&st.ID, &st.Flags, &st.Cleared, &st.Quarantined, &st.SupersededBy, &st.Supersedes, &at); err != nil {
-			return nil, err
-		}
-		if at != nil {
-			st.FlaggedAt = at.UTC()
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
-}
-
 // ModStates reads the moderation rows among ids.
 func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
 	out := make(map[string]knowledge.ModState)
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := k.pool.Query(ctx, `SELECT `+modCols+` FROM knowledge_moderation WHERE entry_id = ANY($1)`, ids)
+	sts, err := collect(ctx, k.pool, "read moderation", knowledge.ModStateDest,
+		`SELECT `+knowledge.ModStateCols+` FROM knowledge_moderation WHERE entry_id = ANY($1)`, ids)
 	if err != nil {
-		return nil, wrap("read moderation", err)
-	}
-	sts, err := scanModStates(rows)
-	if err != nil {
-		return nil, wrap("read moderation", err)
+		return nil, err
 	}
 	for _, st := range sts {
 		out[st.ID] = st
@@ -137,18 +115,10 @@ func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]kno
 
 // Moderated lists flagged or quarantined entries, the last flagged first.
 func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
-	rows, err := k.pool.Query(ctx, `SELECT `+modCols+` FROM knowledge_moderation m
+	return collect(ctx, k.pool, "list moderated entries", knowledge.ModStateDest, `SELECT `+knowledge.ModStateCols+` FROM knowledge_moderation m
 		WHERE (flags > 0 OR quarantined) AND ($1 = '' OR hive = $1)
 		AND EXISTS (SELECT 1 FROM knowledge_entries e WHERE e.id = m.entry_id)
 		ORDER BY flagged_at DESC NULLS LAST, entry_id LIMIT $2`, hive, limit)
-	if err != nil {
-		return nil, wrap("list moderated entries", err)
-	}
-	out, err := scanModStates(rows)
-	if err != nil {
-		return nil, wrap("list moderated entries", err)
-	}
-	return out, nil
 }
 
 // Supersede records that newer supersedes older, with an event on each.
@@ -235,40 +205,22 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 
 // Redaction reads a redacted id's tombstone.
 func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redaction, error) {
-	r := knowledge.Redaction{ID: id}
-	err := k.pool.QueryRow(ctx, `SELECT hive, at, reason, by FROM knowledge_redactions WHERE id = $1`, id).
-		Scan(&r.Hive, &r.At, &r.Reason, &r.By)
+	var r knowledge.Redaction
+	err := k.pool.QueryRow(ctx, `SELECT `+knowledge.RedactionCols+` FROM knowledge_redactions WHERE id = $1`, id).
+		Scan(knowledge.RedactionDest(&r)...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return r, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
+		return knowledge.Redaction{ID: id}, pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q was not redacted", id)
 	}
 	if err != nil {
 		return r, wrap("read redaction", err)
 	}
-	r.At = r.At.UTC()
 	return r, nil
 }
 
 // Events lists an entry's moderation events, oldest first.
 func (k *Knowledge) Events(ctx context.Context, id string) ([]knowledge.Event, error) {
-	rows, err := k.pool.Query(ctx, `SELECT kind, at, by, other_id, reason, note FROM knowledge_events
+	return collect(ctx, k.pool, "list events", knowledge.EventDest, `SELECT `+knowledge.EventCols+` FROM knowledge_events
 		WHERE entry_id = $1 ORDER BY seq`, id)
-	if err != nil {
-		return nil, wrap("list events", err)
-	}
-	defer rows.Close()
-	out := []knowledge.Event{}
-	for rows.Next() {
-		var ev knowledge.Event
-		if err := rows.Scan(&ev.Kind, &ev.At, &ev.By, &ev.OtherID, &ev.Reason, &ev.Note); err != nil {
-			return nil, wrap("list events", err)
-		}
-		ev.At = ev.At.UTC()
-		out = append(out, ev)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("list events", err)
-	}
-	return out, nil
 }
 
 // The moderation calls under retry (retry.go): reads, a flag (once per
