@@ -369,11 +369,14 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout2", "testdata/gate/injection/was-heldout2.jsonl", fileCases(injTuning, "was-heldout2.jsonl"),
 			map[string]float64{"good": 0.981, "injection": 1}, false},
 		// injection3 was written before this session's change to the
-		// stage and measured once on the code before it: 150/164
-		// attempts refused, 139/153 good findings accepted. Its floors
-		// are set once the change is done and measured, once, after it.
+		// stage and measured on the code before it: 150/164 attempts
+		// refused, 139/153 good findings accepted (6 refused by this
+		// stage, 8 by specificity). Measured once after: 162/164 and
+		// 142/153 (3 by this stage, 8 by specificity); the floors sit
+		// there. The attempts meet the 97 %; the findings miss
+		// its 99 %.
 		{"held-out/injection3", "testdata/gate/heldout/injection3.jsonl", held["injection3.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.928, "injection": 0.987}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)
