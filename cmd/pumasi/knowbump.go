@@ -125,8 +125,9 @@ func addBumpTools(s *mcp.Server, kc *knowClient, handle string, handleOK bool) {
 	addTool(s, &mcp.Tool{
 		Name: "cite_knowledge",
 		Description: "Record that you used a knowledge entry in your work, by its id from query_knowledge. " +
-			"Each call counts one citation and keeps the entry fresh, so entries agents rely on keep ranking. " +
-			"Answers {\"success\", \"data\": entry} as POST /knowledge/{id}/cite (citation_count, endorsement_count, last_used_at).",
+			"A citation counts once per contributor, entry and UTC day (you are " + handle + "): citing the same entry again the same day " +
+			"answers \"counted\": false and changes nothing; a counted citation keeps the entry fresh, so entries agents rely on keep ranking. " +
+			"Answers {\"success\", \"data\": entry with \"counted\"} as POST /knowledge/{id}/cite (citation_count, endorsement_count, last_used_at).",
 		Annotations: citeAnnotations,
 	}, nil, bump("cite"))
 	addTool(s, &mcp.Tool{

@@ -107,6 +107,17 @@ func TestMCPCiteEndorseOverStdio(t *testing.T) {
 		t.Fatalf("server keeps %d citations, %d endorsements; want 1 and 1", e.CitationCount, e.EndorsementCount)
 	}
 
+	// The description tells the agent what its repeat is worth.
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "cite_knowledge" && (!strings.Contains(tool.Description, "the same day") || !strings.Contains(tool.Description, `"counted": false`)) {
+			t.Errorf("cite_knowledge description %q does not say a same-day repeat by the same contributor does not count", tool.Description)
+		}
+	}
+
 	unknown := "0b7e9c52-4f7d-4d8e-9a39-3c1f0e6b2a11"
 	for _, tool := range []string{"cite_knowledge", "endorse_knowledge"} {
 		res := callTool(t, ctx, cs, tool, map[string]any{"id": unknown})

@@ -95,10 +95,13 @@ var table = []Function{
 	{Name: "placements", Kind: KindHTTP, Env: with(pushing, []string{EnvOfflineAfter}), Required: storageSecret},
 	{Name: "assignments", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
 	{Name: "status", Kind: KindHTTP, Env: httpStorage, Required: storageSecret},
-	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors), Required: []string{EnvStorage}},
+	// Every function that takes knowledge writes reads the secret: a
+	// keyed writer's handle is an HMAC of its key under it (functions'
+	// keyHandle), so one key is one handle in every function and localdev.
+	{Name: "knowledge-contribute", Kind: KindHTTP, Env: with(embedding, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	// knowledge-query reads the secret for an admin's include=quarantined.
 	{Name: "knowledge-query", Kind: KindHTTP, Env: with(embedding, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
-	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors), Required: []string{EnvStorage}},
+	{Name: "knowledge-counters", Kind: KindHTTP, Env: with(knowledgeEnv, cors, []string{EnvSecret}), Required: []string{EnvStorage}},
 	// knowledge-moderate: flag (anyone who may write knowledge), history
 	// (public), restore, redact, unmerge and the moderation view (admin
 	// tokens, hence the secret).

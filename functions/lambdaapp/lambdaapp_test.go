@@ -138,3 +138,31 @@ func TestFunctionsLinkNoSQLite(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyedWritersReadTheSecret: every function serving a route that takes
+// a knowledge write (contribute, cite, endorse, flag) reads PUMASI_SECRET,
+// so a bearer key's handle, an HMAC under it, is the same in each of them
+// as in localdev (one key, one contributor).
+func TestKeyedWritersReadTheSecret(t *testing.T) {
+	const secret = "0123456789abcdef0123456789abcdef"
+	env := map[string]string{EnvStorage: "s3://bucket/pumasi?region=us-east-1", EnvSecret: secret}
+	writes := map[string]bool{"/knowledge/contribute": true, "/knowledge/{id}/cite": true,
+		"/knowledge/{id}/endorse": true, "/knowledge/{id}/flag": true}
+	seen := map[string]bool{}
+	for _, r := range functions.Routes() {
+		if r.Method != "POST" || !writes[r.Pattern] || seen[r.Function] {
+			continue
+		}
+		seen[r.Function] = true
+		cfg, err := LoadConfig(r.Function, func(k string) string { return env[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(cfg.Secret) != secret {
+			t.Errorf("function %s (serving %s) does not read %s: its keyed writers would get other handles", r.Function, r.Pattern, EnvSecret)
+		}
+	}
+	if len(seen) < 3 {
+		t.Fatalf("found the write routes in %v, want contribute, counters and moderate", seen)
+	}
+}
