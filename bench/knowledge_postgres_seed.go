@@ -33,17 +33,17 @@ type pgSeed struct {
 // maintenance_work_mem large enough for the graph. pgvector's notices
 // (such as a graph outgrowing maintenance_work_mem) go to stderr. It
 // returns the vectors and ids in seed order for the exact baseline, with
-// the entries earlier runs contributed after them (a kept database).
+// the entries earlier runs contributed after them (a kept database), and
+// the model the seed's vectors are labelled with.
 //
 // Each phase done is recorded in the table bench_seed, so on a kept
 // cluster (bench -pgdir, reuse true) a later run resumes at the first
 // phase not done, or skips the seed, and reports the times of the run that
 // did them.
-func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, mwm string, reuse bool) ([][]float32, []string, pgSeed, error) {
-	var took pgSeed
+func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, mwm string, reuse bool) (vecs [][]float32, ids []string, took pgSeed, model string, err error) {
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
-		return nil, nil, took, err
+		return nil, nil, took, "", err
 	}
 	cfg.MaxConns = 1
 	cfg.ConnConfig.RuntimeParams["maintenance_work_mem"] = mwm
@@ -56,13 +56,13 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 	cfg.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error { return pgxvec.RegisterTypes(ctx, conn) }
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, nil, took, err
+		return nil, nil, took, "", err
 	}
 	defer pool.Close()
 
 	if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS bench_seed (
 		n integer NOT NULL, copy_s float8, indexes_s float8, hnsw_s float8, defs text[], names text[])`); err != nil {
-		return nil, nil, took, err
+		return nil, nil, took, "", err
 	}
 	var st struct {
 		n                  int
@@ -76,11 +76,11 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 		fmt.Fprintf(os.Stderr, "bench: reusing the seed of %d entries in %s\n", n, postgres.Redact(dbURL))
 	case err == nil || !errors.Is(err, pgx.ErrNoRows):
 		if err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		// Another size's, or an unfinished seed without reuse: start over.
 		if _, err := pool.Exec(ctx, `TRUNCATE knowledge_entries CASCADE; DELETE FROM bench_seed`); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		st.n, st.copyS, st.idxS, st.hnswS = 0, nil, nil, nil
 	}
@@ -88,24 +88,24 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 		if st.n == 0 { // a fresh seed: the indexes go, their definitions are kept
 			names, defs, err := dropSecondaryIndexes(ctx, pool)
 			if err != nil {
-				return nil, nil, took, err
+				return nil, nil, took, "", err
 			}
 			st.n, st.names, st.defs = n, names, defs
 			if _, err := pool.Exec(ctx, `INSERT INTO bench_seed (n, defs, names) VALUES ($1, $2, $3)`, n, defs, names); err != nil {
-				return nil, nil, took, err
+				return nil, nil, took, "", err
 			}
 		}
 		if _, err := pool.Exec(ctx, `TRUNCATE knowledge_entries CASCADE`); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		start := time.Now()
 		if err := copyFindings(ctx, pool, n, emb); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		s := time.Since(start).Seconds()
 		st.copyS = &s
 		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET copy_s = $1`, s); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 	}
 	if st.idxS == nil {
@@ -114,79 +114,64 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 			s := time.Now()
 			def = strings.Replace(def, "CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1)
 			if _, err := pool.Exec(ctx, def); err != nil {
-				return nil, nil, took, fmt.Errorf("rebuild %s: %w", st.names[j], err)
+				return nil, nil, took, "", fmt.Errorf("rebuild %s: %w", st.names[j], err)
 			}
 			fmt.Fprintf(os.Stderr, "bench: index %s built in %s\n", st.names[j], time.Since(s).Round(time.Millisecond))
 		}
 		s := time.Since(start).Seconds()
 		st.idxS = &s
 		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET indexes_s = $1`, s); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 	}
 	if st.hnswS == nil {
 		start := time.Now()
 		if err := postgres.EnsureVectorIndex(ctx, pool, emb.Dim()); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		s := time.Since(start).Seconds()
 		st.hnswS = &s
 		fmt.Fprintf(os.Stderr, "bench: HNSW index over %d entries built in %s\n", n, time.Since(start).Round(time.Millisecond))
 		if _, err := pool.Exec(ctx, `VACUUM ANALYZE knowledge_entries`); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		if _, err := pool.Exec(ctx, `UPDATE bench_seed SET hnsw_s = $1`, s); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 	}
 	secs := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 	took = pgSeed{copy: secs(*st.copyS), indexes: secs(*st.idxS), hnsw: secs(*st.hnswS)}
 
-	// The seed's vectors again (they are a function of i), its ids in seq
-	// order, and whatever earlier runs contributed after it.
-	vecs := make([][]float32, 0, n)
-	for i := 0; i < n; i++ {
-		title, content := benchFinding(i)
-		vecs = append(vecs, emb.Vector(knowledge.EmbeddingText(title, content)))
+	// The entries' ids and vectors in seq order, the seed's and whatever
+	// earlier runs contributed after it, as stored: a kept seed may be
+	// older than this build's embedder.
+	if err := pool.QueryRow(ctx, `SELECT model FROM knowledge_entries ORDER BY seq LIMIT 1`).Scan(&model); err != nil {
+		return nil, nil, took, "", err
 	}
-	rows, err := pool.Query(ctx, `SELECT id, seq FROM knowledge_entries ORDER BY seq LIMIT $1`, n)
+	rows, err := pool.Query(ctx, `SELECT id, embedding FROM knowledge_entries ORDER BY seq`)
 	if err != nil {
-		return nil, nil, took, err
+		return nil, nil, took, "", err
 	}
-	ids := make([]string, 0, n)
-	var last int64
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id, &last); err != nil {
-			return nil, nil, took, err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, took, err
-	}
-	if len(ids) != n {
-		return nil, nil, took, fmt.Errorf("seed holds %d entries, want %d", len(ids), n)
-	}
-	rows, err = pool.Query(ctx, `SELECT id, embedding FROM knowledge_entries WHERE seq > $1 ORDER BY seq`, last)
-	if err != nil {
-		return nil, nil, took, err
-	}
+	vecs = make([][]float32, 0, n)
+	ids = make([]string, 0, n)
 	for rows.Next() {
 		var id string
 		var v pgvector.Vector
 		if err := rows.Scan(&id, &v); err != nil {
-			return nil, nil, took, err
+			return nil, nil, took, "", err
 		}
 		ids, vecs = append(ids, id), append(vecs, v.Slice())
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, took, err
+		return nil, nil, took, "", err
+	}
+	if len(ids) < n {
+		return nil, nil, took, "", fmt.Errorf("seed holds %d entries, want %d", len(ids), n)
 	}
 	if len(ids) > n {
 		fmt.Fprintf(os.Stderr, "bench: %d entries contributed by earlier runs are in the exact baseline too\n", len(ids)-n)
 	}
-	return vecs, ids, took, nil
+	return vecs, ids, took, model, nil
 }
 
 // dropSecondaryIndexes drops the table's indexes other than its keys and

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
-	"pumasi/adapters/embed"
 	"pumasi/adapters/postgres"
 )
 
@@ -67,7 +66,7 @@ func (s *statements) print(ctx context.Context, phase string) {
 
 // explainQuery prints EXPLAIN (ANALYZE, BUFFERS) of a query's nearest
 // neighbour search, as the driver runs it, to stderr.
-func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb *embed.Hashed, text string) {
+func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb benchEmbedder, text string) {
 	v := emb.Vector(text)
 	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestEntriesSQL(len(v)),
 		emb.Model(), "academy", pgvector.NewVector(v), 100)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"pumasi/adapters/embed"
 	"pumasi/knowledge"
 )
 
@@ -67,7 +66,7 @@ func trigramAB(ctx context.Context, pool *pgxpool.Pool, client *http.Client, bas
 // nearestAB times, query by query in alternating order (so the machine's
 // load falls on both alike), a query's vector candidates read two ways:
 // Nearest(100) then Entries of its ids, and NearestEntries(100) alone.
-func nearestAB(ctx context.Context, d knowledge.Driver, emb *embed.Hashed, qtexts []string) (two, one []time.Duration, err error) {
+func nearestAB(ctx context.Context, d knowledge.Driver, emb benchEmbedder, qtexts []string) (two, one []time.Duration, err error) {
 	r, ok := d.(knowledge.NearestReader)
 	if !ok {
 		return nil, nil, fmt.Errorf("driver %T has no NearestEntries", d)

@@ -67,7 +67,7 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	emb := embed.NewHashed(0)
-	if _, _, _, err := seedPostgres(ctx, dbURL, n, emb, "1GB", reused); err != nil {
+	if _, _, _, _, err := seedPostgres(ctx, dbURL, n, emb, "1GB", reused); err != nil {
 		return nil, err
 	}
 	if cfg.seedOnly {
