@@ -40,8 +40,9 @@ inspector:
 	bash scripts/inspector.sh
 
 ## test: vet, then every test (fuzz seed corpora included) with real peers under
-## the race detector, which every package with concurrency runs through; then the
-## load and quality tests again without it, at full size, and the pure-CPU gate once.
+## the race detector, which every package with concurrency runs through; then,
+## without it, the load test at full size, the quality measurements (they skip
+## themselves under -race: serial, and several times slower) and the pure-CPU gate.
 ##
 ## RACE_FIRST: the longest packages start first, so that on 2 cores none of them
 ## begins last and stretches the wall time alone (go test starts packages in
@@ -51,20 +52,23 @@ inspector:
 ## -race has nothing to check there and only multiplies their CPU (gate: 13x).
 ## Their code still runs under -race wherever a caller uses it concurrently
 ## (functions, knowledge, localdev).
-## RACEFLAGS: -race also turns on checkptr, which in modernc.org's SQLite (C
-## translated to Go: every pointer is uintptr arithmetic) checks the translator,
-## not pumasi, and doubles the CPU of every test that opens a database. It is
-## off for modernc.org/... only; the race detector stays on everywhere and
-## checkptr on pumasi's own code.
+## RACEFLAGS: SQLite's engine, modernc.org's translation of its C to Go
+## (sqlite/lib, libc, memory), is built without race instrumentation, as the C
+## of a cgo driver would be: the detector watched SQLite's own page cache and
+## VDBE, never pumasi, and that was two thirds of the CPU of every test that
+## opens a database (functions: 370+ CPU-s -> 100). The driver (modernc.org/sqlite,
+## where pumasi's values cross into the engine) and all of pumasi stay
+## instrumented, with checkptr.
 ## -vet=off: `go vet ./...` just ran every analyzer go test would.
 RACE_FIRST  := ./functions ./localdev ./adapters/local ./cmd/pumasi ./e2e ./machine
 NORACE_PKGS := pumasi/gate
-RACEFLAGS   := -race -gcflags='modernc.org/...=-d=checkptr=0'
+RACEFLAGS   := -race $(foreach p,modernc.org/sqlite/lib modernc.org/libc/... modernc.org/memory,-gcflags='$(p)=-race=false')
 test: tools browser inspector
 	$(GO) vet ./...
 	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
 		PUMASI_REQUIRE_PEERS=1 $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality)$$' -v ./adapters/local | grep -E '^(---|ok|FAIL|PASS)|quality_test.go'
+	PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor)$$' -v ./adapters/local ./functions \
+		| grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)'
 	@# the pure-CPU packages, once without -race; for the gate, its figures on
 	@# testdata/gate, tuning and held-out parts (TestGateLabelledCorpus enforces
 	@# the floors); on a failure the whole output is printed

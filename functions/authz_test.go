@@ -410,6 +410,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	for _, row := range authzRows {
 		t.Run(row.name, func(t *testing.T) {
+			t.Parallel() // each cell has a home, a server and a hub of its own
 			for i, cred := range creds {
 				e := newAuthzEnv(t, row.route == connectionsRoute)
 				want := row.want[i]

@@ -185,6 +185,13 @@ var relevanceParts = []struct {
 // and, with -v, a sweep of floors on the tuning parts together (the floor
 // was chosen there), and fails below the figures reached.
 func TestRelevanceFloor(t *testing.T) {
+	if raceEnabled {
+		// The prompts are asked one at a time: nothing concurrent to check,
+		// and several times slower. make test runs it in its pass without
+		// the race detector; TestQuerySharesNothing keeps the same corpus
+		// under it.
+		t.Skip("measured without the race detector")
+	}
 	raw, err := os.ReadFile(filepath.Join(relevanceDir, "heldout3.jsonl"))
 	if err != nil {
 		t.Fatal(err)
