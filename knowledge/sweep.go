@@ -22,7 +22,8 @@ const maxSweepRest = 50 * time.Millisecond
 // stalled. The mark advances after every batch, so an interrupted sweep resumes and a second
 // run finds nothing to do. Pairs of entries both older than the mark are not
 // compared again: an earlier sweep found them apart. Last it counts the
-// entries unused for a half-life or more and records the report.
+// entries unused for a half-life or more, prunes the per-day citation rows
+// past their window (cites.go) and records the report.
 func (k *Engine) SweepKnowledge(ctx context.Context, threshold float64) (SweepReport, error) {
 	if threshold <= 0 {
 		threshold = DefaultMergeThreshold
@@ -68,6 +69,10 @@ func (k *Engine) SweepKnowledge(ctx context.Context, threshold float64) (SweepRe
 		if err := k.d.SetSweepMark(ctx, mark); err != nil {
 			return rep, fmt.Errorf("write sweep mark: %w", err)
 		}
+	}
+	// After the merges, which fold by the rows of the days they share.
+	if err := k.pruneCites(ctx); err != nil {
+		return rep, fmt.Errorf("prune citation rows: %w", err)
 	}
 	aged, err := k.d.CountUnused(ctx, k.now().Add(-k.halfLife))
 	if err != nil {

@@ -256,3 +256,24 @@ func (k *Knowledge) ImportRedaction(ctx context.Context, t knowledge.Tombstone) 
 	}
 	return created, nil
 }
+
+var _ knowledge.CitePruner = (*Knowledge)(nil)
+
+// PruneCites deletes old per-day citation rows, keeping those of
+// survivors of absorptions in effect.
+func (k *Knowledge) PruneCites(ctx context.Context, before string) (int64, error) {
+	var n int64
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		r, err := tx.ExecContext(ctx, `DELETE FROM knowledge_cites WHERE day < ?
+			AND entry_id NOT IN (SELECT merged_into FROM knowledge_absorbed WHERE unmerged_at IS NULL)`, before)
+		if err != nil {
+			return err
+		}
+		n, err = r.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, wrapInternal("prune cites", err)
+	}
+	return n, nil
+}

@@ -291,3 +291,25 @@ func (r retrying) ImportRedaction(ctx context.Context, t knowledge.Tombstone) (c
 	err = retry(ctx, idempotent, func(ctx context.Context) error { created, err = r.Knowledge.ImportRedaction(ctx, t); return err })
 	return created, err
 }
+
+var (
+	_ knowledge.CitePruner = (*Knowledge)(nil)
+	_ knowledge.CitePruner = retrying{}
+)
+
+// PruneCites deletes old per-day citation rows, keeping those of
+// survivors of absorptions in effect.
+func (k *Knowledge) PruneCites(ctx context.Context, before string) (int64, error) {
+	tag, err := k.pool.Exec(ctx, `DELETE FROM knowledge_cites WHERE day < $1
+		AND entry_id NOT IN (SELECT merged_into FROM knowledge_absorbed WHERE unmerged_at IS NULL)`, before)
+	if err != nil {
+		return 0, wrap("prune cites", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+// PruneCites is idempotent: a retry deletes what is left of the same rows.
+func (r retrying) PruneCites(ctx context.Context, before string) (n int64, err error) {
+	err = retry(ctx, idempotent, func(ctx context.Context) error { n, err = r.Knowledge.PruneCites(ctx, before); return err })
+	return n, err
+}

@@ -7,7 +7,9 @@ import (
 	"pumasi/knowledge/knowledgetest"
 )
 
-// TestKnowledgePort runs the export and import conformance on PostgreSQL.
+// TestKnowledgePort runs the export and import conformance, and the pruning of old citation rows, on PostgreSQL.
 func TestKnowledgePort(t *testing.T) {
-	knowledgetest.RunPort(t, func(t *testing.T) knowledge.Driver { return newKnowledgeDriver(t) })
+	newDriver := func(t *testing.T) knowledge.Driver { return newKnowledgeDriver(t) }
+	knowledgetest.RunPort(t, newDriver)
+	knowledgetest.RunCitePrune(t, newDriver)
 }
