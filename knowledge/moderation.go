@@ -204,16 +204,17 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 	return e, counted, k.goneIfRedacted(ctx, in.ID, err)
 }
 
-// Restore lifts an entry's quarantine (an admin's decision); its flags stay
-// in its history and only later flags count toward another quarantine.
-// Restoring an entry that is not quarantined changes nothing. Returns
-// not_found, or gone for a redacted entry.
+// Restore is an admin's review: it lifts an entry's quarantine, or
+// dismisses the flags waiting on an entry not quarantined. The flags stay
+// in its history and count, and only later flags count toward another
+// quarantine or list it as flagged again. Restoring an entry with neither
+// changes nothing. Returns not_found, or gone for a redacted entry.
 func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
 	st, err := k.modState(ctx, id)
 	if err != nil {
 		return Entry{}, err
 	}
-	if st.Quarantined {
+	if st.Quarantined || st.Flags > st.Cleared {
 		if err := k.mod().SetQuarantine(ctx, id, false, Event{Kind: EventRestored, At: k.now().UTC(), By: by}); err != nil {
 			return Entry{}, k.goneIfRedacted(ctx, id, err)
 		}
@@ -288,8 +289,8 @@ func withState(e Entry, st ModState) Entry {
 	return e
 }
 
-// ModerationView is what an admin reviews: flagged entries not
-// quarantined, quarantined ones (the last flagged first), and recent
+// ModerationView is what an admin reviews: entries flagged since their
+// last restore and not quarantined, quarantined ones (the last flagged first), and recent
 // merges.
 type ModerationView struct {
 	Flagged     []Entry `json:"flagged"`
@@ -333,7 +334,7 @@ func (k *Engine) Moderation(ctx context.Context, hive string, limit int) (Modera
 		switch {
 		case st.Quarantined && len(out.Quarantined) < limit:
 			out.Quarantined = append(out.Quarantined, e)
-		case !st.Quarantined && st.Flags > 0 && len(out.Flagged) < limit:
+		case !st.Quarantined && st.Flags > st.Cleared && len(out.Flagged) < limit:
 			out.Flagged = append(out.Flagged, e)
 		}
 	}

@@ -323,4 +323,31 @@ func testModerationView(t *testing.T, k *knowledge.Engine) {
 	if v, err := k.Moderation(ctx, "", 10); err != nil || len(v.Flagged) != 2 {
 		t.Fatalf("moderation of every hive = %d flagged, %v; want 2", len(v.Flagged), err)
 	}
+	// An admin's restore is a review: the entries leave both lists, their
+	// flags kept, until a flag comes after it.
+	for _, id := range []string{a.ID, b.ID} {
+		if r, err := k.Restore(ctx, id, "the-admin"); err != nil || r.Quarantined || r.Flags != 1 {
+			t.Fatalf("Restore(%s) = quarantined %v flags %d, %v; want lifted with its flag kept", id, r.Quarantined, r.Flags, err)
+		}
+	}
+	if v, err := k.Moderation(ctx, "academy", 10); err != nil || len(v.Flagged)+len(v.Quarantined) != 0 {
+		t.Fatalf("after restores, moderation of academy = flagged %v quarantined %v, %v; want both empty", ids(v.Flagged), ids(v.Quarantined), err)
+	}
+	mustFlag(t, k, a.ID, "flagger-2", false)
+	if v, err := k.Moderation(ctx, "academy", 10); err != nil || !slices.Equal(ids(v.Flagged), []string{a.ID}) || v.Flagged[0].Flags != 2 {
+		t.Fatalf("a flag after the restore: flagged %v, %v; want [%s] with 2 flags", ids(v.Flagged), err, a.ID)
+	}
+	if got := eventKinds(t, k.Driver(), a.ID); !slices.Equal(got, []string{"flagged", "restored", "flagged"}) {
+		t.Fatalf("events of the reviewed entry = %v", got)
+	}
+	// Restoring an entry with nothing waiting changes nothing.
+	if _, err := k.Restore(ctx, c.ID, "the-admin"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Restore(ctx, c.ID, "the-admin"); err != nil {
+		t.Fatal(err)
+	}
+	if got := eventKinds(t, k.Driver(), c.ID); !slices.Equal(got, []string{"flagged", "restored"}) {
+		t.Fatalf("events after two restores = %v, want one restored", got)
+	}
 }
