@@ -12,8 +12,8 @@ import (
 // The lexical side of the driver finds the entries that hold a term
 // (knowledge.Term):
 //
-//   - a word through the stored `search` tsvector (English stems, over title,
-//     content and tags), which the knowledge_entries_search index answers; a
+//   - a word through the knowledge_search(title, content, tags) tsvector
+//     (English stems), which the knowledge_entries_search index answers; a
 //     Hangul term matches as a prefix, since the parser keeps Korean
 //     particles on the word;
 //   - a substring through knowledge_text(title, content, tags) ILIKE, which
@@ -26,7 +26,7 @@ import (
 // The statements of one term. The substring ones must call knowledge_text
 // exactly as the trigram index does, or the planner scans the table.
 const (
-	matchWordSQL = `SELECT id FROM knowledge_entries WHERE search @@ to_tsquery('english', $1)
+	matchWordSQL = `SELECT id FROM knowledge_entries WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1)
 		AND ($2 = '' OR hive = $2) ORDER BY seq DESC LIMIT $3`
 	matchSubstringSQL = `SELECT id FROM knowledge_entries WHERE knowledge_text(title, content, tags) ILIKE $1
 		AND ($2 = '' OR hive = $2) ORDER BY seq DESC LIMIT $3`

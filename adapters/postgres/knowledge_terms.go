@@ -14,7 +14,7 @@ import (
 // posting list), a scan that stops at the limit for a common one.
 const (
 	countWordSQL = `SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
-		WHERE search @@ to_tsquery('english', $1) LIMIT $2) m`
+		WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1) LIMIT $2) m`
 	countSubstringSQL = `SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
 		WHERE knowledge_text(title, content, tags) ILIKE $1 LIMIT $2) m`
 )

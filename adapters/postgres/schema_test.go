@@ -227,7 +227,7 @@ func TestSchemaVectors(t *testing.T) {
 	}
 }
 
-// TestSchemaLexical: the generated tsvector matches stemmed English across
+// TestSchemaLexical: the tsvector knowledge_search indexes matches stemmed English across
 // title, content and tags, and the trigram index over knowledge_text finds
 // Korean and identifiers, both through their indexes.
 func TestSchemaLexical(t *testing.T) {
@@ -237,8 +237,8 @@ func TestSchemaLexical(t *testing.T) {
 	insertEntry(t, pool, "ko", "academy", "데이터베이스 연결 오류", "서버가 꺼져 있으면 데이터베이스 연결이 거부됩니다", nil, "c", "[1,0,0]")
 	insertEntry(t, pool, "tagged", "academy", "index build memory", "maintenance_work_mem bounds the graph build", []string{"migrations"}, "d", "[1,0,0]")
 
-	fts := `SELECT id FROM knowledge_entries WHERE search @@ websearch_to_tsquery('english', $1)
-		ORDER BY ts_rank(search, websearch_to_tsquery('english', $1)) DESC, id`
+	fts := `SELECT id FROM knowledge_entries WHERE knowledge_search(title, content, tags) @@ websearch_to_tsquery('english', $1)
+		ORDER BY ts_rank(knowledge_search(title, content, tags), websearch_to_tsquery('english', $1)) DESC, id`
 	if plan := explain(t, pool, fts, "connections"); !strings.Contains(plan, "knowledge_entries_search") {
 		t.Fatalf("full-text query does not use knowledge_entries_search:\n%s", plan)
 	}
