@@ -60,19 +60,24 @@ inspector:
 ## where pumasi's values cross into the engine) and all of pumasi stay
 ## instrumented, with checkptr.
 ## -vet=off: `go vet ./...` just ran every analyzer go test would.
+## TRIM: vet, the tests and the binaries they build (e2e, the dashboard, MCP) use
+## -trimpath, as `make install` does, so that a cold run compiles the tree once for
+## all of them and once under -race, not a third time for the README's install test
+## (localdev took 215 s cold against 102 s warm, mostly that compile).
+TRIM        := GOFLAGS="-trimpath $(GOFLAGS)"
 RACE_FIRST  := ./functions ./localdev ./adapters/local ./cmd/pumasi ./e2e ./machine
 NORACE_PKGS := pumasi/gate
 RACEFLAGS   := -race $(foreach p,modernc.org/sqlite/lib modernc.org/libc/... modernc.org/memory,-gcflags='$(p)=-race=false')
 test: tools browser inspector
-	$(GO) vet ./...
+	$(TRIM) $(GO) vet ./...
 	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
-		PUMASI_REQUIRE_PEERS=1 $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
-	PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor)$$' -v ./adapters/local ./functions \
+		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
+	PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor)$$' -v ./adapters/local ./functions \
 		| grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)'
 	@# the pure-CPU packages, once without -race; for the gate, its figures on
 	@# testdata/gate, tuning and held-out parts (TestGateLabelledCorpus enforces
 	@# the floors); on a failure the whole output is printed
-	@out=$$(PUMASI_REQUIRE_PEERS=1 $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) 2>&1) || { printf '%s\n' "$$out"; exit 1; }; \
+	@out=$$(PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) 2>&1) || { printf '%s\n' "$$out"; exit 1; }; \
 		printf '%s\n' "$$out" | grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)'
 
 ## bench: benchmarks, each printed beside a baseline measured in the same run
