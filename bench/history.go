@@ -18,7 +18,6 @@ import (
 	"pumasi/adapters/local"
 	s3store "pumasi/adapters/s3"
 	"pumasi/functions"
-	"pumasi/internal/testpeer"
 )
 
 func init() {
@@ -176,15 +175,11 @@ func benchHistoryS3(ctx context.Context, cfg config, text []byte) ([]row, error)
 	if cfg.quick {
 		n = 120
 	}
-	srv, err := testpeer.StartMinIO()
+	srv, bucket, err := startBucket(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	bucket, err := srv.CreateBucket(ctx)
-	if err != nil {
-		return nil, err
-	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var stores [2]*s3store.Store
 	for i, h := range []pumasi.Retention{{Off: true}, {}} {

@@ -109,14 +109,11 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	if err != nil {
 		return nil, err
 	}
-	pool, err := postgres.OpenWith(ctx, dbURL, postgres.Options{})
+	pool, err := openMigrated(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	defer pool.Close()
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		return nil, err
-	}
 	if o.storage != "" {
 		if _, err := pool.Exec(ctx, `ALTER TABLE knowledge_entries ALTER COLUMN embedding SET STORAGE `+o.storage); err != nil {
 			return nil, err

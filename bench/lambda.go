@@ -55,15 +55,11 @@ func benchLambda(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := testpeer.StartMinIO()
+	srv, bucket, err := startBucket(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	bucket, err := srv.CreateBucket(ctx)
-	if err != nil {
-		return nil, err
-	}
 	storage := srv.URL(bucket, "bench")
 	st, err := s3store.Open(ctx, storage, s3store.Options{Credentials: srv.Credentials()})
 	if err != nil {

@@ -58,14 +58,11 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := postgres.OpenWith(ctx, dbURL, postgres.Options{})
+	pool, err := openMigrated(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	defer pool.Close()
-	if err := postgres.Migrate(ctx, pool); err != nil {
-		return nil, err
-	}
 	emb := embed.NewHashed(0)
 	if _, _, _, _, err := seedPostgres(ctx, dbURL, n, emb, "1GB", reused); err != nil {
 		return nil, err
@@ -96,15 +93,11 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 
 	// The function under the emulator, on MinIO for its file store (a
 	// Lambda refuses local storage) and this database for knowledge.
-	srv, err := testpeer.StartMinIO()
+	srv, bucket, err := startBucket(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	bucket, err := srv.CreateBucket(ctx)
-	if err != nil {
-		return nil, err
-	}
 	env := append(srv.Env(), "PUMASI_STORAGE="+srv.URL(bucket, "bench"), "PUMASI_SECRET="+string(benchSecret),
 		"PUMASI_KNOWLEDGE="+dbURL)
 	em, err := rie.Start(ctx, rieBin, bins["knowledge-query"], env)

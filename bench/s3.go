@@ -16,7 +16,6 @@ import (
 
 	"pumasi"
 	s3store "pumasi/adapters/s3"
-	"pumasi/internal/testpeer"
 )
 
 func init() {
@@ -32,15 +31,11 @@ func benchS3(ctx context.Context, cfg config) ([]row, error) {
 	if cfg.quick {
 		n = 100
 	}
-	srv, err := testpeer.StartMinIO()
+	srv, bucket, err := startBucket(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	bucket, err := srv.CreateBucket(ctx)
-	if err != nil {
-		return nil, err
-	}
 	content := make([]byte, 2048)
 	rand.Read(content)
 	text := []byte(hex.EncodeToString(content))

@@ -100,15 +100,7 @@ func TestTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(root, "infra", "template.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		t.Fatalf("parse template: %v", err)
-	}
-	top := doc.Content[0]
+	top := loadTemplate(t)
 	if got := path(top, "Transform").Value; got != "AWS::Serverless-2016-10-31" {
 		t.Fatalf("Transform = %q, want the SAM transform", got)
 	}
@@ -410,4 +402,22 @@ func checkKnowledgeDatabase(t *testing.T, top *yaml.Node, byName map[string]samF
 			t.Errorf("%s %s is not !If [HasKnowledgeDatabase, !Sub %q, !Ref AWS::NoValue]", sf.logical, lambdaapp.EnvKnowledge, want)
 		}
 	}
+}
+
+// loadTemplate parses infra/template.yaml and returns its top mapping.
+func loadTemplate(t *testing.T) *yaml.Node {
+	t.Helper()
+	root, err := rie.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "infra", "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("parse template: %v", err)
+	}
+	return doc.Content[0]
 }

@@ -2,16 +2,10 @@ package lambda_test
 
 import (
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"gopkg.in/yaml.v3"
-
-	"pumasi/internal/rie"
 )
 
 // TestTemplateS3TimeoutFitsTheFunction: every function's S3 client gives up
@@ -20,19 +14,7 @@ import (
 // limit, so a stalled S3 answers the documented 503 rather than the
 // gateway's bare timeout.
 func TestTemplateS3TimeoutFitsTheFunction(t *testing.T) {
-	root, err := rie.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(filepath.Join(root, "infra", "template.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		t.Fatalf("parse template: %v", err)
-	}
-	top := doc.Content[0]
+	top := loadTemplate(t)
 	globals := path(top, "Globals", "Function")
 	resources := path(top, "Resources")
 	n := 0
