@@ -68,8 +68,14 @@ TRIM        := GOFLAGS="-trimpath $(GOFLAGS)"
 RACE_FIRST  := ./functions ./localdev ./adapters/local ./cmd/pumasi ./e2e ./machine
 NORACE_PKGS := pumasi/gate
 RACEFLAGS   := -race $(foreach p,modernc.org/sqlite/lib modernc.org/libc/... modernc.org/memory,-gcflags='$(p)=-race=false')
-test: tools browser inspector
-	$(TRIM) $(GO) vet ./...
+## PEERS: scripts/peers.sh installs the test peers (the targets tools, browser and
+## inspector, the independent ones side by side) beside vet, so that a cold run's
+## downloads and MinIO's build overlap the compile; a cached run is a no-op.
+test:
+	bash scripts/peers.sh & peers=$$!; \
+		$(TRIM) $(GO) vet ./...; vet=$$?; \
+		wait $$peers; installed=$$?; \
+		[ $$vet -eq 0 ] && [ $$installed -eq 0 ]
 	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
 		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
 	PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor)$$' -v ./adapters/local ./functions \
