@@ -2,9 +2,7 @@ package local
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -411,10 +409,4 @@ func wrapInternal(op string, err error) error {
 		return err
 	}
 	return storageErr(fmt.Errorf("%s: %w", op, err))
-}
-
-func randHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
