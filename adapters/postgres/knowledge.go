@@ -28,6 +28,9 @@ type Knowledge struct {
 	// exist. Indexes are only ever created, so the cache cannot go stale; it
 	// saves a catalog lookup per insert.
 	indexed sync.Map
+	// stats is what the planner's statistics say of common words
+	// (knowledge_terms.go); being estimates, they can only be stale.
+	stats termStats
 }
 
 var _ knowledge.Driver = (*Knowledge)(nil)
