@@ -13,24 +13,25 @@ import (
 // The counting statements of one term (see knowledge_lexical.go): the
 // matches, up to a limit. Each is planned with its own term, so the
 // planner's statistics decide how: the index for a rare term (a short
-// posting list), a scan that stops at the limit for a common one.
+// posting list), a scan that stops at the limit for a common one. A word's
+// statement also answers its lexemes ($3 the plain word), as the search
+// index holds them, so the driver can tell which words the statistics show
+// common (Match) without a round trip of its own.
 const (
-	countWordSQL = `SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
-		WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1) LIMIT $2) m`
+	countWordSQL = `SELECT (SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
+		WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1) LIMIT $2) m),
+		tsvector_to_array(to_tsvector('english', knowledge_words($3)))`
 	countSubstringSQL = `SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
 		WHERE knowledge_text(title, content, tags) ILIKE $1 LIMIT $2) m`
 )
 
-// Words far more common than the engine's limit are not counted: their
-// number comes from the statistics ANALYZE keeps on the search index's
-// expression (pg_stats.most_common_elems, the lexemes of the most entries,
-// with the share of entries holding each). Counting one exactly read a
-// posting list of tens of thousands of entries on its first sight (bench
-// knowledge-postgres: TermCounts p99 37 ms at 100,000 entries).
+// A word matching more entries than a count's limit is common; how common
+// comes from the statistics ANALYZE keeps on the search index's expression
+// (pg_stats.most_common_elems: the lexemes of the most entries, with the
+// share of entries holding each), which Match sizes its recent range by.
 const (
 	// commonFactor is how many times the limit a word's estimate must be
-	// for the estimate to stand in for a count: a sample's error is a few
-	// percent at that size, so such a word surely matches past the limit.
+	// for Match to look for it among the newest entries first.
 	commonFactor = 4
 	// statsTTL is how long a process keeps the statistics it read: ANALYZE
 	// moves them far less often.
@@ -45,10 +46,6 @@ const (
 const termStatsSQL = `SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples
 	FROM pg_stats s JOIN pg_class c ON c.relname = 'knowledge_entries' AND c.relnamespace = to_regnamespace(s.schemaname)
 	WHERE s.schemaname = current_schema() AND s.tablename = 'knowledge_entries_search' AND s.most_common_elems IS NOT NULL`
-
-// stemSQL is the lexemes of each word, as the search index holds them.
-const stemSQL = `SELECT tsvector_to_array(to_tsvector('english', knowledge_words(w)))
-	FROM unnest($1::text[]) WITH ORDINALITY AS t(w, i) ORDER BY i`
 
 // termStats is what a driver knows of common words: the lexeme statistics
 // (refreshed after statsTTL) and the words it found common by them, which
@@ -98,82 +95,47 @@ func (k *Knowledge) commonWord(word string) (est, rows float64) {
 	return s.common[word], s.rows
 }
 
-// estimates returns, for each of terms, its estimated entries when the
-// statistics show it far more common than limit, else 0 (count it): one
-// round trip to stem the words, none when there are no statistics.
-func (k *Knowledge) estimates(ctx context.Context, terms []knowledge.Term, limit int) ([]float64, error) {
-	out := make([]float64, len(terms))
-	lex, _ := k.lexemes(ctx)
-	if len(lex) == 0 {
-		return out, nil
-	}
-	var words []string
-	var at []int
-	for i, t := range terms {
-		if !t.Substring && !knowledge.HangulOnly(t.Text) { // a Hangul word matches as a prefix
-			words = append(words, t.Text)
-			at = append(at, i)
-		}
-	}
-	if len(words) == 0 {
-		return out, nil
-	}
-	rows, err := k.pool.Query(ctx, stemSQL, words)
-	if err != nil {
-		return nil, err
-	}
-	stems, err := pgx.CollectRows(rows, pgx.RowTo[[]string])
-	if err != nil {
-		return nil, err
-	}
-	s := &k.stats
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for j, st := range stems {
-		if j >= len(at) || len(st) != 1 {
-			continue
-		}
-		if est := lex[st[0]]; est > float64(commonFactor*limit) {
-			out[at[j]] = est
-			if s.common == nil || len(s.common) >= commonTermLimit {
-				s.common = map[string]float64{}
-			}
-			s.common[words[j]] = est
-		}
-	}
-	return out, nil
-}
-
 // TermCounts counts, for each term, the entries it matches, up to limit
-// + 1: one statement per term, all in one round trip, except the words the
-// statistics show to be far more common than limit, which answer their
-// estimate.
+// + 1: one statement per term, all in one round trip. A word past limit
+// that the statistics show far more common is remembered for Match.
 func (k *Knowledge) TermCounts(ctx context.Context, terms []knowledge.Term, limit int) ([]int, error) {
 	out := make([]int, len(terms))
 	if len(terms) == 0 {
 		return out, nil
 	}
-	est, err := k.estimates(ctx, terms, limit)
-	if err != nil {
-		return nil, wrap("estimate terms", err)
-	}
+	stems := make([][]string, len(terms))
 	batch := &pgx.Batch{}
 	for i, t := range terms {
-		if est[i] > 0 {
-			out[i] = int(est[i])
+		if t.Substring {
+			batch.Queue(countSubstringSQL, termArg(t), limit+1).QueryRow(func(row pgx.Row) error { return row.Scan(&out[i]) })
 			continue
 		}
-		q := countWordSQL
-		if t.Substring {
-			q = countSubstringSQL
-		}
-		batch.Queue(q, termArg(t), limit+1).QueryRow(func(row pgx.Row) error { return row.Scan(&out[i]) })
-	}
-	if batch.Len() == 0 {
-		return out, nil
+		batch.Queue(countWordSQL, termArg(t), limit+1, t.Text).QueryRow(func(row pgx.Row) error { return row.Scan(&out[i], &stems[i]) })
 	}
 	if err := k.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, wrap("count terms", err)
 	}
+	var lex map[string]float64
+	for i, t := range terms {
+		if out[i] <= limit || len(stems[i]) != 1 || knowledge.HangulOnly(t.Text) { // a Hangul word matches as a prefix
+			continue
+		}
+		if lex == nil {
+			lex, _ = k.lexemes(ctx)
+		}
+		if est := lex[stems[i][0]]; est > float64(commonFactor*limit) {
+			k.stats.remember(t.Text, est)
+		}
+	}
 	return out, nil
+}
+
+// remember notes word as common, held by about est entries.
+func (s *termStats) remember(word string, est float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.common == nil || len(s.common) >= commonTermLimit {
+		s.common = map[string]float64{}
+	}
+	s.common[word] = est
 }
