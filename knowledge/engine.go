@@ -219,7 +219,7 @@ func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (
 	if err != nil {
 		return StoredEntry{}, 0, fmt.Errorf("find near duplicates: %w", err)
 	}
-	text := EmbeddingText(in.Title, in.Content)
+	probe := newMergeProbe(in.Model, in.Threshold, EmbeddingText(in.Title, in.Content))
 	var best StoredEntry
 	bestSim := math.Inf(-1)
 	for _, id := range ids {
@@ -228,7 +228,7 @@ func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (
 			continue
 		}
 		sim := Cosine(in.Vector, e.Vector)
-		if sim > bestSim && mergeable(in.Model, sim, in.Threshold, text, EmbeddingText(e.Title, e.Content)) {
+		if sim > bestSim && probe.mergeable(sim, EmbeddingText(e.Title, e.Content)) {
 			best, bestSim = e, sim
 		}
 	}
