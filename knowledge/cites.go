@@ -25,12 +25,12 @@ type CitePruner interface {
 	PruneCites(ctx context.Context, before string) (int64, error)
 }
 
-// pruneCites has the driver drop the citation rows older than the window.
-func (k *Engine) pruneCites(ctx context.Context) error {
+// pruneCites has the driver drop the citation rows older than the window
+// and returns how many it dropped.
+func (k *Engine) pruneCites(ctx context.Context) (int64, error) {
 	p, ok := k.d.(CitePruner)
 	if !ok {
-		return nil
+		return 0, nil
 	}
-	_, err := p.PruneCites(ctx, citeDay(k.now().Add(-time.Duration(citeRowDays-1)*24*time.Hour)))
-	return err
+	return p.PruneCites(ctx, citeDay(k.now().Add(-time.Duration(citeRowDays-1)*24*time.Hour)))
 }

@@ -93,6 +93,13 @@ type FlagRecord struct {
 	Note   string    `json:"note"`
 	Admin  bool      `json:"admin"`
 	At     time.Time `json:"at"`
+	// Origin is the entry the flag was first made on: an entry that
+	// absorbed another holds the absorbed one's flags with its id, and
+	// unmerge moves them back by it. Empty means the entry holding it.
+	Origin string `json:"origin,omitempty"`
+	// Cleared says an admin's restore dismissed the flag: it counts among
+	// the entry's flaggers, not toward its next quarantine.
+	Cleared bool `json:"cleared,omitempty"`
 }
 
 // ExportedModState is an entry's ModState in an export.

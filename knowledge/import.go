@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"pumasi"
@@ -47,6 +48,7 @@ func (k *Engine) Import(ctx context.Context, r Record) (bool, error) {
 		for i := range x.Cites {
 			x.Cites[i].Origin = originOr(x.Cites[i].Origin, x.ID)
 		}
+		x.Lifecycle = importedLifecycle(x.Lifecycle, x.ID)
 		return p.ImportEntry(ctx, x)
 	case r.Merge != nil:
 		m := *r.Merge
@@ -54,16 +56,50 @@ func (k *Engine) Import(ctx context.Context, r Record) (bool, error) {
 			return false, err
 		}
 		m.Tags = nonNil(m.Tags)
+		m.Lifecycle = importedLifecycle(m.Lifecycle, m.EntryID)
 		return p.ImportMerge(ctx, m)
 	}
 	t := *r.Tombstone
 	if t.ID == "" || pumasi.CheckID("hive", t.Hive) != nil {
 		return false, pumasi.Errorf(pumasi.EInvalidRequest, "tombstone %q: want an id and a valid hive", t.ID)
 	}
+	t.Lifecycle = importedLifecycle(t.Lifecycle, t.ID)
 	if len(t.Events) == 0 {
 		t.Events = []Event{{Kind: EventRedacted, At: t.At, By: t.By, Reason: t.Reason}}
 	}
 	return p.ImportRedaction(ctx, t)
+}
+
+// importedLifecycle gives id's flags their origin (empty: id) and, for an
+// export written before flags carried it, their cleared mark: the first
+// moderation.cleared flags (oldest first) are the ones the last restore
+// counted.
+func importedLifecycle(lc Lifecycle, id string) Lifecycle {
+	flags := make([]FlagRecord, len(lc.Flags))
+	copy(flags, lc.Flags)
+	marked := false
+	for i := range flags {
+		flags[i].Origin = originOr(flags[i].Origin, id)
+		marked = marked || flags[i].Cleared
+	}
+	if m := lc.Moderation; m != nil && m.Cleared > 0 && !marked {
+		order := make([]int, len(flags))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool {
+			fa, fb := flags[order[a]], flags[order[b]]
+			if !fa.At.Equal(fb.At) {
+				return fa.At.Before(fb.At)
+			}
+			return fa.Agent < fb.Agent
+		})
+		for n, i := range order {
+			flags[i].Cleared = int64(n) < m.Cleared
+		}
+	}
+	lc.Flags = flags
+	return lc
 }
 
 func originOr(origin, id string) string {

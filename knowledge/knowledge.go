@@ -173,6 +173,9 @@ type SweepReport struct {
 	// Aged is how many entries have gone unused for a half-life or more
 	// (their rank weight is halfway to the floor or below).
 	Aged int `json:"aged"`
+	// CitesPruned is how many per-day citation rows past their window the
+	// sweep deleted (cites.go).
+	CitesPruned int64 `json:"cites_pruned"`
 	// Batches is how many short batches the sweep ran in.
 	Batches int `json:"batches"`
 	// At is when the sweep ran; Took how long it took.

@@ -181,11 +181,16 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 		return Entry{}, false, err
 	}
 	at := k.now().UTC()
-	counted, err := k.mod().Flag(ctx, in.ID, Flag{Agent: in.Agent, Reason: in.Reason, Note: in.Note, Admin: in.Admin, At: at})
+	// An absorbed id's flag counts on its survivor, as a cite does.
+	var counted bool
+	id, err := k.live(ctx, in.ID, func(live string) (err error) {
+		counted, err = k.mod().Flag(ctx, live, Flag{Agent: in.Agent, Reason: in.Reason, Note: in.Note, Admin: in.Admin, At: at})
+		return err
+	})
 	if err != nil {
 		return Entry{}, false, k.goneIfRedacted(ctx, in.ID, err)
 	}
-	st, err := k.modState(ctx, in.ID)
+	st, err := k.modState(ctx, id)
 	if err != nil {
 		return Entry{}, false, err
 	}
@@ -196,12 +201,40 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 		} else {
 			ev.Note = fmt.Sprintf("%d distinct flaggers", st.Flags-st.Cleared)
 		}
-		if err := k.mod().SetQuarantine(ctx, in.ID, true, ev); err != nil {
-			return Entry{}, false, k.goneIfRedacted(ctx, in.ID, err)
+		if err := k.mod().SetQuarantine(ctx, id, true, ev); err != nil {
+			return Entry{}, false, k.goneIfRedacted(ctx, id, err)
 		}
 	}
-	e, err := k.entry(ctx, in.ID)
-	return e, counted, k.goneIfRedacted(ctx, in.ID, err)
+	e, err := k.answer(ctx, in.ID, id)
+	return e, counted, k.goneIfRedacted(ctx, id, err)
+}
+
+// quarantineMerged applies the threshold to a survivor that has just
+// absorbed entry gone, whose flags now count on it: it is quarantined when
+// its distinct flaggers with a flag pending reach the threshold, or when
+// gone was quarantined (a near-duplicate of a quarantined entry says the
+// same thing). An unmerge leaves the survivor's quarantine to an admin's
+// restore.
+func (k *Engine) quarantineMerged(ctx context.Context, keep, gone string) error {
+	sts, err := k.mod().ModStates(ctx, []string{keep, gone})
+	if err != nil {
+		return fmt.Errorf("read moderation of %s: %w", keep, err)
+	}
+	st, was := sts[keep], sts[gone]
+	pending := st.Flags - st.Cleared
+	if st.Quarantined || (!was.Quarantined && pending < int64(k.quarantineFlags)) {
+		return nil
+	}
+	ev := Event{Kind: EventQuarantined, At: k.now().UTC(), OtherID: gone,
+		Note: fmt.Sprintf("merged %s: %d distinct flaggers", gone, pending)}
+	if was.Quarantined {
+		ev.Note = fmt.Sprintf("merged %s, which was quarantined", gone)
+	}
+	err = k.mod().SetQuarantine(ctx, keep, true, ev)
+	if pumasi.ErrorCode(err) == pumasi.ENotFound {
+		return nil // redacted or absorbed since: nothing left to hide
+	}
+	return err
 }
 
 // Restore is an admin's review: it lifts an entry's quarantine, or

@@ -12,7 +12,7 @@ import (
 // and PostgreSQL's timestamptz give the same UTC time.
 const (
 	// FlagCols are a flag's columns (FlagDest).
-	FlagCols = "agent, reason, note, admin, at"
+	FlagCols = "agent, reason, note, admin, at, origin, cleared"
 	// EventCols are an event's columns (EventDest).
 	EventCols = "kind, at, by, other_id, reason, note"
 	// ModStateCols are a moderation row's columns (ModStateDest).
@@ -58,7 +58,7 @@ func Collect[T any](rows Rows, dest func(*T) []any) ([]T, error) {
 
 // FlagDest scans FlagCols.
 func FlagDest(f *FlagRecord) []any {
-	return []any{&f.Agent, &f.Reason, &f.Note, &f.Admin, At(&f.At)}
+	return []any{&f.Agent, &f.Reason, &f.Note, &f.Admin, At(&f.At), &f.Origin, &f.Cleared}
 }
 
 // EventDest scans EventCols.

@@ -71,9 +71,11 @@ func (k *Engine) SweepKnowledge(ctx context.Context, threshold float64) (SweepRe
 		}
 	}
 	// After the merges, which fold by the rows of the days they share.
-	if err := k.pruneCites(ctx); err != nil {
+	pruned, err := k.pruneCites(ctx)
+	if err != nil {
 		return rep, fmt.Errorf("prune citation rows: %w", err)
 	}
+	rep.CitesPruned = pruned
 	aged, err := k.d.CountUnused(ctx, k.now().Add(-k.halfLife))
 	if err != nil {
 		return rep, fmt.Errorf("count unused entries: %w", err)
@@ -160,6 +162,9 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		}
 		gone[g.ID] = true
 		merged++
+		if err := k.quarantineMerged(ctx, keep, g.ID); err != nil {
+			return merged, false, err
+		}
 	}
 	return merged, false, nil
 }

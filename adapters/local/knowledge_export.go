@@ -1,6 +1,7 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -60,7 +61,7 @@ func (k *Knowledge) PortDetails(ctx context.Context, id string) (knowledge.PortD
 // FlagRecords lists the flags kept against id, oldest first.
 func (k *Knowledge) FlagRecords(ctx context.Context, id string) ([]knowledge.FlagRecord, error) {
 	return collect(ctx, k.s.db, "list flags", knowledge.FlagDest,
-		`SELECT `+knowledge.FlagCols+` FROM knowledge_flags WHERE entry_id = ? ORDER BY at, agent`, id)
+		`SELECT `+knowledge.FlagCols+` FROM knowledge_flags WHERE entry_id = ? ORDER BY at, agent, origin`, id)
 }
 
 // MergeRecords pages through knowledge_absorbed by seq.
@@ -108,8 +109,9 @@ func idTaken(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
 // events.
 func importLifecycle(ctx context.Context, tx *sql.Tx, id, hive string, lc knowledge.Lifecycle) error {
 	for _, f := range lc.Flags {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at, origin, cleared)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At),
+			cmp.Or(f.Origin, id), f.Cleared); err != nil {
 			return fmt.Errorf("import flag: %w", err)
 		}
 	}

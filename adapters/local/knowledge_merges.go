@@ -58,7 +58,11 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?2`},
 			{"move endorsements", `UPDATE knowledge_endorsements SET entry_id = ?1 WHERE entry_id = ?2`},
 			{"move cites", `UPDATE knowledge_cites SET entry_id = ?1 WHERE entry_id = ?2`},
+			{"move flags", `UPDATE knowledge_flags SET entry_id = ?1 WHERE entry_id = ?2`},
 			{"count", recountSQL(1)},
+			{"count flags", recountFlagsSQL(1)[0]},
+			{"count flags", recountFlagsSQL(1)[1]},
+			{"count absorbed flags", recountFlagsSQL(2)[1]},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?2`},
 		}
 		for _, s := range steps {
@@ -154,8 +158,12 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id IN (?1, ?2)`},
 			{"count contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
 				SELECT DISTINCT entry_id, agent FROM knowledge_contributions WHERE entry_id IN (?1, ?2)`},
+			{"move flags", `UPDATE knowledge_flags SET entry_id = ?2 WHERE entry_id = ?1 AND origin IN ` + origins},
 			{"count survivor", recountSQL(1)},
 			{"count restored", recountSQL(2)},
+			{"count survivor flags", recountFlagsSQL(1)[1]},
+			{"count restored flags", recountFlagsSQL(2)[0]},
+			{"count restored flags", recountFlagsSQL(2)[1]},
 		}
 		for _, s := range steps {
 			if _, err := tx.ExecContext(ctx, s.q, args...); err != nil {

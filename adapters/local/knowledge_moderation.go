@@ -38,17 +38,41 @@ func insertEvent(ctx context.Context, tx *sql.Tx, id string, ev knowledge.Event)
 	return nil
 }
 
-// Flag records f once per agent; the distinct flaggers grow with a new one.
+// recountFlagsSQL sets the moderation counts of the entry whose id is
+// parameter ?n from its flag rows (whatever their origin): flags is its
+// distinct flaggers, cleared those of them with no flag pending, flagged_at
+// its last flag. A live entry flagged for the first time gets its row.
+func recountFlagsSQL(n int) []string {
+	return []string{
+		fmt.Sprintf(`INSERT INTO knowledge_moderation (entry_id, hive)
+			SELECT id, hive FROM knowledge_entries WHERE id = ?%[1]d
+			AND EXISTS (SELECT 1 FROM knowledge_flags WHERE entry_id = ?%[1]d)
+			ON CONFLICT (entry_id) DO NOTHING`, n),
+		fmt.Sprintf(`UPDATE knowledge_moderation SET
+			flags = (SELECT COUNT(DISTINCT agent) FROM knowledge_flags WHERE entry_id = ?%[1]d),
+			cleared = (SELECT COUNT(DISTINCT agent) FROM knowledge_flags WHERE entry_id = ?%[1]d) -
+				(SELECT COUNT(DISTINCT agent) FROM knowledge_flags WHERE entry_id = ?%[1]d AND cleared = 0),
+			flagged_at = COALESCE((SELECT MAX(at) FROM knowledge_flags WHERE entry_id = ?%[1]d), flagged_at)
+			WHERE entry_id = ?%[1]d`, n),
+	}
+}
+
+// Flag records f once per agent and origin; the distinct flaggers grow
+// only with an agent who had no flag on the entry (one who flagged an
+// entry it absorbed counts once).
 func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool, error) {
 	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
 		counted = false
-		hive, err := entryHive(ctx, tx, id)
-		if err != nil {
+		if _, err := entryHive(ctx, tx, id); err != nil {
 			return err
 		}
-		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (entry_id, agent) DO NOTHING`,
+		var had int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_flags WHERE entry_id = ? AND agent = ?`, id, f.Agent).Scan(&had); err != nil {
+			return fmt.Errorf("read flags: %w", err)
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at, origin)
+			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?1) ON CONFLICT (entry_id, agent, origin) DO NOTHING`,
 			id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At))
 		if err != nil {
 			return fmt.Errorf("record flag: %w", err)
@@ -56,11 +80,11 @@ func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool
 		if n, _ := r.RowsAffected(); n == 0 {
 			return nil
 		}
-		counted = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, flags, flagged_at)
-			VALUES (?, ?, 1, ?) ON CONFLICT (entry_id) DO UPDATE SET flags = flags + 1, flagged_at = excluded.flagged_at`,
-			id, hive, formatTime(f.At)); err != nil {
-			return fmt.Errorf("count flag: %w", err)
+		counted = had == 0
+		for _, q := range recountFlagsSQL(1) {
+			if _, err := tx.ExecContext(ctx, q, id); err != nil {
+				return fmt.Errorf("count flag: %w", err)
+			}
 		}
 		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventFlagged, At: f.At, By: f.Agent, Reason: f.Reason, Note: f.Note})
 	})
@@ -85,6 +109,11 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 		}
 		if _, err := tx.ExecContext(ctx, q, id, hive); err != nil {
 			return fmt.Errorf("set quarantine: %w", err)
+		}
+		if !on {
+			if _, err := tx.ExecContext(ctx, `UPDATE knowledge_flags SET cleared = 1 WHERE entry_id = ?`, id); err != nil {
+				return fmt.Errorf("clear flags: %w", err)
+			}
 		}
 		return insertEvent(ctx, tx, id, ev)
 	})

@@ -47,8 +47,8 @@ func (k *Knowledge) RecordSweep(ctx context.Context, rep knowledge.SweepReport) 
 	// Synced, and with it every merge of the run (durable covers all the
 	// commits before it): the report it answers is then true after a crash.
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms)
-			VALUES (?, ?, ?, ?, ?, ?)`, formatTime(rep.At), rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds())
+		_, err := tx.ExecContext(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms, cites_pruned)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, formatTime(rep.At), rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds(), rep.CitesPruned)
 		return err
 	})
 	if err != nil {

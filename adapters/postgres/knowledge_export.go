@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,7 +63,7 @@ func (k *Knowledge) PortDetails(ctx context.Context, id string) (knowledge.PortD
 // FlagRecords lists the flags kept against id, oldest first.
 func (k *Knowledge) FlagRecords(ctx context.Context, id string) ([]knowledge.FlagRecord, error) {
 	return collect(ctx, k.pool, "list flags", knowledge.FlagDest,
-		`SELECT `+knowledge.FlagCols+` FROM knowledge_flags WHERE entry_id = $1 ORDER BY at, agent`, id)
+		`SELECT `+knowledge.FlagCols+` FROM knowledge_flags WHERE entry_id = $1 ORDER BY at, agent, origin`, id)
 }
 
 // MergeRecords pages through knowledge_absorbed by seq.
@@ -106,8 +107,9 @@ func idTaken(ctx context.Context, tx pgx.Tx, id string) (bool, error) {
 // events.
 func importLifecycle(ctx context.Context, tx pgx.Tx, id, hive string, lc knowledge.Lifecycle) error {
 	for _, f := range lc.Flags {
-		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, id, f.Agent, f.Reason, f.Note, f.Admin, f.At); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at, origin, cleared)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`, id, f.Agent, f.Reason, f.Note, f.Admin, f.At,
+			cmp.Or(f.Origin, id), f.Cleared); err != nil {
 			return fmt.Errorf("import flag: %w", err)
 		}
 	}

@@ -81,7 +81,11 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = $1`, onlyGone},
 			{"move endorsements", `UPDATE knowledge_endorsements SET entry_id = $1 WHERE entry_id = $2`, both},
 			{"move cites", `UPDATE knowledge_cites SET entry_id = $1 WHERE entry_id = $2`, both},
+			{"move flags", `UPDATE knowledge_flags SET entry_id = $1 WHERE entry_id = $2`, both},
 			{"count", recountSQL, onlyKeep},
+			{"count flags", recountFlagsSQL[0], onlyKeep},
+			{"count flags", recountFlagsSQL[1], onlyKeep},
+			{"count absorbed flags", recountFlagsSQL[1], onlyGone},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = $1`, onlyGone},
 		})
 	})
@@ -155,8 +159,12 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ANY($1)`, []any{[]string{keep, u.EntryID}}},
 			{"count contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
 				SELECT DISTINCT entry_id, agent FROM knowledge_contributions WHERE entry_id = ANY($1)`, []any{[]string{keep, u.EntryID}}},
+			{"move flags", `UPDATE knowledge_flags SET entry_id = $2 WHERE entry_id = $1 AND origin = ANY($3)`, moveBack},
 			{"count survivor", recountSQL, []any{keep}},
 			{"count restored", recountSQL, []any{u.EntryID}},
+			{"count survivor flags", recountFlagsSQL[1], []any{keep}},
+			{"count restored flags", recountFlagsSQL[0], []any{u.EntryID}},
+			{"count restored flags", recountFlagsSQL[1], []any{u.EntryID}},
 			{"mark undone", `UPDATE knowledge_absorbed SET unmerged_at = $2, unmerged_by = $3 WHERE seq = $1`, []any{rec, u.At, u.By}},
 		})
 	})

@@ -40,17 +40,47 @@ func insertEvent(ctx context.Context, tx pgx.Tx, id string, ev knowledge.Event) 
 	return nil
 }
 
-// Flag records f once per agent; the distinct flaggers grow with a new one.
+// recountFlagsSQL sets the moderation counts of entry $1 from its flag
+// rows (whatever their origin): flags is its distinct flaggers, cleared
+// those of them with no flag pending, flagged_at its last flag. A live
+// entry flagged for the first time gets its row.
+var recountFlagsSQL = []string{
+	`INSERT INTO knowledge_moderation (entry_id, hive)
+		SELECT id, hive FROM knowledge_entries WHERE id = $1
+		AND EXISTS (SELECT 1 FROM knowledge_flags WHERE entry_id = $1)
+		ON CONFLICT (entry_id) DO NOTHING`,
+	`UPDATE knowledge_moderation SET
+		flags = (SELECT count(DISTINCT agent) FROM knowledge_flags WHERE entry_id = $1),
+		cleared = (SELECT count(DISTINCT agent) FROM knowledge_flags WHERE entry_id = $1) -
+			(SELECT count(DISTINCT agent) FROM knowledge_flags WHERE entry_id = $1 AND NOT cleared),
+		flagged_at = COALESCE((SELECT max(at) FROM knowledge_flags WHERE entry_id = $1), flagged_at)
+		WHERE entry_id = $1`,
+}
+
+// Flag records f once per agent and origin; the distinct flaggers grow
+// only with an agent who had no flag on the entry (one who flagged an
+// entry it absorbed counts once).
 func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool, error) {
 	counted := false
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
 		counted = false
-		hive, err := lockEntry(ctx, tx, id)
-		if err != nil {
-			return err
+		// FOR UPDATE, not FOR SHARE: two flags of one entry recount its
+		// row one after the other.
+		var hive string
+		err := tx.QueryRow(ctx, `SELECT hive FROM knowledge_entries WHERE id = $1 FOR UPDATE`, id).Scan(&hive)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (entry_id, agent) DO NOTHING`,
+		if err != nil {
+			return fmt.Errorf("lock entry: %w", err)
+		}
+		var had bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM knowledge_flags WHERE entry_id = $1 AND agent = $2)`,
+			id, f.Agent).Scan(&had); err != nil {
+			return fmt.Errorf("read flags: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at, origin)
+			VALUES ($1, $2, $3, $4, $5, $6, $1) ON CONFLICT (entry_id, agent, origin) DO NOTHING`,
 			id, f.Agent, f.Reason, f.Note, f.Admin, f.At)
 		if err != nil {
 			return fmt.Errorf("record flag: %w", err)
@@ -58,11 +88,11 @@ func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool
 		if tag.RowsAffected() == 0 {
 			return nil
 		}
-		counted = true
-		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_moderation AS m (entry_id, hive, flags, flagged_at)
-			VALUES ($1, $2, 1, $3) ON CONFLICT (entry_id) DO UPDATE SET flags = m.flags + 1, flagged_at = excluded.flagged_at`,
-			id, hive, f.At); err != nil {
-			return fmt.Errorf("count flag: %w", err)
+		counted = !had
+		for _, q := range recountFlagsSQL {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return fmt.Errorf("count flag: %w", err)
+			}
 		}
 		return insertEvent(ctx, tx, id, knowledge.Event{Kind: knowledge.EventFlagged, At: f.At, By: f.Agent, Reason: f.Reason, Note: f.Note})
 	})
@@ -87,6 +117,11 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 		}
 		if _, err := tx.Exec(ctx, q, id, hive); err != nil {
 			return fmt.Errorf("set quarantine: %w", err)
+		}
+		if !on {
+			if _, err := tx.Exec(ctx, `UPDATE knowledge_flags SET cleared = true WHERE entry_id = $1`, id); err != nil {
+				return fmt.Errorf("clear flags: %w", err)
+			}
 		}
 		return insertEvent(ctx, tx, id, ev)
 	})

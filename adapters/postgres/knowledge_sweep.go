@@ -36,8 +36,8 @@ func (k *Knowledge) CountUnused(ctx context.Context, before time.Time) (int, err
 
 // RecordSweep keeps a sweep's report in knowledge_sweeps.
 func (k *Knowledge) RecordSweep(ctx context.Context, rep knowledge.SweepReport) error {
-	_, err := k.pool.Exec(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms)
-		VALUES ($1, $2, $3, $4, $5, $6)`, rep.At, rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds())
+	_, err := k.pool.Exec(ctx, `INSERT INTO knowledge_sweeps (at, scanned, merged, aged, batches, took_ms, cites_pruned)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, rep.At, rep.Scanned, rep.Merged, rep.Aged, rep.Batches, rep.Took.Milliseconds(), rep.CitesPruned)
 	if err != nil {
 		return wrap("record sweep", err)
 	}

@@ -49,8 +49,8 @@ func testCitePrune(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) 
 	for _, id := range []string{a, b, lone} {
 		cite(id, "citer-c1")
 	}
-	if rep, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil || rep.Merged != 1 {
-		t.Fatalf("sweep = %+v, %v; want the twins merged", rep, err)
+	if rep, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil || rep.Merged != 1 || rep.CitesPruned != 0 {
+		t.Fatalf("sweep = %+v, %v; want the twins merged, no cite row pruned", rep, err)
 	}
 	if e := mustEntry(t, k, a); e.MergedInto != "" {
 		a, b = b, a
@@ -63,8 +63,8 @@ func testCitePrune(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) 
 	if r := cite(lone, "citer-c1"); !r.Counted || r.CitationCount != 2 {
 		t.Fatalf("cite three days later = counted %v (%d), want counted (2)", r.Counted, r.CitationCount)
 	}
-	if _, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil {
-		t.Fatal(err)
+	if rep, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil || rep.CitesPruned != 1 {
+		t.Fatalf("sweep three days later = %+v, %v; want the lone entry's 1 old row pruned", rep, err)
 	}
 	rows := citeRows(t, k)
 	today := knowClock.now().UTC().Format(time.DateOnly)
@@ -84,8 +84,8 @@ func testCitePrune(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) 
 		t.Fatalf("survivor citations after the unmerge = %d, want 1", got)
 	}
 	// Apart again, the two are pruned like any other entry.
-	if _, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil {
-		t.Fatal(err)
+	if rep, err := k.SweepKnowledge(ctx, knowledge.DefaultMergeThreshold); err != nil || rep.CitesPruned != 2 {
+		t.Fatalf("sweep after the unmerge = %+v, %v; want the pair's 2 old rows pruned", rep, err)
 	}
 	if got := citeRows(t, k)[a]; len(got) != 0 {
 		t.Fatalf("the former survivor's old rows after the next sweep = %+v, want none", got)

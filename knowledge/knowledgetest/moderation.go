@@ -30,6 +30,7 @@ func runModeration(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) 
 	t.Run("RedactionLeavesATombstone", func(t *testing.T) { k, d := engine(t); testRedact(t, k, d) })
 	t.Run("SupersedeLineage", func(t *testing.T) { k, _ := engine(t); testSupersede(t, k) })
 	t.Run("ModerationView", func(t *testing.T) { k, _ := engine(t); testModerationView(t, k) })
+	t.Run("FlagsMoveWithMerge", func(t *testing.T) { k, _ := engine(t); testFlagsMoveWithMerge(t, k) })
 }
 
 func mustFlag(t *testing.T, k *knowledge.Engine, id, agent string, admin bool) (knowledge.Entry, bool) {

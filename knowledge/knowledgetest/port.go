@@ -181,6 +181,17 @@ func testPort(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	if err != nil || len(h.Events) != 2 || h.Events[0].Kind != knowledge.EventMergedInto || h.Events[1].Kind != knowledge.EventUnmerged {
 		t.Fatalf("history of the unmerged entry on the target = %+v, %v; want merged_into, unmerged", h, err)
 	}
+	// The absorbed entry's flag counts on its survivor, at home and on the
+	// target, and goes back with it on unmerge.
+	other := a2
+	if flagged == a2 {
+		other = b2
+	}
+	for _, k := range []*knowledge.Engine{src, dst} {
+		if got := mustEntry(t, k, a2).Flags; got != 1 {
+			t.Fatalf("survivor's flags before the unmerge = %d, want flagger-f1's 1", got)
+		}
+	}
 	// Unmerge gives back on the target exactly what it gives back at home.
 	for _, k := range []*knowledge.Engine{src, dst} {
 		if _, err := k.Unmerge(ctx, b2, "admin-x"); err != nil {
@@ -195,6 +206,11 @@ func testPort(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	}
 	if got := countsOf(mustEntry(t, dst, b2)); got != (counts{1, 2, 1, "[agent-kept-b]"}) && got != (counts{1, 1, 1, "[agent-kept-a]"}) {
 		t.Fatalf("restored entry on the target = %+v, want its own contributor, citers and endorser", got)
+	}
+	for _, k := range []*knowledge.Engine{src, dst} {
+		if f, o := mustEntry(t, k, flagged).Flags, mustEntry(t, k, other).Flags; f != 1 || o != 0 {
+			t.Fatalf("after unmerge: flagged entry %d flags, the other %d; want 1 and 0 (the flag went back by its origin)", f, o)
+		}
 	}
 	if _, counted, err := dst.Flag(ctx, knowledge.FlagInput{ID: flagged, Agent: "flagger-f1", Reason: knowledge.FlagDuplicate}); err != nil || counted {
 		t.Fatalf("flagger-f1 flagging its entry again on the target: counted %v, %v; want not counted", counted, err)
