@@ -60,6 +60,13 @@ func TestSweepOnDemand(t *testing.T) {
 	if rep.Files.Blobs != 1 || rep.Knowledge == nil {
 		t.Fatalf("report = %+v, want 1 blob removed and a knowledge part", rep)
 	}
+	// The knowledge part names the citation rows it pruned (none here).
+	var raw struct {
+		Knowledge map[string]any `json:"knowledge"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil || raw.Knowledge["cites_pruned"] != float64(0) {
+		t.Fatalf("knowledge report %v, %v; want cites_pruned 0", raw.Knowledge, err)
+	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Fatalf("old orphan still there: %v", err)
 	}

@@ -183,10 +183,10 @@ func testPort(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	}
 	// The absorbed entry's flag counts on its survivor, at home and on the
 	// target, and goes back with it on unmerge.
-	other := a2
-	if flagged == a2 {
-		other = b2
+	if flagged != b2 {
+		t.Fatalf("the flagged entry %s survived the merge; the case needs its flag on the absorbed one", flagged)
 	}
+	other := a2
 	for _, k := range []*knowledge.Engine{src, dst} {
 		if got := mustEntry(t, k, a2).Flags; got != 1 {
 			t.Fatalf("survivor's flags before the unmerge = %d, want flagger-f1's 1", got)
