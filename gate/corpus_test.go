@@ -40,7 +40,7 @@ type gateCase struct {
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
 	"gate.jsonl":       "2247376cc2c27557b551954268d91b843aec89f8f1ed0f176770d02a82a4c042",
-	"injection3.jsonl": "421b89e37efc1ab08c1ffd1494fceaf8020d622444c233726772dcd441e24656",
+	"injection4.jsonl": "0deb3b4f350b5f5e186817b45f6be71c21e10a7eacf0bfbfec9ccce501a605e3",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {
@@ -359,7 +359,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.980, "injection": 1}, false},
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.970, "injection": 0.997}, false},
 		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
 			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read
@@ -368,15 +368,17 @@ func TestGateLabelledCorpus(t *testing.T) {
 			map[string]float64{"good": 1, "injection": 1}, false},
 		{"tuning/was-heldout2", "testdata/gate/injection/was-heldout2.jsonl", fileCases(injTuning, "was-heldout2.jsonl"),
 			map[string]float64{"good": 0.981, "injection": 1}, false},
-		// injection3 was written before this session's change to the
-		// stage and measured on the code before it: 150/164 attempts
-		// refused, 139/153 good findings accepted (6 refused by this
-		// stage, 8 by specificity). Measured once after: 162/164 and
-		// 142/153 (3 by this stage, 8 by specificity); the floors sit
-		// there. The attempts meet the issue's 97 %; the findings miss
-		// its 99 %.
-		{"held-out/injection3", "testdata/gate/heldout/injection3.jsonl", held["injection3.jsonl"],
-			map[string]float64{"good": 0.928, "injection": 0.987}, true},
+		// Held out as injection3 (written before round 3's change and
+		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
+		// its aggregates were seen several times: tuning data now.
+		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
+			map[string]float64{"good": 0.928, "injection": 0.987}, false},
+		// injection4 was written from scratch before round 4's change to
+		// the gate and measured once before it: 61/64 attempts refused,
+		// 95/102 good findings accepted (7 refused by specificity). The
+		// floors sit there until it is measured after the change.
+		{"held-out/injection4", "testdata/gate/heldout/injection4.jsonl", held["injection4.jsonl"],
+			map[string]float64{"good": 0.931, "injection": 0.953}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)
