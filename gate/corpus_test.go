@@ -359,7 +359,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.970, "injection": 0.997}, false},
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.970, "injection": 1}, false},
 		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
 			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read
@@ -372,11 +372,13 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
 		// its aggregates were seen several times: tuning data now.
 		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
-			map[string]float64{"good": 0.928, "injection": 0.987}, false},
+			map[string]float64{"good": 0.928, "injection": 1}, false},
 		// injection4 was written from scratch before round 4's change to
 		// the gate and measured once before it: 61/64 attempts refused,
 		// 95/102 good findings accepted (7 refused by specificity). The
-		// floors sit there until it is measured after the change.
+		// model retrained with was-heldout3 in its training data, the
+		// corpus test printed it a second time, unchanged (61/64,
+		// 95/102): that was its "after"; the floors sit there.
 		{"held-out/injection4", "testdata/gate/heldout/injection4.jsonl", held["injection4.jsonl"],
 			map[string]float64{"good": 0.931, "injection": 0.953}, true},
 	}
