@@ -206,13 +206,14 @@ func TestRelevanceFloor(t *testing.T) {
 	// 86/94, 96/106; tuning-2 73/79, 74/87; tuning-3 49/50, 54/66;
 	// held-out-3 33/37, 47/55, before and after round 3's change): less is
 	// a regression. The goal is 90 % of both. Round 2 gave tuning-2
-	// 72/79.
+	// 72/79. Held-out-4 (round 4): 44/54, 94/99 before and after (no
+	// relevance change was kept).
 	want := map[string][2]float64{ // clean, found
 		"tuning":     {0.914, 0.905},
 		"tuning-2":   {0.92, 0.85},
 		"tuning-3":   {0.98, 0.818},
 		"tuning-4":   {0.891, 0.854}, // held-out-3 of round 3: 33/37, 47/55
-		"held-out-4": {0.81, 0.94}, // 44/54, 94/99 on the code it was written against (7247914)
+		"held-out-4": {0.81, 0.94},   // 44/54, 94/99 on the code it was written against (7247914)
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
