@@ -119,7 +119,11 @@ type DetailSet struct {
 // plain words that read as a setting's value after a space.
 var (
 	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)([a-z0-9][\w.-]*)`)
-	settingValues  = map[string]bool{"true": true, "false": true, "on": true, "off": true, "yes": true, "no": true,
+	// plainSetting is a plain word given a value with = and no space
+	// (p=quarantine in a DMARC record, mode=ro): a setting too, though its
+	// name holds none of . _ -.
+	plainSetting  = regexp.MustCompile(`(?i)(?:^|[\s(;,])([a-z][a-z0-9]*)=([a-z0-9][\w.-]*)`)
+	settingValues = map[string]bool{"true": true, "false": true, "on": true, "off": true, "yes": true, "no": true,
 		"input": true, "always": true, "never": true, "none": true, "auto": true, "earliest": true, "latest": true,
 		"strict": true, "lax": true, "enabled": true, "disabled": true, "required": true, "optional": true}
 )
@@ -158,8 +162,11 @@ func ParseDetails(text string) DetailSet {
 		if val == "" || englishStop[val] || spaced && !settingValues[val] && !strings.ContainsAny(val, "-_") {
 			continue
 		}
-		if !slices.Contains(d.Settings[key], val) {
-			d.Settings[key] = append(d.Settings[key], val)
+		d.addSetting(key, val)
+	}
+	for _, m := range plainSetting.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
+		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" {
+			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}
 	prose := codeSpan.ReplaceAllStringFunc(text, func(span string) string {
@@ -255,6 +262,12 @@ func spanTokens(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(`,;()[]{}"'<>|&`, r)
 	})
+}
+
+func (d DetailSet) addSetting(key, val string) {
+	if !slices.Contains(d.Settings[key], val) {
+		d.Settings[key] = append(d.Settings[key], val)
+	}
 }
 
 func (d DetailSet) addAtom(t string) string {

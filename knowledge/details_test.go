@@ -34,6 +34,11 @@ func TestDetailsConflict(t *testing.T) {
 		{"rewording adds a flag", "Run helm upgrade --install --atomic.", "CI runs helm upgrade --install --atomic --timeout 5m.", false},
 		{"path-like identifiers with ::", "Hold it across .await with tokio::sync::Mutex.", "Hold it across .await with std::sync::Mutex.", true},
 		{"braced group moved", "Keys {user:1}:a and {user:1}:b share a slot.", "Keys {user}:1:a and {user}:1:b share a slot.", true},
+		{"plain setting after = without a space", "Move the DMARC record from p=none to p=quarantine.", "Move the DMARC record from p=quarantine to p=reject.", true},
+		{"rewording keeps a plain setting", "Publish p=quarantine once reports are clean.", "With clean aggregate reports, go to p=quarantine.", false},
+		{"prose = with spaces is no setting", "In the proof a = b holds for the pair.", "For the pair, a = c holds in that proof.", false},
+		{"options reordered", "`ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg` seeks fast.", "`ffmpeg -i in.mp4 -ss 00:10:00 -frames:v 1 thumb.jpg` seeks fast.", true},
+		{"rewording quotes the command as is", "`ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg` seeks fast.", "Seeking is quick with `ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg`.", false},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {

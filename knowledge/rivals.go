@@ -357,7 +357,7 @@ func spansRival(a, b []string) bool {
 				continue
 			}
 			ty := spanTokens(y)
-			if oneTokenApart(tx, ty) {
+			if oneTokenApart(tx, ty) || reordered(tx, ty) {
 				return true
 			}
 			if tx[0] != ty[0] || extends(tx, ty) || extends(ty, tx) {
@@ -392,6 +392,20 @@ func oneTokenApart(a, b []string) bool {
 		}
 	}
 	return differ == 1
+}
+
+// reordered reports whether two commands of one program hold the same
+// words in another order (`ffmpeg -ss 10 -i in.mp4` and `ffmpeg -i in.mp4
+// -ss 10`: a seek on the input, then one on the output): where an option
+// stands is what such a finding tells.
+func reordered(a, b []string) bool {
+	if len(a) != len(b) || len(a) < 3 || a[0] != b[0] || slices.Equal(a, b) {
+		return false
+	}
+	sa, sb := slices.Clone(a), slices.Clone(b)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	return slices.Equal(sa, sb)
 }
 
 // extends reports whether token list long holds all of short, in a row
