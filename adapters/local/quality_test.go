@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pumasi/adapters/embed"
+	"pumasi/internal/heldout"
 	"pumasi/knowledge"
 )
 
@@ -371,7 +372,11 @@ func TestRetrievalQuality(t *testing.T) {
 				t.Logf("%s, vector only, threshold %.2f: %v", part.name, knowledge.DefaultMergeThreshold, before)
 			}
 			got := measureRetrieval(t, part, emb, knowledge.Options{}, emb.MergeThreshold())
-			t.Logf("%s, hybrid (default), %s at %.2f: %v", part.name, emb.Model(), emb.MergeThreshold(), got)
+			if part.heldOut && !heldout.Show() {
+				t.Log(heldout.Hidden(part.name))
+			} else {
+				t.Logf("%s, hybrid (default), %s at %.2f: %v", part.name, emb.Model(), emb.MergeThreshold(), got)
+			}
 			checkFloors(t, floors[part.name](got))
 		})
 	}
