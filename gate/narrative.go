@@ -166,20 +166,6 @@ func Narrative(title, content string) NarrativeResult {
 	return n
 }
 
-// IsNarrative reports whether text reads as a diary, story or session
-// summary rather than a finding, with the features that decided it.
-func IsNarrative(text string) ([]string, bool) {
-	n := Narrative("", text)
-	if !n.Story {
-		return nil, false
-	}
-	var out []string
-	for _, s := range n.signals() {
-		out = append(out, s.Name)
-	}
-	return out, true
-}
-
 func (n NarrativeResult) signals() []Signal {
 	var sig []Signal
 	for _, p := range n.Session {

@@ -10,12 +10,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strings"
 	"sync"
 	"unicode"
-
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
 
 	"pumasi/knowledge"
 )
@@ -165,15 +161,6 @@ func (h *Hashed) add(acc []float64, feature string, w float64) {
 		w = -w
 	}
 	acc[idx] += w
-}
-
-// Tokens splits text into case-folded NFC words of letters, digits and
-// underscores; every other rune separates words.
-func Tokens(text string) []string {
-	text = cases.Fold().String(norm.NFC.String(text))
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
-	})
 }
 
 // MergeThreshold is the cosine above which two contributions embedded by
