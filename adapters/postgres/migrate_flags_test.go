@@ -3,9 +3,6 @@ package postgres
 import (
 	"context"
 	"testing"
-
-	"pumasi/internal/migrate"
-	"pumasi/internal/testpeer"
 )
 
 // TestFlagOriginMigrationBackfill: 0005 on a database of the migrations
@@ -15,20 +12,7 @@ import (
 // 0021 does.
 func TestFlagOriginMigrationBackfill(t *testing.T) {
 	ctx := context.Background()
-	pool := openTest(t, testpeer.Postgres(t))
-	ms, err := loadMigrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before []migrate.Migration
-	for _, m := range ms {
-		if m.Version < 5 {
-			before = append(before, m)
-		}
-	}
-	if err := migrate.Run(ctx, &pgTarget{pool: pool}, before); err != nil {
-		t.Fatal(err)
-	}
+	pool := migratedBelow(t, 5)
 	for _, q := range []string{
 		`INSERT INTO knowledge_flags (entry_id, agent, reason, note, admin, at) VALUES
 			('e1', 'b', 'wrong', '', false, '2026-01-01T00:00:02Z'),

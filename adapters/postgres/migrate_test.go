@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pumasi/internal/migrate"
 	"pumasi/internal/testpeer"
 )
 
@@ -33,6 +34,28 @@ func migrated(t *testing.T) *pgxpool.Pool {
 	t.Helper()
 	pool := openTest(t, testpeer.Postgres(t))
 	if err := Migrate(context.Background(), pool); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+// migratedBelow opens a fresh test database holding the schema of the
+// migrations before version, as a database from before it would: the
+// starting point of a test of that migration on existing rows.
+func migratedBelow(t *testing.T, version int) *pgxpool.Pool {
+	t.Helper()
+	pool := openTest(t, testpeer.Postgres(t))
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []migrate.Migration
+	for _, m := range ms {
+		if m.Version < version {
+			before = append(before, m)
+		}
+	}
+	if err := migrate.Run(context.Background(), &pgTarget{pool: pool}, before); err != nil {
 		t.Fatal(err)
 	}
 	return pool

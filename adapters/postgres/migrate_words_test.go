@@ -3,9 +3,6 @@ package postgres
 import (
 	"context"
 	"testing"
-
-	"pumasi/internal/migrate"
-	"pumasi/internal/testpeer"
 )
 
 // TestWordsMigrationRewritesNothing: 0004 makes "max.poll.records" hold the
@@ -14,20 +11,7 @@ import (
 // are the same ones after it, and the old rows are found by their words.
 func TestWordsMigrationRewritesNothing(t *testing.T) {
 	ctx := context.Background()
-	pool := openTest(t, testpeer.Postgres(t))
-	ms, err := loadMigrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before []migrate.Migration
-	for _, m := range ms {
-		if m.Version < 4 {
-			before = append(before, m)
-		}
-	}
-	if err := migrate.Run(ctx, &pgTarget{pool: pool}, before); err != nil {
-		t.Fatal(err)
-	}
+	pool := migratedBelow(t, 4)
 	pool.Reset()
 	if err := EnsureVectorIndex(ctx, pool, 3); err != nil {
 		t.Fatal(err)
