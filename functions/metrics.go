@@ -36,6 +36,7 @@ type Metrics struct {
 	verdicts  *prometheus.CounterVec
 	entries   *prometheus.CounterVec
 	sweeps    *prometheus.CounterVec
+	pruned    prometheus.Counter
 	syncLag   *prometheus.Desc
 	missing   *prometheus.Desc
 	lagSource func(ctx context.Context) ([]agentLag, error)
@@ -76,12 +77,14 @@ func NewMetrics() *Metrics {
 		Help: "Knowledge entries created (accepted contributions) per hive."}, []string{"hive"})
 	m.sweeps = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pumasi_sweep_runs_total",
 		Help: "Sweep runs by result."}, []string{"result"})
+	m.pruned = prometheus.NewCounter(prometheus.CounterOpts{Name: "pumasi_sweep_cites_pruned_total",
+		Help: "Per-day citation rows the sweep pruned past their window (the report's cites_pruned)."})
 	m.syncLag = prometheus.NewDesc("pumasi_agent_sync_lag_seconds",
 		"Per placed agent: seconds since the oldest room change its machine's last status report does not hold (0 when synced).", []string{"room", "agent"}, nil)
 	m.missing = prometheus.NewDesc("pumasi_agent_missing_files",
 		"Per placed agent: room files its machine's last status report lacks or holds at another sha256.", []string{"room", "agent"}, nil)
 	m.reg.MustRegister(m.requests, m.latency, m.uploads, m.upBytes, m.pushed, m.dropped, m.slowDrops, m.machines,
-		m.verdicts, m.entries, m.sweeps, lagCollector{m},
+		m.verdicts, m.entries, m.sweeps, m.pruned, lagCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -312,6 +315,9 @@ func (a *API) Sweep(ctx context.Context, grace time.Duration) (SweepReport, erro
 			result = "error"
 		}
 		m.sweeps.WithLabelValues(result).Inc()
+		if rep.Knowledge != nil {
+			m.pruned.Add(float64(rep.Knowledge.CitesPruned))
+		}
 	}
 	return rep, err
 }
