@@ -166,7 +166,7 @@ type Merge struct {
 	Title      string    `json:"title"`
 	At         time.Time `json:"at"`
 	Similarity float64   `json:"similarity"`
-	// Via says what merged it: MergeViaSweep or MergeViaContribute.
+	// Via says what merged it: MergeViaSweep.
 	Via string `json:"via"`
 	// UnmergedAt is when an admin (UnmergedBy) undid it; zero while it is
 	// in effect.
@@ -174,13 +174,11 @@ type Merge struct {
 	UnmergedBy string    `json:"unmerged_by,omitempty"`
 }
 
-// What merged an entry into another (Merge.Via): the sweep, or a
-// contribution's own write (no write path absorbs an entry today; the value
-// is part of the contract for one that will).
-const (
-	MergeViaSweep      = "sweep"
-	MergeViaContribute = "contribute"
-)
+// MergeViaSweep is what merged an entry into another (Merge.Via): the
+// sweep, the only writer that absorbs an entry. A contribution that merges
+// into an entry absorbs none; it is recorded as one of that entry's
+// contributions, with its similarity.
+const MergeViaSweep = "sweep"
 
 // Unmerge is what Driver.Unmerge restores: EntryID, with the rows whose
 // origin is among Origins (EntryID and the entries absorbed into it).
