@@ -98,9 +98,11 @@ func (k *Engine) Contribute(ctx context.Context, in ContributeInput) (Contribute
 	}
 	in.At = in.At.UTC()
 	if in.Supersedes != "" {
-		if err := k.checkSupersedes(ctx, in); err != nil {
+		old, err := k.checkSupersedes(ctx, in)
+		if err != nil {
 			return ContributeResult{}, err
 		}
+		in.Supersedes = old
 	}
 	// An entry can be swept away between finding it and merging into it
 	// (merge then writes nothing and answers not_found); then decide again:

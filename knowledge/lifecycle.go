@@ -64,6 +64,12 @@ func (k *Engine) resolve(ctx context.Context, id string) (StoredEntry, error) {
 		if !ok {
 			break
 		}
+		// An absorbed entry redacted inside its survivor answers gone.
+		if _, err := k.mod().Redaction(ctx, id); err == nil {
+			return StoredEntry{}, k.goneIfRedacted(ctx, id, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id))
+		} else if pumasi.ErrorCode(err) != pumasi.ENotFound {
+			return StoredEntry{}, fmt.Errorf("read redaction of %s: %w", id, err)
+		}
 		id = m.MergedInto
 	}
 	return StoredEntry{}, k.goneIfRedacted(ctx, id, pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id))
@@ -142,13 +148,17 @@ func (k *Engine) Endorse(ctx context.Context, id, agent string) (Bump, error) {
 }
 
 // Unmerge restores absorbed entry id as a live entry with its own
-// contributions, endorsements, citations and counts, taking them back out
-// of its survivor; the entries it had itself absorbed stay in it. It
-// answers the restored entry; for a live entry (never merged, or restored
-// already) it changes nothing and answers it. Returns not_found for an
-// unknown id, precondition_failed when the survivor was itself merged since
-// (unmerge that one first), name_conflict when the hive took the entry's
-// exact text meanwhile. The sweep never merges the two again.
+// contributions, endorsements, citations, flags and counts, taking them
+// back out of its survivor; the entries it had itself absorbed stay in it.
+// A quarantine of the survivor that only this merge brought (id was
+// quarantined, or its flaggers tipped the threshold) is lifted; one from
+// the survivor's own flaggers or an admin stays. It answers the restored
+// entry; for a live entry (never merged, or restored already) it changes
+// nothing and answers it. Returns not_found for an unknown id, gone when id
+// or its survivor was redacted (its text went too), precondition_failed
+// when the survivor was itself merged since (unmerge that one first),
+// name_conflict when the hive took the entry's exact text meanwhile. The
+// sweep never merges the two again.
 func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 	ms, err := k.d.Merges(ctx, id)
 	if err != nil {
@@ -157,6 +167,10 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 	m, ok := current(id, ms)
 	if !ok {
 		return k.GetEntry(ctx, id)
+	}
+	if _, err := k.resolve(ctx, id); pumasi.ErrorCode(err) == pumasi.EGone {
+		return Entry{}, &pumasi.Error{Code: pumasi.EGone, Message: fmt.Sprintf(
+			"knowledge entry %q cannot be unmerged: %s", id, pumasi.ErrorMessage(err))}
 	}
 	survivor, err := k.d.Entries(ctx, []string{m.MergedInto})
 	if err != nil {
@@ -175,7 +189,46 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 		return Entry{}, fmt.Errorf("unmerge %s: %w", id, err)
 	}
 	// not_found: a racing unmerge restored it first.
+	if err == nil {
+		if err := k.liftMerged(ctx, m.MergedInto, id, by, "unmerged"); err != nil {
+			return Entry{}, err
+		}
+	}
 	return k.GetEntry(ctx, id)
+}
+
+// redactAbsorbed redacts absorbed entry r.ID inside the live entry that
+// holds its rows (see Redact). Returns not_found when r.ID is neither an
+// entry nor absorbed, gone when its survivor was redacted (its text went
+// with it).
+func (k *Engine) redactAbsorbed(ctx context.Context, r Redaction) error {
+	for attempt := 0; ; attempt++ {
+		ms, err := k.d.Merges(ctx, r.ID)
+		if err != nil {
+			return fmt.Errorf("read merges of %s: %w", r.ID, err)
+		}
+		m, ok := current(r.ID, ms)
+		if !ok {
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", r.ID)
+		}
+		holder, err := k.resolve(ctx, m.MergedInto)
+		if err != nil {
+			return err
+		}
+		origins, err := k.absorbedInto(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		r.Hive = m.Hive
+		err = k.mod().RedactAbsorbed(ctx, holder.ID, origins, r)
+		if pumasi.ErrorCode(err) == pumasi.ENotFound && attempt < 3 {
+			continue // moved (absorbed, unmerged) in between: look again
+		}
+		if err != nil {
+			return err
+		}
+		return k.liftMerged(ctx, holder.ID, r.ID, r.By, "redacted")
+	}
 }
 
 // absorbedInto returns id and every entry whose absorption still in effect

@@ -119,27 +119,37 @@ func (k *Engine) screen(ctx context.Context, cands []StoredEntry, sts map[string
 	return out, nil
 }
 
-// checkSupersedes validates what a contribution supersedes: an entry that
-// exists (not_found; gone when redacted) in the contribution's hive
-// (invalid_request) and that the contribution does not merely repeat
-// (invalid_request).
-func (k *Engine) checkSupersedes(ctx context.Context, in ContributeInput) error {
-	ents, err := k.d.Entries(ctx, []string{in.Supersedes})
+// checkSupersedes validates what a contribution supersedes and returns the
+// entry to record: an entry that exists (not_found; gone when redacted) —
+// for an absorbed id, the live entry that holds it, as GET answers it — in
+// the contribution's hive (invalid_request), that the contribution does
+// not merely repeat (invalid_request). A quarantined entry may be
+// superseded: a newer finding in place of one taken out is a correction.
+func (k *Engine) checkSupersedes(ctx context.Context, in ContributeInput) (string, error) {
+	old, err := k.resolve(ctx, in.Supersedes)
 	if err != nil {
-		return err
-	}
-	old, ok := ents[in.Supersedes]
-	if !ok {
-		return k.goneIfRedacted(ctx, in.Supersedes,
-			pumasi.Errorf(pumasi.ENotFound, "supersedes: no knowledge entry %q", in.Supersedes))
+		switch pumasi.ErrorCode(err) {
+		case pumasi.ENotFound:
+			err = pumasi.Errorf(pumasi.ENotFound, "supersedes: no knowledge entry %q", in.Supersedes)
+		case pumasi.EGone:
+			err = &pumasi.Error{Code: pumasi.EGone, Message: "supersedes: " + pumasi.ErrorMessage(err)}
+		}
+		return "", err
 	}
 	if old.Hive != in.Hive {
-		return pumasi.Errorf(pumasi.EInvalidRequest, "supersedes: entry %q is in hive %q, not %q", in.Supersedes, old.Hive, in.Hive)
+		return "", pumasi.Errorf(pumasi.EInvalidRequest, "supersedes: entry %q is in hive %q, not %q", in.Supersedes, old.Hive, in.Hive)
 	}
-	if id, err := k.d.FindExact(ctx, in.Hive, in.NormHash); err == nil && id == in.Supersedes {
-		return pumasi.Errorf(pumasi.EInvalidRequest, "supersedes: the contribution repeats entry %q; an entry cannot supersede itself", in.Supersedes)
+	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
+	if err == nil && id != old.ID {
+		// The exact text of an entry absorbed into old goes to old too.
+		if e, rerr := k.resolve(ctx, id); rerr == nil {
+			id = e.ID
+		}
 	}
-	return nil
+	if err == nil && id == old.ID {
+		return "", pumasi.Errorf(pumasi.EInvalidRequest, "supersedes: the contribution repeats entry %q; an entry cannot supersede itself", old.ID)
+	}
+	return old.ID, nil
 }
 
 // supersede records, after a contribution landed in entry newer, that it

@@ -107,6 +107,10 @@ type Moderation interface {
 	// then also setting Cleared to its flags, and records ev in its
 	// history. Returns not_found when there is no such entry.
 	SetQuarantine(ctx context.Context, id string, on bool, ev Event) error
+	// Unquarantine lifts entry id's quarantine without clearing its flags
+	// (they count on toward the next quarantine), and records ev in its
+	// history. Returns not_found when there is no such entry.
+	Unquarantine(ctx context.Context, id string, ev Event) error
 	// ModStates returns the moderation state of the entries among ids that
 	// have one; entries left out have the zero state.
 	ModStates(ctx context.Context, ids []string) (map[string]ModState, error)
@@ -126,6 +130,19 @@ type Moderation interface {
 	// redacted id is redacted again as a no-op. Returns not_found when
 	// there is no such entry nor tombstone.
 	Redact(ctx context.Context, id string, r Redaction) error
+	// RedactAbsorbed redacts entry r.ID, which an absorption still in
+	// effect merged away and whose rows now live in entry holder: the
+	// records of origins (r.ID and the entries absorbed into it) lose their
+	// title, content, tags, vector and exact key; the rows whose origin is
+	// among origins (contributions with their text, endorsements,
+	// citations, flags) leave holder, whose counts become its distinct
+	// contributors, endorsers and flaggers again and whose citations give
+	// back what r.ID's absorb added; the events of origins lose their notes;
+	// free pages and logs are cleaned as Redact cleans them; r is kept as
+	// r.ID's tombstone with a redacted event. A redacted id is redacted
+	// again as a no-op. Returns not_found when r.ID has no absorption in
+	// effect or holder is not a live entry.
+	RedactAbsorbed(ctx context.Context, holder string, origins []string, r Redaction) error
 	// Redaction returns the tombstone of a redacted id. Returns not_found
 	// when id was never redacted.
 	Redaction(ctx context.Context, id string) (Redaction, error)
@@ -194,7 +211,15 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 	if err != nil {
 		return Entry{}, false, err
 	}
-	if !st.Quarantined && (in.Admin || st.Flags-st.Cleared >= int64(k.quarantineFlags)) {
+	// An admin's flag of an entry a merge quarantined makes the
+	// quarantine the admin's own: an unmerge does not lift it then.
+	byMerge := false
+	if st.Quarantined && in.Admin {
+		if byMerge, err = k.quarantinedByMerge(ctx, id); err != nil {
+			return Entry{}, false, err
+		}
+	}
+	if !st.Quarantined && (in.Admin || st.Flags-st.Cleared >= int64(k.quarantineFlags)) || byMerge {
 		ev := Event{Kind: EventQuarantined, At: at, Reason: in.Reason}
 		if in.Admin {
 			ev.By = in.Agent
@@ -209,57 +234,37 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 	return e, counted, k.goneIfRedacted(ctx, id, err)
 }
 
-// quarantineMerged applies the threshold to a survivor that has just
-// absorbed entry gone, whose flags now count on it: it is quarantined when
-// its distinct flaggers with a flag pending reach the threshold, or when
-// gone was quarantined (a near-duplicate of a quarantined entry says the
-// same thing). An unmerge leaves the survivor's quarantine to an admin's
-// restore.
-func (k *Engine) quarantineMerged(ctx context.Context, keep, gone string) error {
-	sts, err := k.mod().ModStates(ctx, []string{keep, gone})
-	if err != nil {
-		return fmt.Errorf("read moderation of %s: %w", keep, err)
-	}
-	st, was := sts[keep], sts[gone]
-	pending := st.Flags - st.Cleared
-	if st.Quarantined || (!was.Quarantined && pending < int64(k.quarantineFlags)) {
-		return nil
-	}
-	ev := Event{Kind: EventQuarantined, At: k.now().UTC(), OtherID: gone,
-		Note: fmt.Sprintf("merged %s: %d distinct flaggers", gone, pending)}
-	if was.Quarantined {
-		ev.Note = fmt.Sprintf("merged %s, which was quarantined", gone)
-	}
-	err = k.mod().SetQuarantine(ctx, keep, true, ev)
-	if pumasi.ErrorCode(err) == pumasi.ENotFound {
-		return nil // redacted or absorbed since: nothing left to hide
-	}
-	return err
-}
-
 // Restore is an admin's review: it lifts an entry's quarantine, or
 // dismisses the flags waiting on an entry not quarantined. The flags stay
 // in its history and count, and only later flags count toward another
 // quarantine or list it as flagged again. Restoring an entry with neither
-// changes nothing. Returns not_found, or gone for a redacted entry.
+// changes nothing. An absorbed id restores the entry that holds it (its
+// flags count there), answered with merged_into, as GET answers it.
+// Returns not_found, or gone for a redacted entry.
 func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
-	st, err := k.modState(ctx, id)
-	if err != nil {
-		return Entry{}, err
-	}
-	if st.Quarantined || st.Flags > st.Cleared {
-		if err := k.mod().SetQuarantine(ctx, id, false, Event{Kind: EventRestored, At: k.now().UTC(), By: by}); err != nil {
-			return Entry{}, k.goneIfRedacted(ctx, id, err)
+	live, err := k.live(ctx, id, func(live string) error {
+		st, err := k.modState(ctx, live)
+		if err != nil || !st.Quarantined && st.Flags <= st.Cleared {
+			return err
 		}
+		return k.mod().SetQuarantine(ctx, live, false, Event{Kind: EventRestored, At: k.now().UTC(), By: by})
+	})
+	if err != nil {
+		return Entry{}, k.goneIfRedacted(ctx, id, err)
 	}
-	e, err := k.entry(ctx, id)
-	return e, k.goneIfRedacted(ctx, id, err)
+	e, err := k.answer(ctx, id, live)
+	return e, k.goneIfRedacted(ctx, live, err)
 }
 
 // Redact removes an entry's text, tags and vectors from everywhere the
 // backend keeps them and leaves a tombstone (id, hive, when, why, by), so
 // the id answers gone from then on. Redacting a redacted id again is a
-// no-op. Returns not_found when the id was never an entry.
+// no-op. An absorbed id redacts that entry inside its survivor: its record's
+// text and everything it brought there (contributions, endorsements,
+// citations, flags, with those of the entries absorbed into it) go, the
+// survivor's own stay; the id answers gone, the survivor lives on (and a
+// quarantine that merge alone brought is lifted). Returns not_found when
+// the id was never an entry.
 func (k *Engine) Redact(ctx context.Context, id, by, reason string) error {
 	if err := checkNote("reason", reason); err != nil {
 		return err
@@ -273,11 +278,12 @@ func (k *Engine) Redact(ctx context.Context, id, by, reason string) error {
 	if err != nil {
 		return err
 	}
-	e, ok := ents[id]
-	if !ok {
-		return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+	r := Redaction{ID: id, At: k.now().UTC(), Reason: reason, By: by}
+	if e, ok := ents[id]; ok {
+		r.Hive = e.Hive
+		return k.mod().Redact(ctx, id, r)
 	}
-	return k.mod().Redact(ctx, id, Redaction{ID: id, Hive: e.Hive, At: k.now().UTC(), Reason: reason, By: by})
+	return k.redactAbsorbed(ctx, r)
 }
 
 // goneIfRedacted turns a not_found about id into gone when id was

@@ -217,11 +217,12 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?`},
 			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = ?1`},
 			// The records of entries it absorbed (near-duplicates of its
-			// text) and its own: their ids answer gone through it.
+			// text), of those they had absorbed, and its own: their ids
+			// answer gone through it.
 			{"blank merge records", `UPDATE knowledge_absorbed SET title = '', content = '', tags = '[]', norm_hash = '',
-				vector = x'' WHERE merged_into = ?1 OR entry_id = ?1`},
+				vector = x'' WHERE merged_into IN ` + absorbedTreeSQL + ` OR entry_id = ?1`},
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ?`},
-			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = ?`},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + absorbedTreeSQL},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?`},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?`},
 		}
@@ -255,6 +256,119 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 		// The rows are gone and their pages zeroed in the database; only
 		// the WAL's older frames remain until a later checkpoint.
 		k.s.log.Warn("redaction: truncate the WAL (a later checkpoint does)", "err", err)
+	}
+	return nil
+}
+
+// absorbedTreeSQL is the set of entry ?1 and every entry an absorption in
+// effect merged into it, through any chain.
+const absorbedTreeSQL = `(WITH RECURSIVE tree(id) AS (SELECT ?1
+	UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN tree ON a.merged_into = tree.id WHERE a.unmerged_at IS NULL)
+	SELECT id FROM tree)`
+
+// RedactAbsorbed deletes what absorbed entry r.ID brought to holder and
+// blanks the records of origins, in one transaction, cleaned as Redact
+// cleans (secure_delete, the full-text tables optimized, the WAL
+// truncated).
+func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins []string, r knowledge.Redaction) error {
+	done := false
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		done = false
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = ?`, r.ID).Scan(&n); err != nil {
+			return fmt.Errorf("read redaction: %w", err)
+		}
+		if n > 0 {
+			done = true
+			return nil
+		}
+		var rec int64
+		var hive string
+		err := tx.QueryRowContext(ctx, `SELECT seq, hive FROM knowledge_absorbed WHERE entry_id = ? AND unmerged_at IS NULL`, r.ID).Scan(&rec, &hive)
+		if errors.Is(err, sql.ErrNoRows) {
+			return pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q is not merged", r.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("read merge record: %w", err)
+		}
+		if _, err := entryHive(ctx, tx, holder); err != nil {
+			return err
+		}
+		// ?1 holder, ?2 the redacted entry, ?3 its record, ?4... origins.
+		args := []any{holder, r.ID, rec}
+		in := make([]string, len(origins))
+		for i, o := range origins {
+			args = append(args, o)
+			in[i] = fmt.Sprintf("?%d", i+4)
+		}
+		set := "(" + strings.Join(in, ",") + ")"
+		if len(origins) == 0 {
+			set = "(?2)"
+		}
+		steps := []struct{ op, q string }{
+			// Before the rows go: give back what the absorb added.
+			{"give back citations", `UPDATE knowledge_entries SET citation_count = MAX(0, citation_count -
+				(SELECT citation_count FROM knowledge_absorbed WHERE seq = ?3) +
+				(SELECT COUNT(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin IN ` + set + `
+					INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin NOT IN ` + set + `)))
+				WHERE id = ?1`},
+			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = ?1 AND origin IN ` + set},
+			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?1 AND origin IN ` + set},
+			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = ?1 AND origin IN ` + set},
+			{"delete flags", `DELETE FROM knowledge_flags WHERE entry_id = ?1 AND origin IN ` + set},
+			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = ?1`},
+			{"count contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
+				SELECT DISTINCT entry_id, agent FROM knowledge_contributions WHERE entry_id = ?1`},
+			{"count holder", recountSQL(1)},
+			{"count holder flags", recountFlagsSQL(1)[1]},
+			{"blank merge records", `UPDATE knowledge_absorbed SET title = '', content = '', tags = '[]', norm_hash = '',
+				vector = x'' WHERE entry_id IN ` + set},
+			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id IN ` + set},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + set},
+			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id IN ` + set},
+		}
+		for _, s := range steps {
+			if _, err := tx.ExecContext(ctx, s.q, args...); err != nil {
+				return fmt.Errorf("redact %s in %s: %s: %w", r.ID, holder, s.op, err)
+			}
+		}
+		for _, t := range []string{"knowledge_fts", "knowledge_fts_tri"} {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+` (`+t+`) VALUES ('optimize')`); err != nil {
+				return fmt.Errorf("redact %s: optimize %s: %w", r.ID, t, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_redactions (id, hive, at, reason, by) VALUES (?, ?, ?, ?, ?)`,
+			r.ID, hive, formatTime(r.At), r.Reason, r.By); err != nil {
+			return fmt.Errorf("redact %s: record: %w", r.ID, err)
+		}
+		return insertEvent(ctx, tx, r.ID, knowledge.Event{Kind: knowledge.EventRedacted, At: r.At, By: r.By, Reason: r.Reason, OtherID: holder})
+	})
+	if err != nil {
+		return wrapInternal("redact absorbed entry", err)
+	}
+	if done {
+		return nil
+	}
+	if err := k.s.truncateWAL(ctx); err != nil {
+		k.s.log.Warn("redaction: truncate the WAL (a later checkpoint does)", "err", err)
+	}
+	return nil
+}
+
+// Unquarantine lifts an entry's quarantine, its flags left pending, and
+// records ev.
+func (k *Knowledge) Unquarantine(ctx context.Context, id string, ev knowledge.Event) error {
+	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
+		if _, err := entryHive(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?`, id); err != nil {
+			return fmt.Errorf("lift quarantine: %w", err)
+		}
+		return insertEvent(ctx, tx, id, ev)
+	})
+	if err != nil {
+		return wrapInternal("lift quarantine", err)
 	}
 	return nil
 }

@@ -213,11 +213,12 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = $1`},
 			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = $1`},
 			// The records of entries it absorbed (near-duplicates of its
-			// text) and its own: their ids answer gone through it.
+			// text), of those they had absorbed, and its own: their ids
+			// answer gone through it.
 			{"blank merge records", `UPDATE knowledge_absorbed SET title = '', content = '', tags = '{}', norm_hash = '',
-				embedding = '[0]' WHERE merged_into = $1 OR entry_id = $1`},
+				embedding = '[0]' WHERE merged_into IN ` + absorbedTreeSQL + ` OR entry_id = $1`},
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = $1`},
-			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = $1`},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + absorbedTreeSQL},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = $1`},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = $1`},
 		}
@@ -234,6 +235,97 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 	})
 	if err != nil {
 		return wrap("redact entry", err)
+	}
+	return nil
+}
+
+// absorbedTreeSQL is the set of entry $1 and every entry an absorption in
+// effect merged into it, through any chain.
+const absorbedTreeSQL = `(WITH RECURSIVE tree(id) AS (SELECT $1::text
+	UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN tree ON a.merged_into = tree.id WHERE a.unmerged_at IS NULL)
+	SELECT id FROM tree)`
+
+// RedactAbsorbed deletes what absorbed entry r.ID brought to holder and
+// blanks the records of origins, in one transaction that locks r.ID's
+// record and the holder's row first (as Unmerge does).
+func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins []string, r knowledge.Redaction) error {
+	if len(origins) == 0 {
+		origins = []string{r.ID}
+	}
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = $1`, r.ID).Scan(&n); err != nil {
+			return fmt.Errorf("read redaction: %w", err)
+		}
+		if n > 0 {
+			return nil // redacted already
+		}
+		var rec int64
+		var hive string
+		err := tx.QueryRow(ctx, `SELECT seq, hive FROM knowledge_absorbed WHERE entry_id = $1 AND unmerged_at IS NULL FOR UPDATE`,
+			r.ID).Scan(&rec, &hive)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q is not merged", r.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("read merge record: %w", err)
+		}
+		var one int
+		err = tx.QueryRow(ctx, `SELECT 1 FROM knowledge_entries WHERE id = $1 FOR UPDATE`, holder).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(holder)
+		}
+		if err != nil {
+			return fmt.Errorf("lock holder: %w", err)
+		}
+		out := []any{holder, origins}
+		return runSteps(ctx, tx, "redact "+r.ID+" in "+holder, []step{
+			// Before the rows go: give back what the absorb added.
+			{"give back citations", `UPDATE knowledge_entries SET citation_count = GREATEST(0, citation_count -
+				(SELECT citation_count FROM knowledge_absorbed WHERE seq = $2) +
+				(SELECT count(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin = ANY($3)
+					INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin <> ALL($3)) x))
+				WHERE id = $1`, []any{holder, rec, origins}},
+			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = $1 AND origin = ANY($2)`, out},
+			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = $1 AND origin = ANY($2)`, out},
+			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = $1 AND origin = ANY($2)`, out},
+			{"delete flags", `DELETE FROM knowledge_flags WHERE entry_id = $1 AND origin = ANY($2)`, out},
+			{"drop contributors", `DELETE FROM knowledge_contributors WHERE entry_id = $1`, []any{holder}},
+			{"count contributors", `INSERT INTO knowledge_contributors (entry_id, agent)
+				SELECT DISTINCT entry_id, agent FROM knowledge_contributions WHERE entry_id = $1`, []any{holder}},
+			{"count holder", recountSQL, []any{holder}},
+			{"count holder flags", recountFlagsSQL[1], []any{holder}},
+			{"blank merge records", `UPDATE knowledge_absorbed SET title = '', content = '', tags = '{}', norm_hash = '',
+				embedding = '[0]' WHERE entry_id = ANY($1)`, []any{origins}},
+			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ANY($1)`, []any{origins}},
+			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = ANY($1)`, []any{origins}},
+			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = ANY($1)`, []any{origins}},
+			{"record", `INSERT INTO knowledge_redactions (id, hive, at, reason, by) VALUES ($1, $2, $3, $4, $5)`,
+				[]any{r.ID, hive, r.At, r.Reason, r.By}},
+			{"event", `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note) VALUES ($1, $2, $3, $4, $5, $6, '')`,
+				[]any{r.ID, knowledge.EventRedacted, r.At, r.By, holder, r.Reason}},
+		})
+	})
+	if err != nil {
+		return wrap("redact absorbed entry", err)
+	}
+	return nil
+}
+
+// Unquarantine lifts an entry's quarantine, its flags left pending, and
+// records ev.
+func (k *Knowledge) Unquarantine(ctx context.Context, id string, ev knowledge.Event) error {
+	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
+		if _, err := lockEntry(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = $1`, id); err != nil {
+			return fmt.Errorf("lift quarantine: %w", err)
+		}
+		return insertEvent(ctx, tx, id, ev)
+	})
+	if err != nil {
+		return wrap("lift quarantine", err)
 	}
 	return nil
 }
@@ -269,6 +361,14 @@ func (r retrying) Flag(ctx context.Context, id string, f knowledge.Flag) (counte
 
 func (r retrying) SetQuarantine(ctx context.Context, id string, on bool, ev knowledge.Event) error {
 	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.SetQuarantine(ctx, id, on, ev) })
+}
+
+func (r retrying) Unquarantine(ctx context.Context, id string, ev knowledge.Event) error {
+	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Unquarantine(ctx, id, ev) })
+}
+
+func (r retrying) RedactAbsorbed(ctx context.Context, holder string, origins []string, red knowledge.Redaction) error {
+	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.RedactAbsorbed(ctx, holder, origins, red) })
 }
 
 func (r retrying) ModStates(ctx context.Context, ids []string) (m map[string]knowledge.ModState, err error) {
