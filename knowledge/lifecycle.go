@@ -198,9 +198,9 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 }
 
 // redactAbsorbed redacts absorbed entry r.ID inside the live entry that
-// holds its rows (see Redact). Returns not_found when r.ID is neither an
-// entry nor absorbed, gone when its survivor was redacted (its text went
-// with it).
+// holds its rows (see Redact); when that one was redacted, r.ID's text went
+// with it and there is nothing left to do. Returns not_found when r.ID is
+// neither an entry nor absorbed.
 func (k *Engine) redactAbsorbed(ctx context.Context, r Redaction) error {
 	for attempt := 0; ; attempt++ {
 		ms, err := k.d.Merges(ctx, r.ID)
@@ -212,6 +212,9 @@ func (k *Engine) redactAbsorbed(ctx context.Context, r Redaction) error {
 			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", r.ID)
 		}
 		holder, err := k.resolve(ctx, m.MergedInto)
+		if pumasi.ErrorCode(err) == pumasi.EGone {
+			return nil // its survivor's redaction took its text already
+		}
 		if err != nil {
 			return err
 		}
