@@ -143,6 +143,25 @@ func TestKnowledgeFunctionsOnPostgres(t *testing.T) {
 			t.Errorf("unmerge with %.12q = %d %s, want %d", c.bearer, res.StatusCode, res.Body, c.want)
 		}
 	}
+	// An admin restores and redacts; the redacted id answers 410 to both after.
+	admin := token(pumasi.ScopeAdmin)
+	for _, c := range []struct {
+		method, route, path string
+		want                int
+	}{
+		{"POST", "/knowledge/{id}/restore", "/knowledge/" + id + "/restore", 200},
+		{"DELETE", "/knowledge/{id}", "/knowledge/" + id, 204},
+		{"DELETE", "/knowledge/{id}", "/knowledge/" + id, 204},
+		{"POST", "/knowledge/{id}/restore", "/knowledge/" + id + "/restore", 410},
+		{"POST", "/knowledge/{id}/unmerge", "/knowledge/" + id + "/unmerge", 410},
+	} {
+		if res := call(c.method, c.route, c.path, admin); res.StatusCode != c.want {
+			t.Errorf("%s %s = %d %s, want %d", c.method, c.path, res.StatusCode, res.Body, c.want)
+		}
+	}
+	if res := call("GET", "/knowledge/{id}/history", "/knowledge/"+id+"/history", ""); res.StatusCode != 200 || !strings.Contains(res.Body, `"kind":"redacted"`) {
+		t.Fatalf("history after the redaction = %d %s, want its redaction", res.StatusCode, res.Body)
+	}
 }
 
 // TestKnowledgeTuningConfig: the knowledge functions and the sweep read the

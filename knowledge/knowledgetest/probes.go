@@ -20,6 +20,7 @@ func runProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("RestoreOnAbsorbedIDRestoresItsSurvivor", func(t *testing.T) { testRestoreAbsorbed(t, engine(t)) })
 	t.Run("UnmergeLiftsTheQuarantineItsMergeBrought", func(t *testing.T) { testUnmergeLifts(t, engine(t)) })
 	t.Run("UnmergeKeepsAnAdminsQuarantine", func(t *testing.T) { testUnmergeKeepsAdmin(t, engine(t)) })
+	t.Run("RedactingTheAbsorbedLiftsItsQuarantine", func(t *testing.T) { testRedactAbsorbedLifts(t, engine(t)) })
 	t.Run("UnmergeOutOfASurvivorAbsorbedLater", func(t *testing.T) { testUnmergeChain(t, engine(t)) })
 	t.Run("SupersedeTargets", func(t *testing.T) { testSupersedeTargets(t, engine(t)) })
 	t.Run("RedactAbsorbedID", func(t *testing.T) { testRedactAbsorbed(t, engine(t)) })
@@ -217,5 +218,24 @@ func testUnmergeChain(t *testing.T, k *knowledge.Engine) {
 		if got := historyKinds(t, k, id); !slices.Equal(got, kinds) {
 			t.Errorf("history of %s = %v, want %v", id, got, kinds)
 		}
+	}
+}
+
+// testRedactAbsorbedLifts: redacting a quarantined entry absorbed into a
+// survivor that its merge alone quarantined lifts the survivor's quarantine.
+func testRedactAbsorbedLifts(t *testing.T, k *knowledge.Engine) {
+	ctx := context.Background()
+	a, b := mergedTwins(t, k, "probe-redlift", 13, func(a, b string) { flagBy(t, k, b, "the-admin", true) })
+	if e := mustEntry(t, k, a); !e.Quarantined {
+		t.Fatalf("survivor of a quarantined entry: quarantined false")
+	}
+	if err := k.Redact(ctx, b, "the-admin", "harmful"); err != nil {
+		t.Fatal(err)
+	}
+	if e := mustEntry(t, k, a); e.Quarantined || e.Flags != 0 {
+		t.Fatalf("survivor after the redaction of what quarantined it: quarantined %v flags %d, want lifted, 0", e.Quarantined, e.Flags)
+	}
+	if got := historyKinds(t, k, a); !slices.Equal(got, []string{"absorbed", "quarantined", "unquarantined"}) {
+		t.Fatalf("survivor's history = %v", got)
 	}
 }
