@@ -96,7 +96,8 @@ type Driver interface {
 	// become their distinct contributors and endorsers again; the survivor
 	// gives back the citations the absorb added; the record is marked undone
 	// at u.At by u.By. Returns not_found when the entry is not absorbed or
-	// its survivor is not a live entry, name_conflict when its hive holds
+	// its survivor is not a live entry, gone when the entry was redacted
+	// (Moderation.RedactAbsorbed), name_conflict when its hive holds
 	// another entry with its exact text.
 	Unmerge(ctx context.Context, u Unmerge) error
 	// CountUnused counts the entries last used before t.

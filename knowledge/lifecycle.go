@@ -200,38 +200,32 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 // redactAbsorbed redacts absorbed entry r.ID inside the live entry that
 // holds its rows (see Redact); when that one was redacted, r.ID's text went
 // with it and there is nothing left to do. Returns not_found when r.ID is
-// neither an entry nor absorbed.
+// not absorbed or its rows moved meanwhile (Redact looks again).
 func (k *Engine) redactAbsorbed(ctx context.Context, r Redaction) error {
-	for attempt := 0; ; attempt++ {
-		ms, err := k.d.Merges(ctx, r.ID)
-		if err != nil {
-			return fmt.Errorf("read merges of %s: %w", r.ID, err)
-		}
-		m, ok := current(r.ID, ms)
-		if !ok {
-			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", r.ID)
-		}
-		holder, err := k.resolve(ctx, m.MergedInto)
-		if pumasi.ErrorCode(err) == pumasi.EGone {
-			return nil // its survivor's redaction took its text already
-		}
-		if err != nil {
-			return err
-		}
-		origins, err := k.absorbedInto(ctx, r.ID)
-		if err != nil {
-			return err
-		}
-		r.Hive = m.Hive
-		err = k.mod().RedactAbsorbed(ctx, holder.ID, origins, r)
-		if pumasi.ErrorCode(err) == pumasi.ENotFound && attempt < 3 {
-			continue // moved (absorbed, unmerged) in between: look again
-		}
-		if err != nil {
-			return err
-		}
-		return k.liftMerged(ctx, holder.ID, r.ID, r.By, "redacted")
+	ms, err := k.d.Merges(ctx, r.ID)
+	if err != nil {
+		return fmt.Errorf("read merges of %s: %w", r.ID, err)
 	}
+	m, ok := current(r.ID, ms)
+	if !ok {
+		return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", r.ID)
+	}
+	holder, err := k.resolve(ctx, m.MergedInto)
+	if pumasi.ErrorCode(err) == pumasi.EGone {
+		return nil // its survivor's redaction took its text already
+	}
+	if err != nil {
+		return err
+	}
+	origins, err := k.absorbedInto(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	r.Hive = m.Hive
+	if err := k.mod().RedactAbsorbed(ctx, holder.ID, origins, r); err != nil {
+		return err
+	}
+	return k.liftMerged(ctx, holder.ID, r.ID, r.By, "redacted")
 }
 
 // absorbedInto returns id and every entry whose absorption still in effect

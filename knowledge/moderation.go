@@ -274,16 +274,24 @@ func (k *Engine) Redact(ctx context.Context, id, by, reason string) error {
 	} else if pumasi.ErrorCode(err) != pumasi.ENotFound {
 		return err
 	}
-	ents, err := k.d.Entries(ctx, []string{id})
-	if err != nil {
-		return err
-	}
 	r := Redaction{ID: id, At: k.now().UTC(), Reason: reason, By: by}
-	if e, ok := ents[id]; ok {
-		r.Hive = e.Hive
-		return k.mod().Redact(ctx, id, r)
+	// A sweep may absorb the entry, or an unmerge bring it back, between
+	// the read and the redaction (not_found): then look again.
+	for attempt := 0; ; attempt++ {
+		ents, err := k.d.Entries(ctx, []string{id})
+		if err != nil {
+			return err
+		}
+		if e, ok := ents[id]; ok {
+			r.Hive = e.Hive
+			err = k.mod().Redact(ctx, id, r)
+		} else {
+			err = k.redactAbsorbed(ctx, r)
+		}
+		if pumasi.ErrorCode(err) != pumasi.ENotFound || attempt == 2 {
+			return err
+		}
 	}
-	return k.redactAbsorbed(ctx, r)
 }
 
 // goneIfRedacted turns a not_found about id into gone when id was

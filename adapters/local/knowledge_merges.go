@@ -120,6 +120,13 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 			return fmt.Errorf("read merge record: %w", err)
 		}
 		var n int
+		// Redacted inside its survivor (RedactAbsorbed): its record is blank.
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = ?`, u.EntryID).Scan(&n); err != nil {
+			return fmt.Errorf("read redaction: %w", err)
+		}
+		if n > 0 {
+			return pumasi.Errorf(pumasi.EGone, "knowledge entry %q was redacted", u.EntryID)
+		}
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM knowledge_entries WHERE id = ?`, keep).Scan(&n); err != nil {
 			return fmt.Errorf("read survivor: %w", err)
 		}

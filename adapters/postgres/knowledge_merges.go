@@ -123,6 +123,15 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 		if err != nil {
 			return fmt.Errorf("read merge record: %w", err)
 		}
+		// Redacted inside its survivor (RedactAbsorbed, which locks the
+		// record first): its record is blank.
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM knowledge_redactions WHERE id = $1`, u.EntryID).Scan(&n); err != nil {
+			return fmt.Errorf("read redaction: %w", err)
+		}
+		if n > 0 {
+			return pumasi.Errorf(pumasi.EGone, "knowledge entry %q was redacted", u.EntryID)
+		}
 		var one int
 		err = tx.QueryRow(ctx, `SELECT 1 FROM knowledge_entries WHERE id = $1 FOR UPDATE`, keep).Scan(&one)
 		if errors.Is(err, pgx.ErrNoRows) {
