@@ -337,8 +337,9 @@ func withState(e Entry, st ModState) Entry {
 }
 
 // ModerationView is what an admin reviews: entries flagged since their
-// last restore and not quarantined, quarantined ones (the last flagged first), and recent
-// merges.
+// last restore and not quarantined, quarantined ones (the last flagged
+// first), and recent merges that an unmerge can undo (not those a
+// redaction blanked).
 type ModerationView struct {
 	Flagged     []Entry `json:"flagged"`
 	Quarantined []Entry `json:"quarantined"`
@@ -359,7 +360,13 @@ func (k *Engine) Moderation(ctx context.Context, hive string, limit int) (Modera
 	if err != nil {
 		return out, err
 	}
-	out.Merges = ms
+	// A record whose text a redaction blanked cannot be undone (unmerge
+	// answers gone): the review offers only those that can.
+	for _, m := range ms {
+		if m.Title != "" {
+			out.Merges = append(out.Merges, m)
+		}
+	}
 	sts, err := k.mod().Moderated(ctx, hive, 4*limit)
 	if err != nil {
 		return out, err

@@ -165,6 +165,9 @@ func testRedactAbsorbed(t *testing.T, k *knowledge.Engine) {
 	if ms, err := k.RecentMerges(ctx, "probe-redact", 10); err != nil || len(ms) != 1 || ms[0].Title != "" {
 		t.Fatalf("recent merges after the redaction = %+v, %v; want the record with its title blanked", ms, err)
 	}
+	if v, err := k.Moderation(ctx, "probe-redact", 10); err != nil || len(v.Merges) != 0 {
+		t.Fatalf("moderation view after the redaction = %+v, %v; want no merge to undo", v.Merges, err)
+	}
 	back := bi
 	back.Agent, back.Threshold = "agent-b3", 1.01
 	if r := mustContribute(t, k, back); r.Verdict != knowledge.VerdictAccepted || r.Entry.ID == a || r.Entry.ID == b {
