@@ -123,7 +123,9 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 	c := Contribution{Agent: in.Agent, Title: in.Title, Content: in.Content, At: in.At, Similarity: 1}
 	// The exact and the near-duplicate probes are independent reads: ask
 	// them at once (for a networked driver, two round trips overlap); the
-	// near one is used only when there is no exact duplicate.
+	// near one is used only when there is no exact duplicate. A finding
+	// that supersedes an entry replaces it, so it never folds into that
+	// one (checkSupersedes refused its exact text).
 	var near StoredEntry
 	var sim float64
 	var nerr error
@@ -132,7 +134,7 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			near, sim, nerr = k.nearest(ctx, in, "")
+			near, sim, nerr = k.nearest(ctx, in, in.Supersedes)
 		}()
 	}
 	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)

@@ -60,6 +60,12 @@ func testSupersedeTargets(t *testing.T, k *knowledge.Engine) {
 		t.Fatalf("the absorbed id answers %s superseded_by %q, want %s superseded by %s", g.ID, g.SupersededBy, a, res.Entry.ID)
 	}
 
+	// A near-duplicate of the entry it supersedes lands beside it, not in it.
+	ni := knowIn("agent-three", "probe-super", "Quarantined finding, restated", "Taken out by an admin, restated.", knowVec(5, 6, 0.03))
+	ni.Supersedes = q
+	if nr := mustContribute(t, k, ni); nr.Verdict != knowledge.VerdictAccepted || nr.Entry.ID == q || nr.Entry.Supersedes != q {
+		t.Fatalf("a near-duplicate superseding its twin = %s into %s supersedes %q, want a new entry superseding %s", nr.Verdict, nr.Entry.ID, nr.Entry.Supersedes, q)
+	}
 	qi := knowIn("agent-two", "probe-super", "Corrected finding", "What the quarantined one should have said.", knowVec(15, 0, 0))
 	qi.Supersedes = q
 	qr := mustContribute(t, k, qi)
@@ -72,7 +78,7 @@ func testSupersedeTargets(t *testing.T, k *knowledge.Engine) {
 	if queried(t, k, knowVec(5, 6, 0), q, false) {
 		t.Fatalf("the quarantined older entry is queried")
 	}
-	if got := historyKinds(t, k, q); !slices.Equal(got, []string{"flagged", "quarantined", "superseded"}) {
+	if got := historyKinds(t, k, q); !slices.Equal(got, []string{"flagged", "quarantined", "superseded", "superseded"}) {
 		t.Errorf("history of the quarantined entry = %v", got)
 	}
 	if got := historyKinds(t, k, a); !slices.Equal(got, []string{"absorbed", "superseded"}) {
