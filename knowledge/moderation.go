@@ -137,7 +137,8 @@ type Moderation interface {
 	// among origins (contributions with their text, endorsements,
 	// citations, flags) leave holder, whose counts become its distinct
 	// contributors, endorsers and flaggers again and whose citations give
-	// back what r.ID's absorb added; the events of origins lose their notes;
+	// back what r.ID's absorb added (so do the records of the entries
+	// between r.ID and holder); the events of origins lose their notes;
 	// free pages and logs are cleaned as Redact cleans them; r is kept as
 	// r.ID's tombstone with a redacted event. A redacted id is redacted
 	// again as a no-op. Returns not_found when r.ID has no absorption in

@@ -305,13 +305,26 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 		if len(origins) == 0 {
 			set = "(?2)"
 		}
+		// Before the rows go: what the absorb added to the citations, given
+		// back by the holder and by the records of the entries between (so
+		// that unmerging one of those later gives back no more than is left).
+		var back int64
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT citation_count FROM knowledge_absorbed WHERE seq = ?3) -
+			(SELECT COUNT(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin IN `+set+`
+				INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin NOT IN `+set+`))`, args...).Scan(&back); err != nil {
+			return fmt.Errorf("redact %s in %s: count citations: %w", r.ID, holder, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET citation_count = MAX(0, citation_count - ?2) WHERE id = ?1`, holder, back); err != nil {
+			return fmt.Errorf("redact %s in %s: give back citations: %w", r.ID, holder, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE knowledge_absorbed SET citation_count = MAX(0, citation_count - ?2)
+			WHERE unmerged_at IS NULL AND entry_id IN (WITH RECURSIVE up(id) AS (
+				SELECT merged_into FROM knowledge_absorbed WHERE entry_id = ?1 AND unmerged_at IS NULL
+				UNION SELECT a.merged_into FROM knowledge_absorbed a JOIN up ON a.entry_id = up.id WHERE a.unmerged_at IS NULL)
+			SELECT id FROM up)`, r.ID, back); err != nil {
+			return fmt.Errorf("redact %s in %s: give back citations on the way: %w", r.ID, holder, err)
+		}
 		steps := []struct{ op, q string }{
-			// Before the rows go: give back what the absorb added.
-			{"give back citations", `UPDATE knowledge_entries SET citation_count = MAX(0, citation_count -
-				(SELECT citation_count FROM knowledge_absorbed WHERE seq = ?3) +
-				(SELECT COUNT(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin IN ` + set + `
-					INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = ?1 AND origin NOT IN ` + set + `)))
-				WHERE id = ?1`},
 			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = ?1 AND origin IN ` + set},
 			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = ?1 AND origin IN ` + set},
 			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = ?1 AND origin IN ` + set},

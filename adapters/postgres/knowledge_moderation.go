@@ -278,14 +278,25 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 		if err != nil {
 			return fmt.Errorf("lock holder: %w", err)
 		}
+		// Before the rows go: what the absorb added to the citations, given
+		// back by the holder and by the records of the entries between (so
+		// that unmerging one of those later gives back no more than is left).
+		var back int64
+		if err := tx.QueryRow(ctx, `SELECT (SELECT citation_count FROM knowledge_absorbed WHERE seq = $2) -
+			(SELECT count(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin = ANY($3)
+				INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin <> ALL($3)) x)`,
+			holder, rec, origins).Scan(&back); err != nil {
+			return fmt.Errorf("redact %s in %s: count citations: %w", r.ID, holder, err)
+		}
 		out := []any{holder, origins}
 		return runSteps(ctx, tx, "redact "+r.ID+" in "+holder, []step{
-			// Before the rows go: give back what the absorb added.
-			{"give back citations", `UPDATE knowledge_entries SET citation_count = GREATEST(0, citation_count -
-				(SELECT citation_count FROM knowledge_absorbed WHERE seq = $2) +
-				(SELECT count(*) FROM (SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin = ANY($3)
-					INTERSECT SELECT agent, day FROM knowledge_cites WHERE entry_id = $1 AND origin <> ALL($3)) x))
-				WHERE id = $1`, []any{holder, rec, origins}},
+			{"give back citations", `UPDATE knowledge_entries SET citation_count = GREATEST(0, citation_count - $2) WHERE id = $1`,
+				[]any{holder, back}},
+			{"give back citations on the way", `UPDATE knowledge_absorbed SET citation_count = GREATEST(0, citation_count - $2)
+				WHERE unmerged_at IS NULL AND entry_id IN (WITH RECURSIVE up(id) AS (
+					SELECT merged_into FROM knowledge_absorbed WHERE entry_id = $1 AND unmerged_at IS NULL
+					UNION SELECT a.merged_into FROM knowledge_absorbed a JOIN up ON a.entry_id = up.id WHERE a.unmerged_at IS NULL)
+				SELECT id FROM up)`, []any{r.ID, back}},
 			{"delete contributions", `DELETE FROM knowledge_contributions WHERE entry_id = $1 AND origin = ANY($2)`, out},
 			{"delete endorsements", `DELETE FROM knowledge_endorsements WHERE entry_id = $1 AND origin = ANY($2)`, out},
 			{"delete cites", `DELETE FROM knowledge_cites WHERE entry_id = $1 AND origin = ANY($2)`, out},

@@ -24,6 +24,7 @@ func runProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("UnmergeOutOfASurvivorAbsorbedLater", func(t *testing.T) { testUnmergeChain(t, engine(t)) })
 	t.Run("SupersedeTargets", func(t *testing.T) { testSupersedeTargets(t, engine(t)) })
 	t.Run("RedactAbsorbedID", func(t *testing.T) { testRedactAbsorbed(t, engine(t)) })
+	t.Run("RedactAbsorbedInAChain", func(t *testing.T) { testRedactInChain(t, engine(t)) })
 }
 
 // swept runs the sweep and checks it merged want entries.

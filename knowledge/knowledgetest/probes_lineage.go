@@ -183,3 +183,41 @@ func testRedactAbsorbed(t *testing.T, k *knowledge.Engine) {
 		t.Fatalf("Redact unknown = %v, want not_found", err)
 	}
 }
+
+// testRedactInChain: B merged into A, then A into an older C. Redacting B
+// gives back its citation on C and on A's record, so that unmerging A
+// afterwards leaves each with exactly its own.
+func testRedactInChain(t *testing.T, k *knowledge.Engine) {
+	ctx := context.Background()
+	cite := func(id, who string) {
+		t.Helper()
+		if _, err := k.Cite(ctx, id, who); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := mergedTwins(t, k, "probe-redchain", 3, func(a, b string) { cite(a, "citer-a"); cite(b, "citer-b") })
+	ci := knowIn("agent-chain-c", "probe-redchain", "Redis KEEPTTL on SET keeps the expiry", "`SET k v KEEPTTL`: the TTL survives an overwrite.", knowVec(3, 4, 0.02))
+	ci.Threshold, ci.At = 1.01, ci.At.Add(-time.Hour)
+	c := mustContribute(t, k, ci).Entry.ID
+	cite(c, "citer-c")
+	swept(t, k, 1)
+	if got := mustEntry(t, k, c); got.CitationCount != 3 {
+		t.Fatalf("C holding A and B: %d citations, want 3", got.CitationCount)
+	}
+	if err := k.Redact(ctx, b, "the-admin", "wrong"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustEntry(t, k, c); got.CitationCount != 2 || got.ContributionCount != 2 {
+		t.Fatalf("C after B's redaction: %d citations, %d contributions; want 2, 2", got.CitationCount, got.ContributionCount)
+	}
+	ra, err := k.Unmerge(ctx, a, "the-admin")
+	if err != nil || ra.CitationCount != 1 || ra.ContributionCount != 1 {
+		t.Fatalf("unmerge of A after B's redaction = %d citations %d contributions, %v; want its own 1 and 1", ra.CitationCount, ra.ContributionCount, err)
+	}
+	if got := mustEntry(t, k, c); got.CitationCount != 1 || got.ContributionCount != 1 {
+		t.Fatalf("C after A's unmerge: %d citations, %d contributions; want its own 1 and 1", got.CitationCount, got.ContributionCount)
+	}
+	if _, err := k.GetEntry(ctx, b); pumasi.ErrorCode(err) != pumasi.EGone {
+		t.Fatalf("B after A's unmerge = %v, want gone", err)
+	}
+}
