@@ -139,13 +139,15 @@ var (
 	codeSpan = regexp.MustCompile("`[^`\n]{1,200}`")
 	quoted   = regexp.MustCompile(`"[^"\n]{3,120}"|'[^'\n]{3,120}'`)
 	// atomPattern finds decisive atoms in prose: flags, paths, versions
-	// and numbers, identifiers joined by _ . : / @ or with inner capitals
+	// (absolute, and relative to the working or home directory: ./ansible.cfg,
+	// ~/.zprofile) and numbers, identifiers joined by _ . : / @ or with inner capitals
 	// (max_connections, go.mod, actions/checkout@v4, readinessProbe), braced
 	// groups with what they are attached to (Redis hash tags {user:1}:a,
 	// placeholders ${HOME}/bin), and words in capitals (SIGTERM, KEEPTTL); a
 	// sentence's full stop is no separator.
 	atomPattern = regexp.MustCompile(`(?:^|[\s(])--?[A-Za-z][\w.-]*(?:=[^\s,;)]+)?` +
 		`|\$?\{[^{}\s]{1,60}\}(?:[\w.:/@-]*[\w])?` +
+		`|(?:^|[\s(])(?:~|\.\.?)(?:/[\w.-]+)+` +
 		`|(?:/[\w.-]+){2,}` +
 		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
 		`|\b[A-Za-z][A-Za-z0-9]*(?:(?:::|[_.:/@-])*[A-Za-z0-9]+)*(?:::|[_.:/@])[A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +

@@ -19,6 +19,9 @@ func TestDetailsConflict(t *testing.T) {
 		{"command word", "`kill -15 <pid>` lets it clean up.", "`kill -9 <pid>` lets it clean up.", true},
 		{"statement", "Use `CREATE INDEX CONCURRENTLY` on a busy table.", "Use `DROP INDEX CONCURRENTLY` on a busy table.", true},
 		{"path", "Put it in `/etc/nginx/conf.d/app.conf`.", "Put it in `/etc/nginx/sites-enabled/app`.", true},
+		{"one file in two places", "Settings in /etc/ansible/ansible.cfg were ignored.", "Settings in ./ansible.cfg were ignored.", true},
+		{"one file a directory deeper", "Append the scan to /etc/mdadm/mdadm.conf.", "Append the scan to /etc/mdadm.conf.", true},
+		{"rewording keeps the relative path", "Settings in ./ansible.cfg were ignored.", "Ansible skipped ./ansible.cfg in a world-writable directory.", false},
 		{"error string", "Node fails with ECONNREFUSED on 5432.", "Node fails with ECONNRESET on 5432.", true},
 		{"rewording adds details", "Run `kubectl rollout restart` after editing the ConfigMap.",
 			"Env from a ConfigMap is read at start: `kubectl rollout restart deployment/api` recreates the pods.", false},
@@ -62,6 +65,10 @@ func TestProseConflict(t *testing.T) {
 		{"korean antonym", "배포 전에 마이그레이션을 실행하면 옵션을 켜면 된다.", "배포 전에 마이그레이션을 실행하면 옵션을 끄면 된다.", true},
 		{"korean antonym, noun", "`max_connections` 값이 100 이상이면 풀을 나눠서 쓴다.", "`max_connections` 값이 100 이하이면 풀을 나눠서 쓴다.", true},
 		{"synonym", "Raise the limit when the pool is exhausted under load.", "Increase the limit when the pool is exhausted under load.", false},
+		{"thing swapped", "Jobs in queue :mailers never ran because the queue was missing from the Oban config.", "Jobs in queue :billing never ran because the queue was missing from the Oban config.", true},
+		{"thing swapped, plural", "Retention is counted in hours for each partition of the topic here.", "Retention is counted in days for each partition of the topic here.", true},
+		{"modifier swapped", "Private modules fail with 410 Gone from the checksum database here.", "Internal modules fail with 410 Gone from the checksum database here.", false},
+		{"verb form swapped", "The error is caught by the handler around the task in the pool.", "The error is handled by the handler around the task in the pool.", false},
 		{"rewrite", "Env from a ConfigMap is fixed at start; restart the pods.", "Pods keep old values until they are recreated by a rollout.", false},
 	}
 	for _, tt := range tests {

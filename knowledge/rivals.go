@@ -106,7 +106,7 @@ func proseConflict(a, b DetailSet) bool {
 	if wordOverlap(a.Words, b.Words) < proseAlike {
 		return false
 	}
-	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) {
+	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) {
 		return true
 	}
 	for x := range a.Names {
@@ -128,6 +128,92 @@ func proseConflict(a, b DetailSet) bool {
 			if b.Words[y] && !a.Words[y] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// Word swaps: texts this alike (Jaccard of their words) that differ in at
+// most swapMaxWords words each way are one text with a word swapped.
+const (
+	swapAlike    = 0.75
+	swapMaxWords = 2
+)
+
+// wordSwapped reports whether two texts that read as one text with a word
+// or two swapped put a word in place of one that means something else
+// (queue :mailers and :billing, the project's ansible.cfg and /etc's): a
+// rewording this close swaps a word for one of its synonyms (raise,
+// increase; private, internal), or for a stop word.
+func wordSwapped(a, b map[string]bool) bool {
+	if wordOverlap(a, b) < swapAlike {
+		return false
+	}
+	onlyA, onlyB := swapWords(a, b), swapWords(b, a)
+	if len(onlyA) == 0 || len(onlyB) == 0 || len(onlyA) > swapMaxWords || len(onlyB) > swapMaxWords {
+		return false
+	}
+	for _, x := range onlyA {
+		if modifierLike(x) || slices.ContainsFunc(onlyB, func(y string) bool { return synonyms(x, y) || modifierLike(y) }) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// modals are the verbs of obligation and ability, which a rewording swaps
+// freely (must, needs to).
+var modals = map[string]bool{"must": true, "need": true, "needs": true, "should": true, "may": true, "might": true,
+	"can": true, "could": true, "will": true, "would": true, "shall": true, "has": true, "have": true}
+
+// modifierLike reports whether a word reads as a verb or an adjective
+// rather than as the name of a thing: a modal, an irregular verb form
+// (caught), a past form in -ed, or a word whose WordNet senses are verbs,
+// adjectives or adverbs only (internal). A rewording this close swaps how
+// it says a thing (handled, caught; private, internal); a look-alike swaps
+// the thing (queue :mailers, :billing; the executor, the driver).
+func modifierLike(w string) bool {
+	g := lex().g
+	if modals[w] || strings.HasSuffix(w, "ed") {
+		return true
+	}
+	if _, ok := g.lemma[w]; ok {
+		return true
+	}
+	noun, other := false, false
+	for _, id := range g.lookup(w) {
+		switch name := g.names[id]; {
+		case strings.HasPrefix(name, "w:n"):
+			noun = true
+		case strings.HasPrefix(name, "w:"):
+			other = true
+		}
+	}
+	return other && !noun
+}
+
+// swapWords are a's Latin words that b lacks, stop words left out.
+func swapWords(a, b map[string]bool) []string {
+	var out []string
+	for w := range a {
+		if !b[w] && !englishStop[w] && isASCII(w) && len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// synonyms reports whether two words share a stem or a thesaurus group.
+func synonyms(x, y string) bool {
+	l := lex()
+	ax, ay := l.analyze(x), l.analyze(y)
+	if ax.stem == ay.stem {
+		return true
+	}
+	for _, id := range ax.concepts {
+		if containsID(ay.concepts, id) {
+			return true
 		}
 	}
 	return false
@@ -282,14 +368,20 @@ func commonSuffix(a, b string) int {
 }
 
 // pathsRival reports whether two paths share their first two segments and
-// part after (/etc/nginx/conf.d and /etc/nginx/sites-enabled).
+// part after (/etc/nginx/conf.d and /etc/nginx/sites-enabled), or name one
+// file in two places (/etc/ansible/ansible.cfg and ./ansible.cfg,
+// /etc/mdadm.conf and /etc/mdadm/mdadm.conf).
 func pathsRival(x, y string) bool {
 	sx, sy := strings.Split(strings.Trim(x, "/"), "/"), strings.Split(strings.Trim(y, "/"), "/")
 	n := 0
 	for n < len(sx) && n < len(sy) && sx[n] == sy[n] {
 		n++
 	}
-	return n >= 2 && n < len(sx) && n < len(sy)
+	if n >= 2 && n < len(sx) && n < len(sy) {
+		return true
+	}
+	base := sx[len(sx)-1]
+	return strings.Contains(base, ".") && base == sy[len(sy)-1] && strings.Trim(x, "/") != strings.Trim(y, "/")
 }
 
 func commonPrefix(a, b string) int {
