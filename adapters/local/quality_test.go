@@ -354,7 +354,8 @@ func TestRetrievalQuality(t *testing.T) {
 		// against (commit f566d7a) and again after round 4's change
 		// (744dbb6): keyword 1.000 / 1.000, paraphrase 0.875 / 0.938,
 		// ko→en 1.000 (2), en→ko 1.000 (4), Korean 0.889 / 0.944,
-		// rewordings 24/26, look-alikes merged 2/27.
+		// rewordings 24/26, look-alikes merged 2/27; round 5 (a noun
+		// swapped, one file in two places) keeps all 27 apart.
 		tuning5Part.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
@@ -365,7 +366,7 @@ func TestRetrievalQuality(t *testing.T) {
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.94},
 				{"rewordings merged", f.merges.rewordings(), 0.92},
-				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.92},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
 		// Held-out floors are the figures measured once on the code it was
