@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -66,6 +67,9 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 	}
 	if cfg.quick {
 		runs = []pgOpts{{n: 2000, queries: 50, contribs: 48, clients: []int{1, 8}, scans: 50, mwm: "256MB"}}
+	}
+	if len(cfg.pgSizes) > 0 {
+		runs = slices.DeleteFunc(runs, func(o pgOpts) bool { return !cfg.pgSizes[o.n] })
 	}
 	cl, err := openCluster(cfg)
 	if err != nil {
@@ -202,6 +206,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	}
 	timed.take()
 	stats := newStatements(ctx, pool)
+	qcpu := newCPUMeter(ctx, pool)
 	qlat := make([]time.Duration, o.queries)
 	for i, q := range qtexts {
 		start := time.Now()
@@ -211,6 +216,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 		qlat[i] = time.Since(start)
 	}
 	sortDurations(qlat)
+	qcpuRows := qcpu.rows(ctx, "query", k, o.queries)
 	qcalls := timed.take()
 	fmt.Fprintf(os.Stderr, "bench: query driver calls @%s: %s\n", k, callSummary(qcalls))
 	stats.print(ctx, "queries @"+k)
@@ -256,6 +262,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 			Baseline: "Nearest(100) then Entries", Base: percentile(two, 50)},
 	}
 	r = append(r, driverRows("query", k, qcalls, o.queries, qp50)...)
+	r = append(r, qcpuRows...)
 	progress(r...)
 	rows = append(rows, r...)
 
@@ -264,6 +271,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	for ci, c := range o.clients {
 		before := pool.Stat()
 		stats := newStatements(ctx, pool)
+		cpu := newCPUMeter(ctx, pool)
 		rate, lat, err := benchContributeClients(ctx, client, base, o.contribs, c, 2_000_000+ci*500_000+extra)
 		if err != nil {
 			return nil, err
@@ -272,6 +280,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 			with[2] = rate
 		}
 		after := pool.Stat()
+		cpuRows := cpu.rows(ctx, fmt.Sprintf("contribute (%d clients)", c), k, o.contribs)
 		calls := timed.take()
 		// Time the driver's calls spent waiting for a pooled connection.
 		acquires := after.AcquireCount() - before.AcquireCount()
@@ -284,6 +293,7 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 			{Metric: fmt.Sprintf("postgres knowledge contribute p50, %d client(s) @%s", c, k), Value: percentile(lat, 50), Unit: "ms"},
 		}
 		r = append(r, driverRows(phase, k, calls, o.contribs, percentile(lat, 50))...)
+		r = append(r, cpuRows...)
 		r = append(r, row{Metric: fmt.Sprintf("  pool wait per connection acquire (%d conns) in %s @%s", pool.Stat().MaxConns(), phase, k),
 			Value: ms(wait), Unit: "ms", Baseline: phase + " p50 over HTTP", Base: percentile(lat, 50)})
 		progress(r...)

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -44,6 +45,9 @@ type config struct {
 	pgdir string
 	// seedOnly ends a Postgres scenario once its entries are seeded.
 	seedOnly bool
+	// pgSizes, when set, are the only entry counts knowledge-postgres
+	// measures (of its 10,000 and 100,000), for repeated short runs.
+	pgSizes map[int]bool
 }
 
 var scenarios []scenario
@@ -56,6 +60,7 @@ func main() {
 	list := flag.Bool("list", false, "list scenarios and exit")
 	pgdir := flag.String("pgdir", "", "keep the Postgres scenarios' cluster (and seeds) in this folder, reused by the next run")
 	seedOnly := flag.Bool("seed-only", false, "Postgres scenarios: stop once the entries are seeded (with -pgdir, to measure later)")
+	pgSizes := flag.String("pgsizes", "", "knowledge-postgres: comma-separated entry counts to measure, of 10000,100000 (default both)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
 	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
@@ -94,6 +99,17 @@ func main() {
 			want[n] = true
 		}
 	}
+	sizes := map[int]bool{}
+	for _, n := range strings.Split(*pgSizes, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			v, err := strconv.Atoi(n)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bench: -pgsizes %q: %v\n", *pgSizes, err)
+				os.Exit(2)
+			}
+			sizes[v] = true
+		}
+	}
 	var rows []row
 	failed := false
 	for _, s := range scenarios {
@@ -103,7 +119,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
 		start := time.Now()
 		dir, _ := os.MkdirTemp(tmp, s.name+"-")
-		r, err := s.run(ctx, config{quick: *quick, tmp: dir, pgdir: *pgdir, seedOnly: *seedOnly})
+		r, err := s.run(ctx, config{quick: *quick, tmp: dir, pgdir: *pgdir, seedOnly: *seedOnly, pgSizes: sizes})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %s failed: %v\n", s.name, err)
 			failed = true
