@@ -138,3 +138,31 @@ func (t *timedDriver) ModStates(ctx context.Context, ids []string) (map[string]k
 	defer t.rec("ModStates", time.Now())
 	return t.Driver.ModStates(ctx, ids)
 }
+
+// ReadsStates passes on whether the driver reads entries' moderation
+// states with their rows (knowledge.StateReader), so the engine asks the
+// timed driver as it would ask the driver.
+func (t *timedDriver) ReadsStates() bool {
+	r, ok := t.Driver.(knowledge.StateReader)
+	return ok && r.ReadsStates()
+}
+
+// NearestScored and EntriesScored time the driver's scored reads
+// (knowledge.ScoringReader); a driver without them is asked unscored.
+func (t *timedDriver) NearestScored(ctx context.Context, hive, model string, v []float32, k int) ([]knowledge.StoredEntry, error) {
+	r, ok := t.Driver.(knowledge.ScoringReader)
+	if !ok {
+		return t.NearestEntries(ctx, hive, model, v, k)
+	}
+	defer t.rec("NearestScored", time.Now())
+	return r.NearestScored(ctx, hive, model, v, k)
+}
+
+func (t *timedDriver) EntriesScored(ctx context.Context, ids []string, model string, v []float32) (map[string]knowledge.StoredEntry, error) {
+	r, ok := t.Driver.(knowledge.ScoringReader)
+	if !ok {
+		return t.Entries(ctx, ids)
+	}
+	defer t.rec("EntriesScored", time.Now())
+	return r.EntriesScored(ctx, ids, model, v)
+}

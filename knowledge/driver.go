@@ -120,6 +120,47 @@ type NearestReader interface {
 	NearestEntries(ctx context.Context, hive, model string, v []float32, k int) ([]StoredEntry, error)
 }
 
+// ScoringReader is what a driver may supply besides NearestReader when it
+// can compute the cosine similarity of the vectors it stores to a query's
+// vector where it stores them: a query then reads no vector back.
+// NearestScored is NearestEntries and EntriesScored is Entries, with each
+// StoredEntry's Vector nil, Scored true and Similarity its Cosine to v, or
+// 0 for an entry of another model than model (as the engine would compute
+// it; to float32 precision). The engine still decides everything from the
+// number; a contribution's dedup probe reads vectors as before.
+type ScoringReader interface {
+	NearestScored(ctx context.Context, hive, model string, v []float32, k int) ([]StoredEntry, error)
+	EntriesScored(ctx context.Context, ids []string, model string, v []float32) (map[string]StoredEntry, error)
+}
+
+// StateReader is what a driver may supply besides Driver when it reads an
+// entry's moderation state in the statement that reads its row (a join):
+// when ReadsStates is true, every StoredEntry its Entries and
+// NearestEntries return carries State, and a query or a read of one entry
+// asks no ModStates of its own (one round trip fewer, and the row and its
+// state from one snapshot). ReadsStates is a method, not a mere type
+// assertion, so that a wrapper can pass its driver's answer on.
+type StateReader interface {
+	ReadsStates() bool
+}
+
+// readsStates reports whether d's entry reads carry their states.
+func readsStates(d Driver) bool {
+	r, ok := d.(StateReader)
+	return ok && r.ReadsStates()
+}
+
+// statesOf returns the states the entries carry (see StateReader).
+func statesOf(ents map[string]StoredEntry) map[string]ModState {
+	out := make(map[string]ModState, len(ents))
+	for id, e := range ents {
+		if e.State != nil {
+			out[id] = *e.State
+		}
+	}
+	return out
+}
+
 // NewEntry is an entry as the engine hands it to Driver.Insert.
 type NewEntry struct {
 	ID          string
@@ -142,6 +183,14 @@ type StoredEntry struct {
 	Vector []float32
 	// Seq orders entries by insertion; the sweep walks it.
 	Seq int64
+	// Scored says that Similarity holds the entry's cosine to the vector
+	// a ScoringReader was given, in place of Vector.
+	Scored     bool
+	Similarity float64
+	// State is the entry's moderation state (the zero state when nobody
+	// moderated it) when the driver read it with the row (StateReader);
+	// nil when it did not.
+	State *ModState
 }
 
 // Reembedder is what a driver supplies, besides Driver, so

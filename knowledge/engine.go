@@ -269,16 +269,25 @@ func (k *Engine) nearestEntries(ctx context.Context, hive, model string, v []flo
 
 // entry reads one entry with its quality filled in. Returns not_found.
 func (k *Engine) entry(ctx context.Context, id string) (Entry, error) {
-	// The row and its moderation state at once (two round trips overlap).
+	// The row and its moderation state at once: in one statement from a
+	// StateReader, else in two round trips that overlap.
 	var sts map[string]ModState
 	var serr error
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sts, serr = k.mod().ModStates(ctx, []string{id})
-	}()
+	stated := readsStates(k.d)
+	if stated {
+		close(done)
+	} else {
+		go func() {
+			defer close(done)
+			sts, serr = k.mod().ModStates(ctx, []string{id})
+		}()
+	}
 	ents, err := k.d.Entries(ctx, []string{id})
 	<-done
+	if stated {
+		sts = statesOf(ents)
+	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("read entry %s: %w", id, err)
 	}

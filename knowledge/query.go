@@ -61,7 +61,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			vids, vents, verr = k.nearestEntries(ctx, q.Hive, q.Model, q.Vector, pool)
+			vids, vents, verr = k.queryNearest(ctx, q, pool)
 		}()
 	}
 	if len(terms) > 0 {
@@ -77,7 +77,8 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	add(vids) // vector candidates first, as before
 	add(lids)
 	// The entries not read with the vector candidates, and every
-	// candidate's moderation state, at once.
+	// candidate's moderation state, at once: in one statement from a
+	// StateReader, else in two that overlap.
 	var need []string
 	for _, id := range ids {
 		if _, ok := vents[id]; !ok {
@@ -87,7 +88,8 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	var ents map[string]StoredEntry
 	var sts map[string]ModState
 	var eerr, serr error
-	if len(ids) > 0 {
+	stated := readsStates(k.d)
+	if len(ids) > 0 && !stated {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -97,7 +99,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	ents = vents
 	if len(need) > 0 {
 		var more map[string]StoredEntry
-		more, eerr = k.d.Entries(ctx, need)
+		more, eerr = k.queryEntries(ctx, q, need)
 		if ents == nil {
 			ents = more
 		} else {
@@ -112,6 +114,9 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	}
 	if serr != nil {
 		return nil, fmt.Errorf("read moderation of candidates: %w", serr)
+	}
+	if stated {
+		sts = statesOf(ents)
 	}
 
 	cands := make([]StoredEntry, 0, len(ents))
@@ -142,7 +147,10 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	order := make([]string, 0, len(cands))
 	for i, e := range cands {
 		sim := 0.0
-		if e.Model == q.Model {
+		switch {
+		case e.Scored:
+			sim = e.Similarity
+		case e.Model == q.Model:
 			sim = Cosine(q.Vector, e.Vector)
 		}
 		h := Hit{Similarity: sim, Lexical: lex[i]}
@@ -183,6 +191,35 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		hits = append(hits, h)
 	}
 	return RankHits(hits, limit), nil
+}
+
+// queryNearest is nearestEntries for a query: scored where they are
+// stored, without their vectors, by a ScoringReader.
+func (k *Engine) queryNearest(ctx context.Context, q QueryInput, n int) ([]string, map[string]StoredEntry, error) {
+	r, ok := k.d.(ScoringReader)
+	if !ok {
+		return k.nearestEntries(ctx, q.Hive, q.Model, q.Vector, n)
+	}
+	list, err := r.NearestScored(ctx, q.Hive, q.Model, q.Vector, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(list))
+	ents := make(map[string]StoredEntry, len(list))
+	for i, e := range list {
+		ids[i] = e.ID
+		ents[e.ID] = e
+	}
+	return ids, ents, nil
+}
+
+// queryEntries is Entries for a query's candidates: scored by a
+// ScoringReader when the query has a vector.
+func (k *Engine) queryEntries(ctx context.Context, q QueryInput, ids []string) (map[string]StoredEntry, error) {
+	if r, ok := k.d.(ScoringReader); ok && Norm(q.Vector) > 0 {
+		return r.EntriesScored(ctx, ids, q.Model, q.Vector)
+	}
+	return k.d.Entries(ctx, ids)
 }
 
 // docCache keeps the lexical stems of recently ranked entries: an entry's

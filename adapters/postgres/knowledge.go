@@ -303,13 +303,36 @@ func (k *Knowledge) Contributions(ctx context.Context, id string) ([]knowledge.C
 const storedCols = `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,
 	endorsement_count, created_at, last_used_at, model, embedding`
 
-// Entries reads the entries among ids, with their vectors.
+// stateCols are an entry's moderation state beside its row e: a LEFT
+// JOIN of its knowledge_moderation row m, the zero state when it has none
+// (knowledge.ModStateDest's order, without the id: the row's).
+const stateCols = `coalesce(m.flags, 0), coalesce(m.cleared, 0), coalesce(m.quarantined, false),
+	coalesce(m.superseded_by, ''), coalesce(m.supersedes, ''), m.flagged_at`
+
+// statedCols are storedCols of e with the entry's moderation state.
+const statedCols = `e.seq, e.id, e.hive, e.title, e.content, e.tags, e.specificity, e.contribution_count, e.citation_count,
+	e.endorsement_count, e.created_at, e.last_used_at, e.model, e.embedding, ` + stateCols
+
+var _ knowledge.StateReader = (*Knowledge)(nil)
+
+// ReadsStates says that Entries and NearestEntries read each entry's
+// moderation state in the statement that reads its row, so the engine asks
+// no ModStates beside them.
+func (k *Knowledge) ReadsStates() bool { return true }
+
+// entriesSQL is Entries' statement: the rows of the ids in $1, each with
+// its moderation state.
+const entriesSQL = `SELECT ` + statedCols + ` FROM knowledge_entries e
+	LEFT JOIN knowledge_moderation m ON m.entry_id = e.id WHERE e.id = ANY($1)`
+
+// Entries reads the entries among ids, with their vectors and moderation
+// states.
 func (k *Knowledge) Entries(ctx context.Context, ids []string) (map[string]knowledge.StoredEntry, error) {
 	out := make(map[string]knowledge.StoredEntry, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	es, err := k.scanEntries(ctx, `SELECT `+storedCols+` FROM knowledge_entries WHERE id = ANY($1)`, ids)
+	es, err := scanStated(ctx, k.pool, entriesSQL, ids)
 	if err != nil {
 		return nil, wrap("read entries", err)
 	}
@@ -351,17 +374,41 @@ func scanEntries(ctx context.Context, db querier, q string, args ...any) ([]know
 		return nil, err
 	}
 	defer rows.Close()
+	return collectEntries(rows, false)
+}
+
+// scanStated reads entries as statedCols spells them.
+func scanStated(ctx context.Context, db querier, q string, args ...any) ([]knowledge.StoredEntry, error) {
+	rows, err := db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return collectEntries(rows, true)
+}
+
+// collectEntries scans rows of storedCols, or of statedCols when stated.
+func collectEntries(rows pgx.Rows, stated bool) ([]knowledge.StoredEntry, error) {
 	var out []knowledge.StoredEntry
 	for rows.Next() {
 		var e knowledge.StoredEntry
 		var v pgvector.Vector
-		if err := rows.Scan(&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &e.Tags, &e.Specificity,
-			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &v); err != nil {
+		dest := []any{&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &e.Tags, &e.Specificity,
+			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &v}
+		var st knowledge.ModState
+		if stated {
+			dest = append(dest, knowledge.ModStateDest(&st)[1:]...)
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		e.Tags = nonNilTags(e.Tags)
 		e.CreatedAt, e.LastUsedAt = e.CreatedAt.UTC(), e.LastUsedAt.UTC()
 		e.Vector = v.Slice()
+		if stated {
+			st.ID = e.ID
+			e.State = &st
+		}
 		out = append(out, e)
 	}
 	return out, rows.Err()
@@ -399,7 +446,7 @@ func (k *Knowledge) NearestEntries(ctx context.Context, hive, model string, v []
 	if n <= 0 || dims == 0 {
 		return nil, nil
 	}
-	out, err := k.scanEntries(ctx, NearestSQL(dims, storedCols), model, hive, pgvector.NewVector(v), n)
+	out, err := scanStated(ctx, k.pool, NearestEntriesSQL(dims), model, hive, pgvector.NewVector(v), n)
 	if err != nil {
 		return nil, wrap("nearest entries", err)
 	}
@@ -417,8 +464,16 @@ func NearestSQL(dims int, cols string) string {
 		ORDER BY embedding::vector(` + d + `) <=> $3::vector(` + d + `) LIMIT $4`
 }
 
-// NearestEntriesSQL is NearestEntries' statement (see NearestSQL).
-func NearestEntriesSQL(dims int) string { return NearestSQL(dims, storedCols) }
+// NearestEntriesSQL is NearestEntries' statement: Nearest's (see
+// NearestSQL) reading the rows' columns, numbered in the index's order,
+// then each row's moderation state (statedCols), nearest first. The numbering
+// and the outer ORDER BY keep the index's order whatever join the planner
+// picks.
+func NearestEntriesSQL(dims int) string {
+	return `SELECT ` + statedCols + ` FROM (SELECT n.*, row_number() OVER () AS rank FROM (` +
+		NearestSQL(dims, storedCols) + `) n) e
+		LEFT JOIN knowledge_moderation m ON m.entry_id = e.id ORDER BY e.rank`
+}
 
 // Pool returns the driver's connection pool.
 func (k *Knowledge) Pool() *pgxpool.Pool { return k.pool }

@@ -62,6 +62,26 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 			}
 		}
 	}
+	// NearestEntries' and NearestScored's own statements: the same index
+	// scan under the join that reads each row's moderation state.
+	for i, limit := range []int{16, 100, 16, 100} {
+		sql := NearestEntriesSQL(dims)
+		if i >= 2 {
+			sql = NearestScoredSQL(dims)
+		}
+		rows, err := k.pool.Query(ctx, `EXPLAIN `+sql, "m", "academy", pgvector.NewVector(q), limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		if !strings.Contains(plan, "Index Scan using "+VectorIndexName(dims)) || strings.Contains(plan, "Seq Scan on knowledge_entries") {
+			t.Fatalf("%.60s (limit %d) does not use the HNSW index:\n%s", sql, limit, plan)
+		}
+	}
 	ids, err := k.Nearest(ctx, "academy", "m", q, 16)
 	if err != nil || len(ids) != 16 {
 		t.Fatalf("Nearest = %d ids, %v; want 16 (iterative scan past the filtered-out hive)", len(ids), err)
