@@ -253,6 +253,10 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	if err != nil {
 		return nil, err
 	}
+	reads, err := readsAB(ctx, raw, emb, qtexts)
+	if err != nil {
+		return nil, err
+	}
 	qp50 := percentile(qlat, 50)
 	r := []row{
 		{Metric: "postgres knowledge query p50 @" + k, Value: qp50, Unit: "ms", Baseline: "brute-force cosine scan p50", Base: percentile(blat, 50)},
@@ -260,6 +264,12 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 		{Metric: "postgres HNSW recall@10 @" + k, Value: recall, Unit: "", Baseline: "exact scan", Base: 1, HigherIsBetter: true},
 		{Metric: "  driver NearestEntries(100) p50, the vector candidates' rows in one statement @" + k, Value: percentile(one, 50), Unit: "ms",
 			Baseline: "Nearest(100) then Entries", Base: percentile(two, 50)},
+		{Metric: "  engine query p50 (no HTTP), rows scored in the database with their moderation states @" + k, Value: percentile(reads[0], 50), Unit: "ms",
+			Baseline: "vectors back, ModStates apart", Base: percentile(reads[2], 50)},
+		{Metric: "  engine query p99 (no HTTP), rows scored in the database with their moderation states @" + k, Value: percentile(reads[0], 99), Unit: "ms",
+			Baseline: "vectors back, ModStates apart", Base: percentile(reads[2], 99)},
+		{Metric: "  engine query p50 (no HTTP), vectors back with the moderation states @" + k, Value: percentile(reads[1], 50), Unit: "ms",
+			Baseline: "vectors back, ModStates apart", Base: percentile(reads[2], 50)},
 	}
 	r = append(r, driverRows("query", k, qcalls, o.queries, qp50)...)
 	r = append(r, qcpuRows...)

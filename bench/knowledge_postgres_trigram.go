@@ -101,3 +101,46 @@ func nearestAB(ctx context.Context, d knowledge.Driver, emb benchEmbedder, qtext
 	}
 	return sortDurations(two), sortDurations(one), nil
 }
+
+// separateStates is a driver that reads vectors back and does not read
+// entries' moderation states with their rows (it hides
+// knowledge.ScoringReader and knowledge.StateReader): the engine then
+// rescores from the vectors and asks ModStates in a statement of its own,
+// as before either change.
+type separateStates struct{ knowledge.Driver }
+
+func (s separateStates) NearestEntries(ctx context.Context, hive, model string, v []float32, k int) ([]knowledge.StoredEntry, error) {
+	return s.Driver.(knowledge.NearestReader).NearestEntries(ctx, hive, model, v, k)
+}
+
+// vectorsBack is separateStates reading the states with the rows: it
+// hides knowledge.ScoringReader only.
+type vectorsBack struct{ separateStates }
+
+func (v vectorsBack) ReadsStates() bool {
+	r, ok := v.Driver.(knowledge.StateReader)
+	return ok && r.ReadsStates()
+}
+
+// readsAB times the engine's queries (no HTTP) over d as it is, over d
+// reading vectors back (vectorsBack) and over d as before (separateStates),
+// query by query, in an order that turns with each query.
+func readsAB(ctx context.Context, d knowledge.Driver, emb benchEmbedder, qtexts []string) (times [3][]time.Duration, err error) {
+	engines := [3]*knowledge.Engine{knowledge.New(d, knowledge.Options{}),
+		knowledge.New(vectorsBack{separateStates{d}}, knowledge.Options{}), knowledge.New(separateStates{d}, knowledge.Options{})}
+	for i, q := range qtexts {
+		in := knowledge.QueryInput{Hive: "academy", Text: q, Model: emb.Model(), Vector: emb.Vector(q), Limit: 5}
+		for j := range engines {
+			e := (i + j) % len(engines)
+			start := time.Now()
+			if _, err := engines[e].Query(ctx, in); err != nil {
+				return times, err
+			}
+			times[e] = append(times[e], time.Since(start))
+		}
+	}
+	for i := range times {
+		sortDurations(times[i])
+	}
+	return times, nil
+}
