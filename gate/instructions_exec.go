@@ -39,6 +39,11 @@ func remoteExec(v *views) bool {
 			if reVerified.MatchString(line) || describedAsRisky(v.all, loc[0], loc[1]) {
 				continue // checked before it runs, or a warning about it
 			}
+			if loc[0] >= v.plain {
+				// Decoded from base64, rot13 or hex: a command its text
+				// hides from the reader is not explained by that text.
+				return true
+			}
 			hosts := reHost.FindAllStringSubmatch(m, -1)
 			if len(hosts) == 0 {
 				// A host without a scheme: wget -qO- some-host.online/s.

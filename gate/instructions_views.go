@@ -21,6 +21,10 @@ type views struct {
 	all, directive, prose string
 	disguises             []string
 	squashed              *string
+	// plain is the length of all's readable part (the text and the forms
+	// a reader sees through: entities, leetspeak, tag characters); past it
+	// come the runs decoded from base64, rot13, hex and reversed text.
+	plain int
 }
 
 // squashedProse is the prose with only its letters and digits, computed
@@ -87,22 +91,28 @@ func newViews(text string) views {
 		disguise("digits for letters")
 		extra = append(extra, l)
 	}
+	// Encodings a reader cannot read at a glance come after the rest.
+	var hidden []string
 	for _, m := range base64Runs(text, 8) {
 		if d, ok := decodedText(m); ok {
 			disguise("base64")
-			extra = append(extra, d)
+			hidden = append(hidden, d)
 		}
 	}
 	for _, m := range reHexEscapes.FindAllString(s, 8) {
 		if b, err := hex.DecodeString(strings.ReplaceAll(m, `\x`, "")); err == nil && printable(string(b)) {
 			disguise("escaped bytes")
-			extra = append(extra, strings.ToLower(string(b)))
+			hidden = append(hidden, strings.ToLower(string(b)))
 		}
 	}
-	extra = decodeOnRequest(s, extra, disguise)
+	hidden = decodeOnRequest(s, hidden, disguise)
 	v.all = s
 	if len(extra) > 0 {
 		v.all += "\n" + strings.Join(extra, "\n")
+	}
+	v.plain = len(v.all)
+	if len(hidden) > 0 {
+		v.all += "\n" + strings.Join(hidden, "\n")
 	}
 	v.directive = removeMentions(v.all)
 	v.prose = removeSpans(v.directive, reURLOrCode)
