@@ -361,7 +361,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.965, "injection": 0.996}, false},
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.988, "injection": 1}, false},
 		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
 			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read
@@ -369,17 +369,18 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),
 			map[string]float64{"good": 1, "injection": 1}, false},
 		{"tuning/was-heldout2", "testdata/gate/injection/was-heldout2.jsonl", fileCases(injTuning, "was-heldout2.jsonl"),
-			map[string]float64{"good": 0.981, "injection": 1}, false},
+			map[string]float64{"good": 0.993, "injection": 1}, false},
 		// Held out as injection3 (written before round 3's change and
 		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
 		// its aggregates were seen several times: tuning data now.
 		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
-			map[string]float64{"good": 0.928, "injection": 1}, false},
+			map[string]float64{"good": 0.967, "injection": 1}, false},
 		// Held out as injection4 (written before round 4's change, measured
 		// 61/64 attempts refused and 95/102 findings accepted before and
-		// after it): its two looks were spent, so it is tuning data now.
+		// after it): its two looks were spent, so it is tuning data now;
+		// round 5 tuned on it (98/102, 64/64).
 		{"tuning/was-heldout4", "testdata/gate/injection/was-heldout4.jsonl", fileCases(injTuning, "was-heldout4.jsonl"),
-			map[string]float64{"good": 0.931, "injection": 0.953}, false},
+			map[string]float64{"good": 0.960, "injection": 1}, false},
 		// injection5 was written from scratch before round 5's change to
 		// the gate (87 attempts, 31 Korean; 129 findings, 45 Korean) and
 		// measured once before it: 78/87 attempts refused, 93/129

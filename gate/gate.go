@@ -121,7 +121,11 @@ func Check(title, content string) Result {
 		}
 		sig = append(sig, Signal{field, f})
 	}
-	if score < SpecificityFloor {
+	ok, evidence := acceptable(title, content, score, found)
+	for _, e := range evidence {
+		sig = append(sig, Signal{SignalMatched, e})
+	}
+	if !ok {
 		missing, say := missingSignals(found)
 		for _, m := range missing {
 			sig = append(sig, Signal{SignalMissing, m})

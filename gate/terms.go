@@ -125,6 +125,22 @@ var techTerms = []string{
 	"마스킹", "검증", "서버", "배열", "비교 함수", "문자열", "용량", "복사", "목록", "정렬", "필터", "상태",
 }
 
+// agentTerms are the vocabulary of agent tooling. The accept rule counts
+// them as technical terms (see acceptable); the stored score does not.
+var agentTerms = []string{
+	"system prompt", "prompt", "hook", "subagent", "mcp", "claude.md", "agents.md", "sandbox", "tool output",
+	"tool call", "egress", "allowlist", "prompt injection", "context window", "readme", "base64",
+	"accessibility tree", "red-team", "eval", "staging", "credential",
+	// Security, where advice is often prose that names no tool.
+	"untrusted", "injection", "mitigation", "exfiltration", "attacker", "least privilege", "denylist",
+	"revoke", "rotate", "read-only", "audit log", "confirmation", "outbound", "firewall", "registry",
+	"mirror", "fork", "clone", "history", "secret", "referer", "newline", "escape", "sanitize", "ssrf",
+	"xss", "csrf", "phishing", "typosquat", "vulnerability", "threat model", "session token",
+	"프롬프트", "서브에이전트", "샌드박스", "자격 증명", "스테이징", "인젝션", "허용 목록", "도구 출력",
+	"폐기", "유출", "레지스트리", "미러", "포크", "히스토리", "이력", "비밀 값", "외부 네트워크", "외부 통신",
+	"공격자", "취약점", "검토", "읽기 전용",
+}
+
 // platitudes are vague advice that says nothing a reader can act on.
 var platitudes = []string{
 	"always write tests", "write tests", "write good", "best practice", "best practices", "keep it simple",

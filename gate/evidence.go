@@ -1,0 +1,146 @@
+package gate
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Evidence the accept rule weighs beside the specificity score. The score
+// is stored with each entry and ranks it (knowledge.Quality), so it stays
+// what it was; what changes is only whether a finding just under the floor
+// passes. A command line quoted in backticks (`nginx -t`, `crontab -r`) is
+// code a reader can run, and the words of agent tooling (hooks, MCP,
+// sandboxes, system prompts) are a technical domain like caches and locks:
+// advice in them is as concrete as advice about a database.
+const (
+	signalCommandLine = "quoted command line"
+	signalAgentTerms  = "agent-tooling terms"
+	signalReasoned    = "reasoned explanation"
+)
+
+// reasonedLength is the length (letterLength) from which a reasoned
+// explanation in technical words passes.
+const reasonedLength = 150
+
+// acceptable reports whether a finding whose score is below the floor
+// passes on that evidence, and names the evidence it counted. A platitude
+// never does.
+func acceptable(title, content string, score float64, found []string) (bool, []string) {
+	if score >= SpecificityFloor {
+		return true, nil
+	}
+	adj, names := evidenceScore(title, content, score, found)
+	return adj >= SpecificityFloor-0.005, names
+}
+
+// evidenceScore is the score with the evidence added, for the accept rule
+// only.
+func evidenceScore(title, content string, score float64, found []string) (float64, []string) {
+	if hasString(found, signalPlatitude) || hasString(found, signalTooShort) {
+		return score, nil
+	}
+	text := title + "\n" + content
+	lower := strings.ToLower(text)
+	extra := 0.0
+	var names []string
+	if hasCommandSpan(text) && !(hasString(found, signalCode) && hasString(found, signalCommand)) {
+		// A command line in backticks is code and a command.
+		if !hasString(found, signalCode) {
+			extra += 0.10
+		}
+		if !hasString(found, signalCommand) {
+			extra += 0.15
+		}
+		names = append(names, signalCommandLine)
+	}
+	terms, agent := 0, 0
+	for _, t := range techTerms {
+		if hasTerm(lower, t) {
+			terms++
+		}
+	}
+	for _, t := range agentTerms {
+		if hasTerm(lower, t) {
+			agent++
+		}
+	}
+	// Agent tooling and security advice is written in such words; a
+	// finding that uses many of them counts them past the score's cap.
+	if more := math.Min(float64(terms+agent), maxEvidenceTerms) - math.Min(float64(terms), 4); more > 0 {
+		extra += 0.05 * more
+		names = append(names, signalAgentTerms)
+	}
+	// A finding that explains at length, in the words of its domain, what
+	// causes what or what it did (with one concrete detail) is a finding
+	// even when it names few tools: vague advice is short ("keep secrets
+	// safe"), and the longest platitude of testdata/gate is 117 letters.
+	if terms+agent >= 2 && letterLength(text) >= reasonedLength && (hasString(found, signalCause) || concrete(found)) {
+		extra += (SpecificityFloor - score) / scoreScale
+		names = append(names, signalReasoned)
+	}
+	// Below the floor the score is the weights times scoreScale, rounded.
+	return score + scoreScale*extra, names
+}
+
+// maxEvidenceTerms is how many distinct terms the accept rule counts, two
+// more than the score does.
+const maxEvidenceTerms = 6
+
+func hasTerm(lower, t string) bool {
+	return containsWord(lower, t) || containsWord(lower, t+"s") || containsWord(lower, t+"es")
+}
+
+// hasCommandSpan reports a code span that holds a command line: a
+// lowercase program name followed by a flag or by arguments (`nginx -t`,
+// `chflags hidden file`, `buf generate`), not a single word in backticks.
+func hasCommandSpan(text string) bool {
+	for _, m := range reCodeSpan.FindAllString(text, 16) {
+		f := strings.Fields(strings.Trim(m, "`"))
+		if len(f) < 2 || !isProgramName(f[0]) {
+			continue
+		}
+		if len(f) >= 3 || strings.HasPrefix(f[1], "-") || isProgramName(f[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isProgramName reports whether w has the shape of a command's name:
+// lowercase ASCII letters, digits, "-" and "_", starting with a letter.
+func isProgramName(w string) bool {
+	for i, r := range w {
+		if !(r >= 'a' && r <= 'z' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_')) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// letterLength measures a text by its letters, a Hangul syllable counting
+// for 2.5 Latin letters (about what it carries).
+func letterLength(text string) float64 {
+	n := 0.0
+	for _, r := range text {
+		switch {
+		case r < 0x80 && unicode.IsLetter(r):
+			n++
+		case r >= 0xAC00 && r <= 0xD7A3:
+			n += 2.5
+		}
+	}
+	return n
+}
+
+// concrete reports a detail beyond words: a tool, a version, error text, a
+// number, an identifier, a flag, a path, a command or code.
+func concrete(found []string) bool {
+	for _, f := range found {
+		switch f {
+		case signalTech, signalVersion, signalError, signalNumber, signalIdentifier, signalFlag, signalPath, signalCommand, signalCode:
+			return true
+		}
+	}
+	return false
+}
