@@ -41,7 +41,7 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate.jsonl":       "2247376cc2c27557b551954268d91b843aec89f8f1ed0f176770d02a82a4c042",
+	"gate2.jsonl":      "f68b29597c8dca28f927d469a10ec866dfc67b14116955aa84ede68ce7a08aad",
 	"injection5.jsonl": "8abc8700702264196445319fc65afeb484d5ed8fcc44bbfa07340aadba2e7a69",
 }
 
@@ -362,8 +362,16 @@ func TestGateLabelledCorpus(t *testing.T) {
 	parts := []part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
 		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.988, "injection": 1}, false},
-		{"held-out", "testdata/gate/heldout/gate.jsonl", held["gate.jsonl"],
-			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, true},
+		// Held out as heldout/gate.jsonl until its aggregates had been
+		// printed on every run for a day: tuning data now, kept out of
+		// the instructions model's training set (was-heldout/ is not
+		// globbed) and reported on its own.
+		{"tuning/was-heldout-gate", "testdata/gate/was-heldout/gate.jsonl", globCases(t, "../testdata/gate/was-heldout/gate.jsonl"),
+			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, false},
+		// gate2 was written from scratch before the class calibration of
+		// issue 23 item 5 and frozen before any change to the gate.
+		{"held-out/gate2", "testdata/gate/heldout/gate2.jsonl", held["gate2.jsonl"],
+			map[string]float64{}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read
 		// too often to stay so, now tuning data: reported on their own.
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),
