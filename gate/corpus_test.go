@@ -234,7 +234,7 @@ func kindFamily(k string) string {
 		return k
 	case PIICard:
 		return "card"
-	case PIIUSSSN, PIIKoreanRRN:
+	case PIIUSSSN, PIIKoreanRRN, PIINationalID:
 		return "national_id"
 	}
 	return "secret"
@@ -367,7 +367,12 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// the instructions model's training set (was-heldout/ is not
 		// globbed) and reported on its own.
 		{"tuning/was-heldout-gate", "testdata/gate/was-heldout/gate.jsonl", globCases(t, "../testdata/gate/was-heldout/gate.jsonl"),
-			map[string]float64{"good": 0.984, "placeholder": 0.939, "narrative": 0.976, "platitude": 1, "pii": 1}, false},
+			map[string]float64{"good": 0.984, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
+		// Cases written for issue 23 item 5's calibration (regulators'
+		// fictional numbers, documentation IBANs, vendors' test cards,
+		// stories of a life around the work, and controls beside each),
+		// likewise outside the model's training glob.
+		{"tuning/calibration", "testdata/gate/calibration/classes.jsonl", globCases(t, "../testdata/gate/calibration/*.jsonl"), all, false},
 		// gate2 was written from scratch before the class calibration of
 		// issue 23 item 5 and frozen before any change to the gate.
 		{"held-out/gate2", "testdata/gate/heldout/gate2.jsonl", held["gate2.jsonl"],

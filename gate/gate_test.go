@@ -163,8 +163,29 @@ func TestDetectPIITable(t *testing.T) {
 		{"rrn 851332-1937864", nil}, // month 13
 		{"rrn 8504121937864", []string{PIIKoreanRRN}},
 		{"rrn 8504121937865", nil}, // unseparated, bad check digit
-		{"iban GB82 WEST 1234 5698 7654 32", []string{PIIIBAN}},
-		{"iban GB82 WEST 1234 5698 7654 33", nil},
+		{"iban GB49 MIDL 4005 1587 3421 68", []string{PIIIBAN}},
+		{"iban GB49 MIDL 4005 1587 3421 69", nil},
+		// The IBAN standard's own examples pass; the ranges regulators
+		// reserve for fiction pass; national ids pass their checks.
+		{"iban GB82 WEST 1234 5698 7654 32", nil},
+		{"call 07700 900123 or +44 7700 900123", nil},
+		{"call 07700 123456", []string{PIIPhone}},
+		{"call +61 491 570 156 or (02) 5550 4321", nil},
+		{"call 02-5550-4321", []string{PIIPhone}},
+		{"cpf 123.456.789-09", nil},
+		{"cpf 529.982.247-25", []string{PIINationalID}},
+		{"cpf 529.982.247-26", nil},
+		{"nino QQ 12 34 56 C", nil},
+		{"nino AB 48 21 73 C", []string{PIINationalID}},
+		{"id 11010519491231002X", []string{PIINationalID}},
+		{"id 110105194912310021", nil},
+		{"account 4321-8765-2109", nil},
+		{"--master-user-password Kq7!pZ2mWx", []string{PIIPassword}},
+		{"--master-user-password \"$DB_PASSWORD\"", nil},
+		{"Authorization: Basic dXNlcjpwYXNzd29yZA==", nil},
+		{"Authorization: Basic b3BzLWV4cG9ydDpUcTh6UCF3M0xuNng=", []string{PIISecret}},
+		{"sqlplus scott/tiger@orcl", nil},
+		{"sqlplus billing/Hq4zX8mLp2@ORCLPDB1", []string{PIIPassword}},
 		// AWS's documented example key passes; a key of the same shape does not.
 		{"key AKIAIOSFODNN7EXAMPLE", nil},
 		{"key AKIAGAABD6YL6AZKYOQK", []string{PIIAWSKey}},

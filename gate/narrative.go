@@ -96,6 +96,11 @@ func Narrative(title, content string) NarrativeResult {
 			}
 		}
 	}
+	for _, m := range lifeMarkers {
+		if containsMarker(lower, m) {
+			addMarker(m, storyMarker)
+		}
+	}
 	for _, p := range storyMarkerPatterns {
 		for _, loc := range p.re.FindAllStringIndex(lower, 3) {
 			kind := p.kind
@@ -189,6 +194,16 @@ func (n NarrativeResult) reason() string {
 		what = "a session summary"
 	}
 	return "reads as " + what + "; state the finding itself (what happens, under which conditions, and what to do) instead of who did what and when"
+}
+
+// lifeMarkers tell the writer's own life around the work: how a story
+// began, the years it took, the people at home ("It all began with one
+// old laptop…", "Over the years it grew…", "My partner is not thrilled").
+// They are story markers; a finding about a cron job has no use for them.
+var lifeMarkers = []string{
+	"it all began", "it all started", "that's how it started", "over the years", "through the years",
+	"my partner", "my wife", "my husband", "my kids", "my family", "my homelab", "under my desk",
+	"돌이켜 보면",
 }
 
 // reQuestion ends a sentence with a question mark (not ?sort= or a

@@ -11,12 +11,16 @@ import (
 // PII and secret kinds the gate names in its reasons. A reason names kinds,
 // never the matched values.
 const (
-	PIIEmail        = "email"
-	PIIPhone        = "phone"
-	PIICard         = "card_number"
-	PIIUSSSN        = "us_ssn"
-	PIIKoreanRRN    = "kr_rrn"
-	PIIIBAN         = "iban"
+	PIIEmail     = "email"
+	PIIPhone     = "phone"
+	PIICard      = "card_number"
+	PIIUSSSN     = "us_ssn"
+	PIIKoreanRRN = "kr_rrn"
+	PIIIBAN      = "iban"
+	// PIINationalID is another country's identity number, by its form and
+	// check (Brazil's CPF, India's Aadhaar, China's resident id, the UK's
+	// National Insurance number).
+	PIINationalID   = "national_id"
 	PIIAWSKey       = "aws_access_key"
 	PIIAWSSecret    = "aws_secret_key"
 	PIIGoogleAPIKey = "google_api_key"
@@ -86,8 +90,8 @@ var piiRules = []piiRule{
 	// settings. Values that are templates, masks or placeholder words pass.
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:[^\s/?@"'<>]+@[^\s/?#"'<>]+`), placeholder: urlPasswordPlaceholder},
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[\w.-]+:[^\s:@/"'<>]+@(?:tcp|unix)\(`), placeholder: urlPasswordPlaceholder},
-	{kind: PIIPassword, re: regexp.MustCompile(`(?i)\b[\w.]*(?:password|passwd|pwd)["']?\s*[:=]\s*["']?[^\s"'<>,;&)]+`), placeholder: settingPasswordPlaceholder},
-	{kind: PIIPassword, re: regexp.MustCompile(`\bmysql(?:dump|admin)?\b[^\n]*?\s-p'?[^\s']{4,}`), placeholder: settingPasswordPlaceholder},
+	{kind: PIIPassword, re: regexp.MustCompile(`(?i)\b[\w.]*(?:password|passwd|pwd|_pass)["']?\s*[:=]\s*["']?[^\s"'<>,;&)]+`), placeholder: settingPasswordPlaceholder},
+	{kind: PIIPassword, re: regexp.MustCompile(`\b(?:mysql(?:dump|admin|import|check|sh|binlog|pump)?|mariadb(?:-?dump|-?admin|-?import|-?check)?)\b[^\n]*?\s-p'?[^\s']{4,}`), placeholder: settingPasswordPlaceholder},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
 	// Secret-looking values assigned to secret names.
@@ -96,7 +100,12 @@ var piiRules = []piiRule{
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, digits: true},
+	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
+	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
+	{kind: PIINationalID, re: reNINO, valid: validNINO},
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
+	// After cards: the first twelve digits of a card are not an Aadhaar.
+	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\b`), valid: validIntlPhone, placeholder: phonePlaceholder},
 	{kind: PIIPhone, re: regexp.MustCompile(`\b01[016789][ .-]?\d{3,4}[ .-]?\d{4}\b`), valid: validKRMobile, placeholder: phonePlaceholder, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`\b0(?:2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}\b|\(0(?:2|[3-6][1-5])\) ?\d{3,4}-\d{4}\b`), valid: standalone, placeholder: phonePlaceholder, digits: true},
@@ -216,7 +225,7 @@ func isNameByte(c byte) bool {
 // of a person.
 func boundaryOK(text string, lo, hi int, kind string) bool {
 	switch kind {
-	case PIICard, PIIUSSSN, PIIKoreanRRN, PIIPhone:
+	case PIICard, PIIUSSSN, PIIKoreanRRN, PIIPhone, PIINationalID:
 	default:
 		return true
 	}

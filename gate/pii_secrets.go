@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 	"unicode"
@@ -60,6 +61,7 @@ var placeholderSecrets = map[string]bool{
 	"yourpassword": true, "your_password": true, "mypassword": true, "pw": true, "pwd": true,
 	// Sample passwords of images' and tools' documentation.
 	"my-secret-pw": true, "mysecretpassword": true, "foobared": true, "minioadmin": true, "changeit": true,
+	"tiger": true, // Oracle's scott/tiger sample schema.
 }
 
 // secretPlaceholder reports whether a password value is a template, a mask,
@@ -96,7 +98,7 @@ func secretPlaceholder(v string) bool {
 
 var (
 	reDottedName  = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$`)
-	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd)["']?\s*[:=]\s*["']?|\s-p'?`)
+	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd|_pass)["']?\s*[:=]\s*["']?|\s-p'?`)
 )
 
 // urlPasswordPlaceholder passes a URL or DSN whose password is a
@@ -180,7 +182,7 @@ func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceho
 // hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
 // header. The value is the last group.
 var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
-	`\bauthorization["']?\s*:\s*["']?(?:bearer|token)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})`)
+	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})`)
 
 // notSecretNames are parts of names that end in token or key but hold no
 // secret: pagination cursors, public keys, idempotency keys.
@@ -235,6 +237,11 @@ func secretName(match string) bool {
 // templates, words or references rather than generated secrets.
 func secretValuePlaceholder(v string) bool {
 	v = strings.TrimRight(v, ".")
+	if user, pw, ok := basicCredentials(v); ok {
+		// Authorization: Basic carries user:password in base64; judge
+		// the password (dXNlcjpwYXNzd29yZA== is "user:password").
+		return user == "" && pw == "" || secretPlaceholder(pw)
+	}
 	l := strings.ToLower(v)
 	if len(v) < 16 || maskedValue(l) || reDottedName.MatchString(v) {
 		return true
@@ -261,15 +268,36 @@ func secretValuePlaceholder(v string) bool {
 // the last group.
 // cliPasswordHints are the commands (and the flag) the rule knows.
 var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp", "osql", "zip", "ldap", "openssl",
-	"keytool", "curl", "smbclient", "docker", "--pass"}
+	"keytool", "jarsigner", "curl", "smbclient", "docker", "--", "htpasswd", "sqlplus", "xfreerdp", "az login"}
 
 var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sqlcmd|bcp|osql|zip|unzip)\b[^\n|;&]*?[ \t]-P(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\bldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn)\b[^\n|;&]*?[ \t]-w(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\bopenssl\b[^\n|;&]*?[ \t]-pass(?:in|out)?[ \t]+['"]?pass:([^\s'"]+)|` +
-	`\bkeytool\b[^\n|;&]*?[ \t]-(?:src|dest)?(?:store|key)pass[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\b(?:keytool|jarsigner)\b[^\n|;&]*?[ \t]-(?:src|dest)?(?:store|key)pass[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\bhtpasswd[ \t]+-[a-zA-Z]*b[a-zA-Z]*[ \t]+(?:-[a-zA-Z]+[ \t]+)*\S+[ \t]+[^\s-]\S*[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\bsqlplus\b[ \t]+(?:-[a-zA-Z]+[ \t]+)*['"]?[\w$#]+/([^\s@/'"]+)@|` +
+	`\bxfreerdp\b[^\n|;&]*?[ \t]/p:['"]?([^\s'"]+)|` +
+	`\baz[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:([^\s'"@]+)|` +
 	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
 	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
-	`(?:^|[ \t])--(?:password|passwd|pass|http-password|ftp-password|proxy-password)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
+	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:password|passwd|pass)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
+
+// basicCredentials decodes a base64 value that holds printable
+// "user:password" text, as an Authorization: Basic header does; ok is
+// false for anything else (a random secret decodes to binary).
+func basicCredentials(v string) (user, pw string, ok bool) {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil || len(b) < 3 {
+		return "", "", false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return "", "", false
+		}
+	}
+	u, p, found := strings.Cut(string(b), ":")
+	return u, p, found
+}

@@ -1,0 +1,105 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// National identity numbers of other countries than the US and Korea,
+// each recognised by its written form and its own check: Brazil's CPF,
+// India's Aadhaar, China's resident identity number and the UK's National
+// Insurance number. The US SSN and the Korean RRN keep kinds of their own.
+
+// reCPF is a CPF written as people write it (123.456.789-09).
+var reCPF = regexp.MustCompile(`\b\d{3}\.\d{3}\.\d{3}-\d{2}\b`)
+
+// validCPF checks a CPF's two mod-11 check digits; a number of one
+// repeated digit passes the arithmetic but is never issued.
+func validCPF(m string) bool {
+	d := digitsOf(m)
+	if len(d) != 11 || strings.Count(d, d[:1]) == 11 {
+		return false
+	}
+	for n := 9; n <= 10; n++ {
+		sum := 0
+		for i := 0; i < n; i++ {
+			sum += int(d[i]-'0') * (n + 1 - i)
+		}
+		c := sum * 10 % 11 % 10
+		if c != int(d[n]-'0') {
+			return false
+		}
+	}
+	return true
+}
+
+// reAadhaar is an Aadhaar number in its printed 4-4-4 groups, separated
+// by spaces (an AWS account id is written 1234-5678-9012); it never starts
+// with 0 or 1.
+var reAadhaar = regexp.MustCompile(`\b[2-9]\d{3} \d{4} \d{4}\b`)
+
+var (
+	verhoeffD = [10][10]int{
+		{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 0, 6, 7, 8, 9, 5}, {2, 3, 4, 0, 1, 7, 8, 9, 5, 6},
+		{3, 4, 0, 1, 2, 8, 9, 5, 6, 7}, {4, 0, 1, 2, 3, 9, 5, 6, 7, 8}, {5, 9, 8, 7, 6, 0, 4, 3, 2, 1},
+		{6, 5, 9, 8, 7, 1, 0, 4, 3, 2}, {7, 6, 5, 9, 8, 2, 1, 0, 4, 3}, {8, 7, 6, 5, 9, 3, 2, 1, 0, 4},
+		{9, 8, 7, 6, 5, 4, 3, 2, 1, 0},
+	}
+	verhoeffP = [8][10]int{
+		{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 5, 7, 6, 2, 8, 3, 0, 9, 4}, {5, 8, 0, 3, 7, 9, 6, 1, 4, 2},
+		{8, 9, 1, 6, 0, 4, 3, 5, 2, 7}, {9, 4, 5, 3, 1, 2, 6, 8, 7, 0}, {4, 2, 8, 6, 5, 7, 3, 9, 0, 1},
+		{2, 7, 9, 3, 8, 0, 6, 4, 1, 5}, {7, 0, 4, 6, 9, 1, 3, 2, 5, 8},
+	}
+)
+
+// validAadhaar checks the Verhoeff check digit UIDAI uses.
+func validAadhaar(m string) bool {
+	d := digitsOf(m)
+	if len(d) != 12 || strings.Count(d, d[:1]) == 12 {
+		return false
+	}
+	c := 0
+	for i := 0; i < len(d); i++ {
+		c = verhoeffD[c][verhoeffP[i%8][int(d[len(d)-1-i]-'0')]]
+	}
+	return c == 0
+}
+
+// reChinaID is an 18-character resident identity number: region, birth
+// date, sequence and a check character (a digit or X).
+var reChinaID = regexp.MustCompile(`\b[1-8]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]\b`)
+
+// validChinaID checks the ISO 7064 MOD 11-2 check character.
+func validChinaID(m string) bool {
+	if len(m) != 18 {
+		return false
+	}
+	w := []int{7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2}
+	sum := 0
+	for i, x := range w {
+		sum += int(m[i]-'0') * x
+	}
+	return "10X98765432"[sum%11] == strings.ToUpper(m[17:])[0]
+}
+
+// reNINO is a UK National Insurance number (AB 12 34 56 C): HMRC never
+// uses D, F, I, Q, U or V as the first letter, nor those and O as the
+// second, which keeps its documented sample QQ 12 34 56 C out by rule.
+var reNINO = regexp.MustCompile(`\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b`)
+
+// validNINO refuses the prefixes HMRC never allocates.
+func validNINO(m string) bool {
+	switch m[:2] {
+	case "BG", "GB", "NK", "KN", "TN", "NT", "ZZ":
+		return false
+	}
+	return true
+}
+
+// idPlaceholder passes the samples documentation prints for these
+// numbers: CPF 123.456.789-09 and Aadhaar 2345 6789 0123's kin made of a
+// counting run.
+func idPlaceholder(m string) bool {
+	d := digitsOf(m)
+	return d == "12345678909" || strings.Contains("0123456789012345678901234567890", d)
+}
