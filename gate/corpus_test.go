@@ -374,9 +374,13 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// likewise outside the model's training glob.
 		{"tuning/calibration", "testdata/gate/calibration/classes.jsonl", globCases(t, "../testdata/gate/calibration/*.jsonl"), all, false},
 		// gate2 was written from scratch before the class calibration of
-		// issue 23 item 5 and frozen before any change to the gate.
+		// issue 23 item 5, frozen before any change to the gate and
+		// measured once before it (good 129/130, placeholders 40/46,
+		// narratives 42/42, platitudes 42/42, PII 69/72) and once after
+		// (129/130, 41/46, 42/42, 42/42, 69/72): its two looks are spent,
+		// and the floors sit at the "after".
 		{"held-out/gate2", "testdata/gate/heldout/gate2.jsonl", held["gate2.jsonl"],
-			map[string]float64{}, true},
+			map[string]float64{"good": 0.992, "placeholder": 0.891, "narrative": 1, "platitude": 1, "pii": 0.958}, true},
 		// Once held out (injection.jsonl and injection2.jsonl), read
 		// too often to stay so, now tuning data: reported on their own.
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),
