@@ -2,6 +2,7 @@ package gate
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -18,6 +19,9 @@ const (
 	signalAgentTerms  = "agent-tooling terms"
 	signalReasoned    = "reasoned explanation"
 )
+
+// reMitigation marks the response part of a write-up.
+var reMitigation = regexp.MustCompile(`\b(?:mitigation|workaround|fix)\s*:|(?:대응|해결|조치|완화)\s*:`)
 
 // reasonedLength is the length (letterLength) from which a reasoned
 // explanation in technical words passes.
@@ -72,10 +76,12 @@ func evidenceScore(title, content string, score float64, found []string) (float6
 		names = append(names, signalAgentTerms)
 	}
 	// A finding that explains at length, in the words of its domain, what
-	// causes what or what it did (with one concrete detail) is a finding
+	// causes what, what was done about it ("mitigation:", "대응:") or what
+	// it did (with one concrete detail) is a finding
 	// even when it names few tools: vague advice is short ("keep secrets
 	// safe"), and the longest platitude of testdata/gate is 117 letters.
-	if terms+agent >= 2 && letterLength(text) >= reasonedLength && (hasString(found, signalCause) || concrete(found)) {
+	if terms+agent >= 2 && letterLength(text) >= reasonedLength &&
+		(hasString(found, signalCause) || concrete(found) || reMitigation.MatchString(lower)) {
 		extra += (SpecificityFloor - score) / scoreScale
 		names = append(names, signalReasoned)
 	}
