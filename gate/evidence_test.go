@@ -1,6 +1,11 @@
 package gate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // TestEvidenceLeavesTheScore pins that a finding accepted on evidence
 // keeps the specificity score it had: the score is stored and ranks the
@@ -50,4 +55,32 @@ func TestCommandSpan(t *testing.T) {
 			t.Errorf("hasCommandSpan(%q) = %v, want %v", text, got, want)
 		}
 	}
+}
+
+// TestStoredScoreIsSpecificity pins, over the tuning findings of
+// testdata/gate/injection, that the
+// score a verdict carries (and the store keeps) is Specificity's, whatever
+// the accept rule decided.
+func TestStoredScoreIsSpecificity(t *testing.T) {
+	onEvidence := 0
+	for _, c := range loadInjectionTuning(t) {
+		if c.Want != "good" {
+			continue
+		}
+		r := Check(c.Title, c.Content)
+		if !r.Pass && r.Stage != StageSpecificity {
+			continue
+		}
+		title, content := strings.TrimSpace(norm.NFC.String(c.Title)), strings.TrimSpace(norm.NFC.String(c.Content))
+		if s, _ := Specificity(title, content); r.Specificity != s {
+			t.Errorf("%s: verdict carries %.2f, Specificity %.2f", c.ID, r.Specificity, s)
+		}
+		if r.Pass && r.Specificity < SpecificityFloor {
+			onEvidence++
+		}
+	}
+	if onEvidence == 0 {
+		t.Fatal("no tuning finding passed on evidence")
+	}
+	t.Logf("%d tuning findings pass on evidence below the floor, their scores kept", onEvidence)
 }
