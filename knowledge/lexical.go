@@ -249,9 +249,28 @@ func unreadHangul(q lexWord) bool {
 // words that tell candidates apart count most. Computed here, not by a
 // driver's full-text rank, so every backend scores alike.
 func lexicalScores(terms []string, docs []lexDoc) []float64 {
+	out, _, _ := lexicalMatch(terms, docs)
+	return out
+}
+
+// evidenceDocs is the least number of candidates a term's evidence weight
+// is computed against (lexicalMatch): a hive of a few entries makes every
+// word it holds look rare to the share, and its hits would otherwise never
+// gather EvidenceFull.
+const evidenceDocs = 100
+
+// lexicalMatch returns lexicalScores' shares, each candidate's evidence
+// and the query's: the summed weights of the query's terms a candidate
+// holds (each term counted as in the share), and of all of them. A share
+// is high when an entry holds most of a short query; the evidence says
+// whether what it holds tells anything (three rare words, or two and a few
+// common ones), whatever the query's length. A term's evidence weight is
+// its IDF among at least evidenceDocs candidates.
+func lexicalMatch(terms []string, docs []lexDoc) (share, evidence []float64, whole float64) {
 	out := make([]float64, len(docs))
+	evidence = make([]float64, len(docs))
 	if len(terms) == 0 {
-		return out
+		return out, evidence, 0
 	}
 	l := lex()
 	var qs []lexWord
@@ -280,7 +299,9 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 		return 0
 	}
 	n := float64(len(docs))
+	ne := math.Max(n, evidenceDocs)
 	weights := make([]float64, len(qs))
+	eweights := make([]float64, len(qs))
 	scores := make([][]float64, len(qs))
 	var total float64
 	for i, q := range qs {
@@ -293,19 +314,24 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 			}
 		}
 		weights[i] = math.Log(1 + (n+1)/(df+0.5))
+		eweights[i] = math.Log(1 + (ne+1)/(df+0.5))
 		if df == 0 && unreadHangul(q) {
 			weights[i] *= unreadWeight
+			eweights[i] *= unreadWeight
 		}
 		total += weights[i]
+		whole += eweights[i]
 	}
 	for j := range docs {
-		var got float64
+		var got, ev float64
 		for i := range qs {
 			got += weights[i] * scores[i][j]
+			ev += eweights[i] * scores[i][j]
 		}
 		out[j] = got / total
+		evidence[j] = ev
 	}
-	return out
+	return out, evidence, whole
 }
 
 // SearchWords are the words of text that search and the offline embedder

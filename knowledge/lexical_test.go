@@ -139,3 +139,43 @@ func TestKoreanPromptWords(t *testing.T) {
 		t.Errorf("lexical with an unread Hangul word %.3f, with an absent English word %.3f: want the first higher", unread, absent)
 	}
 }
+
+// TestEvidence: an entry's evidence is the summed weight of the query terms
+// it holds, whatever the query's length, so a short prompt's one common
+// word is a full share but thin evidence; rare words weigh more than common
+// ones, and a hive of a few entries does not make every word rare.
+func TestEvidence(t *testing.T) {
+	var docs []lexDoc
+	for i := 0; i < 30; i++ {
+		docs = append(docs, newLexDoc(Entry{Title: fmt.Sprintf("nginx note %d", i), Content: "Set the nginx config."}))
+	}
+	docs = append(docs, newLexDoc(Entry{Title: "nginx websocket upgrade", Content: "proxy_http_version 1.1 and the Upgrade header for websocket."}))
+	share, ev, whole := lexicalMatch(LexicalTerms("nginx config for hsts preload"), docs)
+	if share[0] >= 0.5 || ev[0] >= EvidenceFull/2 || whole < EvidenceFull {
+		t.Fatalf("common words: share %.3f, evidence %.2f of %.2f: want thin evidence in a query weighing more than EvidenceFull", share[0], ev[0], whole)
+	}
+	if s := Support(ev[0], math.Min(EvidenceFull, whole)); s >= 0.25 {
+		t.Fatalf("support %.3f of evidence %.2f, want little", s, ev[0])
+	}
+	// A query of those two words alone is all found by them.
+	if share, ev, whole := lexicalMatch(LexicalTerms("nginx config"), docs); share[0] != 1 || ev[0] != whole || Support(ev[0], math.Min(EvidenceFull, whole)) != 1 {
+		t.Fatalf("short query: share %.3f, evidence %.2f of %.2f: want all of it", share[0], ev[0], whole)
+	}
+	last := len(docs) - 1
+	share, ev, _ = lexicalMatch(LexicalTerms("nginx websocket upgrade header proxy for hsts preload"), docs)
+	if ev[last] < EvidenceFull || share[last] == 1 {
+		t.Fatalf("rare words: share %.3f, evidence %.2f: want a partial share and full evidence", share[last], ev[last])
+	}
+	// Three entries: each word is in one, yet its evidence weight is that
+	// of a word one candidate in evidenceDocs holds, not one in three.
+	few := docs[last-2:]
+	_, ev, _ = lexicalMatch(LexicalTerms("websocket upgrade"), few)
+	if want := 2 * math.Log(1+(evidenceDocs+1)/1.5); math.Abs(ev[2]-want) > 1e-9 {
+		t.Fatalf("evidence in a small hive = %.3f, want %.3f", ev[2], want)
+	}
+	for _, c := range []struct{ ev, need, want float64 }{{0, 12, 0}, {-1, 12, 0}, {6, 12, 0.25}, {12, 12, 1}, {36, 12, 1}, {3, 3, 1}, {1, 0, 1}} {
+		if got := Support(c.ev, c.need); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Support(%v, %v) = %v, want %v", c.ev, c.need, got, c.want)
+		}
+	}
+}

@@ -22,7 +22,10 @@ import (
 //     the entry holds (a term held only through its thesaurus group counts
 //     0.6), and w is VectorWeight (the cosine alone when the query
 //     has no terms);
-//  3. score = relevance × Quality × Freshness; candidates that share no
+//  3. score = relevance × support × Quality × Freshness, where support is
+//     the query's (QuerySupport: how much the terms the best-matching
+//     candidate shares weigh, the same for every hit, so it never reorders
+//     them); candidates that share no
 //     term with the query and whose vector is not close (Candidate) are
 //     dropped, and so are those scoring below q.MinScore; the rest are
 //     ranked by RankHits.
@@ -136,7 +139,12 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	for i, e := range cands {
 		docs[i] = k.docs.get(e.Entry)
 	}
-	lex := lexicalScores(terms, docs)
+	lex, evidence, whole := lexicalMatch(terms, docs)
+	best := 0.0
+	for _, e := range evidence {
+		best = max(best, e)
+	}
+	support := QuerySupport(q.Model, len(terms) > 0, best, whole)
 	now := k.now()
 	type scored struct {
 		h   Hit
@@ -184,7 +192,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}
 		h := s.h
 		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
-		h.Score = Score(s.rel, h.Quality, h.Freshness)
+		h.Score = Score(s.rel*support, h.Quality, h.Freshness)
 		if h.Score < q.MinScore {
 			continue
 		}

@@ -8,7 +8,8 @@ import (
 )
 
 // The ranking formula, in one place: a hit's score is its relevance
-// (lexical fused with vector similarity) × its quality × its freshness.
+// (lexical fused with vector similarity) × its quality × its freshness ×
+// the query's support (QuerySupport), one weight for all of a query's hits.
 // Every backend's candidates are scored here, so every backend ranks alike.
 
 const (
@@ -62,23 +63,67 @@ func Candidate(model string, sim, lex float64) bool {
 	return sim > 0
 }
 
+// EvidenceFull is the evidence (lexicalMatch: the summed IDF weights of
+// the query's terms an entry holds) at which a query's words count as
+// found in full (QuerySupport), or all of the query's weight when it weighs
+// less. About three rare terms make it (a term one candidate in 120 holds
+// weighs 4.4, one in ten 2.5), or two and a few common ones; one tool's
+// name and a generic word (nginx and config, Go and write, GitHub Actions
+// alone) do not, however large a share of a short prompt they are, unless
+// they are all the prompt says. That is what unrelated prompts share with
+// an entry, and a share alone cannot tell it from a related short prompt.
+// Chosen with InjectFloor on the tuning part of
+// testdata/knowledge/relevance (round 5): from 12 to 20 the figures move
+// by a few prompts of 413.
+const EvidenceFull = 12.0
+
+// Support is the share of the evidence needed that evidence gives,
+// squared: (evidence / need)², and 1 from need up.
+func Support(evidence, need float64) float64 {
+	if need <= 0 {
+		return 1
+	}
+	s := math.Min(1, math.Max(evidence, 0)/need)
+	return s * s
+}
+
+// QuerySupport is the weight every hit's score of a query takes for how
+// much the query found at all: Support of the largest evidence among its
+// candidates against EvidenceFull, or against the query's whole weight
+// when that is less (a one-word query is found when an entry holds its
+// word), for a query embedded by a lexical model (LexicalModelPrefix: its
+// vector sees only the words, so the words are all the evidence there is).
+// It is 1 for a query without search terms or embedded by a semantic
+// model, whose cosine says what the words do not. One weight for the whole
+// query keeps the hits' order: it moves only whether they reach a floor
+// (InjectFloor, min_score); it is never below minSupport, so that even a
+// query none of whose candidates shares a word keeps its order.
+func QuerySupport(model string, hasTerms bool, bestEvidence, queryWeight float64) float64 {
+	if !hasTerms || !strings.HasPrefix(model, LexicalModelPrefix) {
+		return 1
+	}
+	return math.Max(Support(bestEvidence, math.Min(EvidenceFull, queryWeight)), minSupport)
+}
+
+const minSupport = 0.01
+
 // InjectFloor is the least score a hit needs to be injected into an
 // agent's prompt by the hooks (`pumasi know hook`) and, by default, by MCP's
-// query_knowledge. It is the lowest floor (in steps of 0.005) at which 90 %
-// of the prompts with no related entry inject nothing on the tuning part of
-// testdata/knowledge/relevance (tuning.jsonl and tuning2.jsonl together),
-// with the offline hashed embedder; there 88 % of the related prompts still
-// get their entry (functions/relevance_test.go prints every part's
-// figures). Chosen again each time the lexicon or the lexical score
-// changed: 0.31, 0.305 (issue 23's lexicon), 0.315 (round 2: Korean prompt
-// words, bridges at 0.9). Round 3 kept it: on all three tuning files it
-// keeps 92.8 % clean and 86.5 % found, and the rule's 0.310 would find
-// 1 related prompt of 259 more for 6 unrelated of 223 fewer clean. Round 4
-// kept it again: on all four tuning files it keeps 92.7 % clean and 86.3 %
-// found, and 0.310 would find 1 related prompt of 314 more for 7 unrelated
-// of 260 fewer clean; no other relevance tried there did better
-// (testdata/knowledge/relevance/README.md).
-const InjectFloor = 0.315
+// query_knowledge. It is measured on the tuning part of
+// testdata/knowledge/relevance (all five tuning files together) with the
+// offline hashed embedder (functions/relevance_test.go prints every part's
+// figures). Chosen again each time the lexicon or the score changed: 0.31,
+// 0.305 (issue 23's lexicon), 0.315 (round 2: Korean prompt words, bridges
+// at 0.9; kept in rounds 3 and 4: the lowest step of 0.005 keeping 90 % of
+// the unrelated prompts clean, or the next where that kept several more
+// clean for one related prompt). Round 5 weighs a query's scores by its
+// support (QuerySupport), which moves the scale, and since the goals are
+// 90 % of both, takes the floor where the lesser of the two is largest:
+// 0.175, 93.0 % clean (292/314) and 92.5 % found (382/413) on the tuning
+// files, against 90.8 % and 88.4 % at 0.315 before (the lowest step at
+// 90 % clean, 0.155, would find 4 related prompts more for 9 unrelated
+// fewer clean).
+const InjectFloor = 0.175
 
 // Score is a hit's rank score: relevance × quality × freshness.
 func Score(relevance, quality, freshness float64) float64 {

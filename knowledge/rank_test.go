@@ -26,3 +26,30 @@ func TestCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestQuerySupport: a lexical model's query is weighed by its best
+// evidence against EvidenceFull, or its whole weight when less, never to
+// nothing; a semantic model's, or a query without terms, is not weighed.
+func TestQuerySupport(t *testing.T) {
+	const hashed, semantic = LexicalModelPrefix + "ngram-v2-512", "text-embedding-3-small"
+	for _, c := range []struct {
+		model           string
+		terms           bool
+		evidence, whole float64
+		want            float64
+	}{
+		{hashed, true, EvidenceFull, 3 * EvidenceFull, 1},
+		{hashed, true, 2 * EvidenceFull, 3 * EvidenceFull, 1},
+		{hashed, true, EvidenceFull / 2, 3 * EvidenceFull, 0.25},
+		{hashed, true, 4, 4, 1},
+		{hashed, true, 2, 4, 0.25},
+		{hashed, true, 0, 3 * EvidenceFull, minSupport},
+		{hashed, false, 0, 0, 1},
+		{semantic, true, 0, 3 * EvidenceFull, 1},
+		{semantic, true, EvidenceFull / 2, 3 * EvidenceFull, 1},
+	} {
+		if got := QuerySupport(c.model, c.terms, c.evidence, c.whole); got != c.want {
+			t.Errorf("QuerySupport(%s, %v, %v, %v) = %v, want %v", c.model, c.terms, c.evidence, c.whole, got, c.want)
+		}
+	}
+}
