@@ -215,7 +215,7 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-3":   {0.96, 0.863},  // 48/50, 57/66
 		"tuning-4":   {0.972, 0.836}, // 36/37, 46/55
 		"tuning-5":   {0.925, 0.949}, // 50/54, 94/99
-		"held-out-5": {0, 0},
+		"held-out-5": {0.908, 0.966}, // 79/87, 116/120 after round 5 (63/87, 118/120 at 0.315 before)
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
