@@ -21,6 +21,7 @@ func TestDetailsConflict(t *testing.T) {
 		{"path", "Put it in `/etc/nginx/conf.d/app.conf`.", "Put it in `/etc/nginx/sites-enabled/app`.", true},
 		{"one file in two places", "Settings in /etc/ansible/ansible.cfg were ignored.", "Settings in ./ansible.cfg were ignored.", true},
 		{"one file a directory deeper", "Append the scan to /etc/mdadm/mdadm.conf.", "Append the scan to /etc/mdadm.conf.", true},
+		{"rewording qualifies a name", "The producer threw org.apache.kafka.common.errors.TimeoutException after 120000 ms.", "A TimeoutException came after 120000 ms from the producer.", false},
 		{"rewording keeps the relative path", "Settings in ./ansible.cfg were ignored.", "Ansible skipped ./ansible.cfg in a world-writable directory.", false},
 		{"error string", "Node fails with ECONNREFUSED on 5432.", "Node fails with ECONNRESET on 5432.", true},
 		{"rewording adds details", "Run `kubectl rollout restart` after editing the ConfigMap.",

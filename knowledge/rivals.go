@@ -331,6 +331,9 @@ func atomsRival(x, y string) bool {
 	if strings.Contains(x, "/") && strings.Contains(y, "/") {
 		return pathsRival(x, y)
 	}
+	if qualifies(x, y) || qualifies(y, x) {
+		return false
+	}
 	return identifierLike(x) && identifierLike(y) && (similarWords(x, y) || sameEnding(x, y) || insertedVariant(x, y) || insertedVariant(y, x))
 }
 
@@ -350,6 +353,13 @@ func insertedVariant(long, short string) bool {
 	}
 	ins := long[p : len(long)-q]
 	return !strings.ContainsAny(ins[:1], "./:")
+}
+
+// qualifies reports whether long is short with a package or namespace
+// before it: the same name qualified
+// (org.apache.kafka.common.errors.TimeoutException, TimeoutException).
+func qualifies(long, short string) bool {
+	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], ".:")
 }
 
 // sameEnding reports whether two identifiers end alike for half the
