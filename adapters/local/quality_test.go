@@ -288,10 +288,10 @@ func TestRetrievalQuality(t *testing.T) {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.44},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.735},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.75},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.89},
-				{"korean recall@5", f.recall5(gKorean), 0.89},
+				{"korean recall@5", f.recall5(gKorean), 0.92},
 				{"rewordings merged", f.merges.rewordings(), 0.85},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0.99},
@@ -304,11 +304,11 @@ func TestRetrievalQuality(t *testing.T) {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.71},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.72},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
-				{"korean recall@5", f.recall5(gKorean), 0.92},
-				{"rewordings merged", f.merges.rewordings(), 0.94},
+				{"korean recall@5", f.recall5(gKorean), 0.94},
+				{"rewordings merged", f.merges.rewordings(), 0.97},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
@@ -318,11 +318,11 @@ func TestRetrievalQuality(t *testing.T) {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.76},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.78},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
-				{"korean recall@5", f.recall5(gKorean), 0.92},
-				{"rewordings merged", f.merges.rewordings(), 0.9},
+				{"korean recall@5", f.recall5(gKorean), 0.95},
+				{"rewordings merged", f.merges.rewordings(), 0.95},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
@@ -355,7 +355,8 @@ func TestRetrievalQuality(t *testing.T) {
 		// (744dbb6): keyword 1.000 / 1.000, paraphrase 0.875 / 0.938,
 		// ko→en 1.000 (2), en→ko 1.000 (4), Korean 0.889 / 0.944,
 		// rewordings 24/26, look-alikes merged 2/27; round 5 (a noun
-		// swapped, one file in two places) keeps all 27 apart.
+		// swapped, one file in two places) keeps all 27 apart, and a
+		// qualified name read as the same name merges 25/26.
 		tuning5Part.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
@@ -365,7 +366,7 @@ func TestRetrievalQuality(t *testing.T) {
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.94},
-				{"rewordings merged", f.merges.rewordings(), 0.92},
+				{"rewordings merged", f.merges.rewordings(), 0.96},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
