@@ -22,6 +22,7 @@ func TestDetailsConflict(t *testing.T) {
 		{"one file in two places", "Settings in /etc/ansible/ansible.cfg were ignored.", "Settings in ./ansible.cfg were ignored.", true},
 		{"one file a directory deeper", "Append the scan to /etc/mdadm/mdadm.conf.", "Append the scan to /etc/mdadm.conf.", true},
 		{"rewording qualifies a name", "The producer threw org.apache.kafka.common.errors.TimeoutException after 120000 ms.", "A TimeoutException came after 120000 ms from the producer.", false},
+		{"rewording gives the file its directory", "Set backend = systemd under [sshd] in jail.local.", "backend = systemd under [sshd] in /etc/fail2ban/jail.local made the bans work.", false},
 		{"rewording keeps the relative path", "Settings in ./ansible.cfg were ignored.", "Ansible skipped ./ansible.cfg in a world-writable directory.", false},
 		{"error string", "Node fails with ECONNREFUSED on 5432.", "Node fails with ECONNRESET on 5432.", true},
 		{"rewording adds details", "Run `kubectl rollout restart` after editing the ConfigMap.",

@@ -355,11 +355,12 @@ func insertedVariant(long, short string) bool {
 	return !strings.ContainsAny(ins[:1], "./:")
 }
 
-// qualifies reports whether long is short with a package or namespace
-// before it: the same name qualified
-// (org.apache.kafka.common.errors.TimeoutException, TimeoutException).
+// qualifies reports whether long is short with a package, namespace or
+// directory before it: the same name qualified
+// (org.apache.kafka.common.errors.TimeoutException, TimeoutException;
+// /etc/fail2ban/jail.local, jail.local).
 func qualifies(long, short string) bool {
-	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], ".:")
+	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], ".:/")
 }
 
 // sameEnding reports whether two identifiers end alike for half the
