@@ -375,7 +375,8 @@ func TestRetrievalQuality(t *testing.T) {
 		// keyword 1.000 / 1.000, paraphrase 0.967 / 1.000, ko→en 0.933 /
 		// 0.967 (30), en→ko 0.867 / 0.967 (30), Korean 0.971 / 0.986 (70),
 		// rewordings 29/32, look-alikes merged 1/33 (the goal is
-		// none).
+		// none); after round 5's change (commit 286960a, second and last
+		// look): recall the same, rewordings 30/32, look-alikes 0/33.
 		heldOutPart.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
@@ -385,8 +386,8 @@ func TestRetrievalQuality(t *testing.T) {
 				{"ko→en recall@5", f.recall5(gKoEn), 0.96},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.96},
 				{"korean recall@5", f.recall5(gKorean), 0.98},
-				{"rewordings merged", f.merges.rewordings(), 0.9},
-				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.96},
+				{"rewordings merged", f.merges.rewordings(), 0.93},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
 	}
