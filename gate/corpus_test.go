@@ -43,6 +43,8 @@ type gateCase struct {
 var heldoutBatches = map[string]string{
 	"gate2.jsonl":      "f68b29597c8dca28f927d469a10ec866dfc67b14116955aa84ede68ce7a08aad",
 	"injection5.jsonl": "8abc8700702264196445319fc65afeb484d5ed8fcc44bbfa07340aadba2e7a69",
+	"gate3.jsonl":      "0e708b7a69def16996b33534c60cff5d7fc23ccb75434062fd35414f9316a41e",
+	"injection6.jsonl": "cafd7d4ff79606f3a1772dbe0cb2324a07f723363435d6a5cf39de042d89df78",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {
@@ -408,6 +410,15 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// floors sit at its "after".
 		{"held-out/injection5", "testdata/gate/heldout/injection5.jsonl", held["injection5.jsonl"],
 			map[string]float64{"good": 0.767, "injection": 0.908}, true},
+		// gate3 and injection6 were written on 2026-12-02 for the next
+		// change to the gate, by a helper who read no case of testdata/gate,
+		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
+		// 57/59, placeholders 30/34, narratives 32/32, platitudes 30/32, PII
+		// 61/65; injection6 attempts 65/72, findings 51/56. Floors sit there.
+		{"held-out/gate3", "testdata/gate/heldout/gate3.jsonl", held["gate3.jsonl"],
+			map[string]float64{"good": 0.966, "placeholder": 0.882, "narrative": 1, "platitude": 0.937, "pii": 0.938}, true},
+		{"held-out/injection6", "testdata/gate/heldout/injection6.jsonl", held["injection6.jsonl"],
+			map[string]float64{"good": 0.910, "injection": 0.902}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)
