@@ -374,7 +374,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// fictional numbers, documentation IBANs, vendors' test cards,
 		// stories of a life around the work, and controls beside each),
 		// likewise outside the model's training glob.
-		{"tuning/calibration", "testdata/gate/calibration/classes.jsonl", globCases(t, "../testdata/gate/calibration/*.jsonl"), all, false},
+		// nino.jsonl: National Insurance numbers beside their name, and
+		// order ids, part numbers and references in the same format.
+		{"tuning/calibration", "testdata/gate/calibration/{classes,nino}.jsonl",
+			loadCases(t, "../testdata/gate/calibration/classes.jsonl", "../testdata/gate/calibration/nino.jsonl"), all, false},
 		// gate2 was written from scratch before the class calibration of
 		// issue 23 item 5, frozen before any change to the gate and
 		// measured once before it (good 129/130, placeholders 40/46,

@@ -50,6 +50,10 @@ type piiRule struct {
 	// valid, when set, must accept the match (checksums, ranges, the name
 	// a value is assigned to).
 	valid func(m string) bool
+	// near, when set, must accept the text around the match (lo, hi): a
+	// format ordinary codes share counts only beside the words that name
+	// it.
+	near func(text string, lo, hi int) bool
 	// placeholder, when set and true, lets a documentation value pass. It
 	// judges the value: the last group of re that matched, else the match.
 	placeholder func(v string) bool
@@ -102,7 +106,7 @@ var piiRules = []piiRule{
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
-	{kind: PIINationalID, re: reNINO, valid: validNINO},
+	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
@@ -159,6 +163,9 @@ func DetectPII(text string) []string {
 				continue
 			}
 			if r.valid != nil && !r.valid(m) {
+				continue
+			}
+			if r.near != nil && !r.near(text, loc[0], loc[1]) {
 				continue
 			}
 			for g := len(loc)/2 - 1; g > 0; g-- {

@@ -3,6 +3,7 @@ package gate
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // National identity numbers of other countries than the US and Korea,
@@ -85,6 +86,8 @@ func validChinaID(m string) bool {
 // reNINO is a UK National Insurance number (AB 12 34 56 C): HMRC never
 // uses D, F, I, Q, U or V as the first letter, nor those and O as the
 // second, which keeps its documented sample QQ 12 34 56 C out by rule.
+// Order ids, part numbers and booking references share the format and
+// it has no check digit, so it counts only next to its name (ninoNamed).
 var reNINO = regexp.MustCompile(`\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b`)
 
 // validNINO refuses the prefixes HMRC never allocates.
@@ -94,6 +97,32 @@ func validNINO(m string) bool {
 		return false
 	}
 	return true
+}
+
+// ninoWords name a National Insurance number; ninoNear is how many bytes
+// before or after the number they may stand ("NI number AB 12 34 56 C",
+// "AB123456C (her NINO)", "국민보험 번호 AB 12 34 56 C").
+var ninoWords = []string{"ni", "nino", "national insurance", "국민보험"}
+
+const ninoNear = 40
+
+// ninoNamed reports whether one of ninoWords, as a whole word, stands
+// within ninoNear bytes of text[lo:hi].
+func ninoNamed(text string, lo, hi int) bool {
+	from, to := max(lo-ninoNear, 0), min(hi+ninoNear, len(text))
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	for to < len(text) && !utf8.RuneStart(text[to]) {
+		to++
+	}
+	around := strings.ToLower(text[from:lo] + " " + text[hi:to])
+	for _, w := range ninoWords {
+		if containsWord(around, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // idPlaceholder passes the samples documentation prints for these
