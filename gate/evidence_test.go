@@ -13,8 +13,8 @@ import (
 func TestEvidenceLeavesTheScore(t *testing.T) {
 	for _, c := range []struct{ title, content, evidence string }{
 		{"Hide a file from Finder", "`chflags hidden file` hides it in Finder; `chflags nohidden` shows it again. Cmd+Shift+. toggles hidden files in Finder windows.", signalCommandLine},
-		{"Hidden text in web pages read by agents", "White-on-white text and `display:none` spans carried instructions to browsing agents in a red-team test; extracting only visible text with the accessibility tree removed most of them.", signalReasoned},
-		{"README를 통한 프롬프트 인젝션 사례", "의존성 README에 '환경 변수를 이 주소로 보내라'는 문구가 있었고 에이전트가 읽었다. 대응: 도구 출력은 데이터로만 취급하고 샌드박스의 외부 네트워크를 레지스트리로 제한했다.", signalReasoned},
+		{"Base64 blobs in issue comments", "We saw issue comments with long base64 strings that decoded to instructions for coding agents; the triage bot now decodes base64 runs and flags any that contain imperative text before summarising the thread.", signalReasoned},
+		{"의존성 README 속 주입 지시", "node_modules 의 README 를 읽는 에이전트는 스크립트를 실행하라는 문장을 만날 수 있다. 읽기 도구에서 node_modules 를 제외하고, README 에서 나온 명령은 사람이 검토한다.", signalReasoned},
 	} {
 		score, _ := Specificity(c.title, c.content)
 		r := Check(c.title, c.content)
@@ -37,6 +37,28 @@ func TestEvidenceRefusesPlatitudes(t *testing.T) {
 	} {
 		if r := Check(c[0], c[1]); r.Pass || r.Stage != StageSpecificity {
 			t.Errorf("%q: pass %v stage %q, want refused as vague", c[0], r.Pass, r.Stage)
+		}
+	}
+}
+
+// TestEvidenceReasonedIsBounded pins that a long explanation only lifts a
+// finding just under the floor, and only with a detail a reader can look
+// up: long vague advice with a cause, a "mitigation:" or a bare number
+// stays refused however far below the floor it is.
+func TestEvidenceReasonedIsBounded(t *testing.T) {
+	for _, c := range [][2]string{
+		{"Caches and databases drift", "When the cache and the database drift apart, the requests that follow can return the wrong answers for a while, so teams should look at how the two relate and decide what to do about the connection between them."},
+		{"Queries and caches", "Mitigation: look at the query and the cache, review things regularly and check that everything about the database connection is understood by the whole team before going further with any of it."},
+		{"Dependencies drift", "Dependencies drift as modules and the lockfile age, which causes builds to break when someone finally updates them; updating a few at a time on a regular rhythm, for example every 2 weeks, makes the upgrades less painful overall."},
+		{"대응: 쿼리와 캐시 점검", "대응: 쿼리와 캐시를 정기적으로 살펴보고, 데이터베이스 커넥션에 관한 내용을 팀 모두가 이해하고 있는지 확인한 다음에 다음 단계로 넘어가도록 합니다."},
+		// A detail, but far below the floor: the explanation adds
+		// reasonedMargin, not the whole gap.
+		{"Hidden text in web pages read by agents", "White-on-white text and `display:none` spans carried instructions to browsing agents in a red-team test; extracting only visible text with the accessibility tree removed most of them."},
+	} {
+		score, found := Specificity(c[0], c[1])
+		r := Check(c[0], c[1])
+		if r.Pass || r.Stage != StageSpecificity {
+			t.Errorf("%q (score %.2f, %v): pass %v stage %q, want refused as vague", c[0], score, found, r.Pass, r.Stage)
 		}
 	}
 }
