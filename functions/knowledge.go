@@ -149,7 +149,8 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 
 // queryKnowledge answers GET /knowledge/query?q=&limit=&hive=&min_score=:
 // public; an absent hive searches every hive, and hits scoring below
-// min_score are left out.
+// min_score are left out (min_score=floor: the injection floor for this
+// server's embedder, knowledge.InjectFloorFor).
 func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 	if err := a.knowledgeReady(true); err != nil {
 		a.fail(w, r, err)
@@ -181,7 +182,7 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 			return
 		}
 	}
-	minScore, err := parseMinScore(qs.Get("min_score"))
+	minScore, err := parseMinScore(qs.Get("min_score"), a.Embedder.Model())
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -217,15 +218,24 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 	writeHive(w, http.StatusOK, withSummaries)
 }
 
-// parseMinScore reads ?min_score=: a number in [0, 1], 0 when absent.
+// MinScoreFloor is the min_score that asks for the injection floor of the
+// server's embedder (knowledge.InjectFloorFor): the hooks and MCP's
+// query_knowledge send it, since only the server knows its model.
+const MinScoreFloor = "floor"
+
+// parseMinScore reads ?min_score=: a number in [0, 1], 0 when absent, or
+// MinScoreFloor: the injection floor for queries embedded by model.
 // Returns invalid_request.
-func parseMinScore(s string) (float64, error) {
-	if s = strings.TrimSpace(s); s == "" {
+func parseMinScore(s, model string) (float64, error) {
+	switch s = strings.TrimSpace(s); s {
+	case "":
 		return 0, nil
+	case MinScoreFloor:
+		return knowledge.InjectFloorFor(model), nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(f >= 0 && f <= 1) {
-		return 0, pumasi.Errorf(pumasi.EInvalidRequest, "min_score must be a number from 0 to 1")
+		return 0, pumasi.Errorf(pumasi.EInvalidRequest, "min_score must be a number from 0 to 1, or floor")
 	}
 	return f, nil
 }

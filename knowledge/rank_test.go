@@ -53,3 +53,25 @@ func TestQuerySupport(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectFloorFor: the offline hashed embedder's floor is the one
+// measured on testdata/knowledge/relevance; any other model's is the floor
+// before QuerySupport lowered the hashed embedder's scale, so that a
+// semantic embedder, whose scores QuerySupport leaves whole, does not
+// inject more than it did.
+func TestInjectFloorFor(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  float64
+	}{
+		{LexicalModelPrefix + "ngram-v3-512-1196ccfc9bbf", 0.175},
+		{LexicalModelPrefix + "ngram-v2-512", 0.175},
+		{"text-embedding-3-small", 0.315},
+		{"nomic-embed-text", 0.315},
+		{"", 0.315},
+	} {
+		if got := InjectFloorFor(c.model); got != c.want {
+			t.Errorf("InjectFloorFor(%q) = %v, want %v", c.model, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,13 +50,14 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
-	minScore := fs.Float64("min-score", knowledge.InjectFloor, "inject no entry scoring below this (0-1); the default is the floor measured on testdata/knowledge/relevance")
+	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.175 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 || !(*minScore >= 0 && *minScore <= 1) {
-		return usagef("want no arguments, --limit 1-50, --budget of at least 256, --min-score 0-1 and a positive --timeout")
+	minScore, ok := parseMinScoreArg(*minScoreArg)
+	if len(pos) > 0 || *limit < 1 || *limit > knowledge.MaxQueryLimit || *budget < 256 || *timeout <= 0 || !ok {
+		return usagef("want no arguments, --limit 1-50, --budget of at least 256, --min-score 0-1 or floor and a positive --timeout")
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -83,7 +85,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	kc := newKnowClient(*server, "")
 	kc.http.Timeout = *timeout
 	var hits []hookHit
-	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive, *minScore), nil, &hits); err != nil {
+	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive, minScore.param), nil, &hits); err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) {
 			return note("the server answered %d %s", ae.Status, ae.Code)
@@ -94,7 +96,33 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 		return note("cannot reach %s", kc.server)
 	}
 	// In the shape the event's host documents (hookout.go).
-	return writeHookContext(env.stdout, ev, prompt.ComposeKnowledgeContext(knowledgeHints(hits, *minScore, *minSim), *budget))
+	return writeHookContext(env.stdout, ev, prompt.ComposeKnowledgeContext(knowledgeHints(hits, minScore.least, *minSim), *budget))
+}
+
+// minScore is the min_score a client asks for: param is what it sends ("":
+// none; functions.MinScoreFloor: the server's floor for its embedder, which
+// only the server knows), least what it checks itself (the server leaves
+// lower hits out too, but an older one may not): the number, or for the
+// floor the lower of the two kinds' floors.
+type minScore struct {
+	param string
+	least float64
+}
+
+// parseMinScoreArg reads --min-score or min_score: a number from 0 to 1 or
+// functions.MinScoreFloor.
+func parseMinScoreArg(s string) (minScore, bool) {
+	if s == functions.MinScoreFloor {
+		return minScore{param: s, least: min(knowledge.LexicalInjectFloor, knowledge.SemanticInjectFloor)}, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return minScore{}, false
+	}
+	if f == 0 {
+		return minScore{}, true
+	}
+	return minScore{param: strconv.FormatFloat(f, 'f', -1, 64), least: f}, true
 }
 
 // knowledgeHints are the hits worth injecting into a prompt, with their

@@ -164,3 +164,42 @@ func TestKnowHookBinaryExitsZero(t *testing.T) {
 		t.Fatalf("binary hook took %s", took)
 	}
 }
+
+// TestKnowHookMinScore: by default the hook asks the server for its own
+// floor (min_score=floor: only the server knows its embedder, whose kind
+// sets the floor); a number is sent as given, 0 sends none; and a hit the
+// server returns below the lower kind's floor is still not injected.
+func TestKnowHookMinScore(t *testing.T) {
+	asked := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked <- r.URL.Query().Get("min_score")
+		w.Header().Set("Content-Type", "application/json")
+		// An older server that ignores min_score: one hit above, one below.
+		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.1}]}`))
+	}))
+	defer srv.Close()
+	for _, c := range []struct {
+		args      []string
+		want      string
+		injectLow bool
+	}{
+		{nil, "floor", false},
+		{[]string{"--min-score", "floor"}, "floor", false},
+		{[]string{"--min-score", "0.4"}, "0.4", false},
+		{[]string{"--min-score", "0.05"}, "0.05", true},
+		{[]string{"--min-score", "0"}, "", true},
+	} {
+		stdout, _, err, _ := runHook(t, srv.URL, userPromptSubmit, c.args...)
+		if got := <-asked; err != nil || got != c.want {
+			t.Fatalf("hook %q asked min_score=%q (%v), want %q", c.args, got, err, c.want)
+		}
+		if !strings.Contains(stdout, "e-high") || strings.Contains(stdout, "e-low") != c.injectLow {
+			t.Fatalf("hook %q printed %q, want e-high and e-low %v", c.args, stdout, c.injectLow)
+		}
+	}
+	for _, bad := range []string{"1.5", "-0.1", "abc", "NaN", "Floor"} {
+		if _, _, err, _ := runHook(t, srv.URL, userPromptSubmit, "--min-score", bad); exitCode(err) != 2 {
+			t.Fatalf("--min-score %s = %v, want exit 2", bad, err)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func (k *knowClient) sendRaw(ctx context.Context, method, path string, body any)
 
 func (k *knowClient) query(ctx context.Context, q string, limit int, hive string) ([]knowledge.Hit, error) {
 	var hits []knowledge.Hit
-	if _, err := k.send(ctx, "GET", queryPath(q, limit, hive, 0), nil, &hits); err != nil {
+	if _, err := k.send(ctx, "GET", queryPath(q, limit, hive, ""), nil, &hits); err != nil {
 		return nil, err
 	}
 	if hits == nil {
@@ -272,7 +272,7 @@ type queryKnowledgeInput struct {
 	Query    string   `json:"query" jsonschema:"what you are about to work on, in plain words (the tool, error or task)"`
 	Limit    int      `json:"limit,omitempty" jsonschema:"how many entries to return, 1 to 50 (default 5)"`
 	Hive     string   `json:"hive,omitempty" jsonschema:"search only this hive, such as academy; default every hive"`
-	MinScore *float64 `json:"min_score,omitempty" jsonschema:"leave out entries scoring below this, 0 to 1 (default the measured relevance floor; 0 returns every match)"`
+	MinScore *float64 `json:"min_score,omitempty" jsonschema:"leave out entries scoring below this, 0 to 1 (default the server's relevance floor for its embedder; 0 returns every match)"`
 }
 
 type contributeKnowledgeInput struct {
@@ -341,14 +341,15 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		if in.Limit < 1 || in.Limit > knowledge.MaxQueryLimit {
 			return nil, nil, fmt.Errorf("invalid_request: limit must be 1 to %d", knowledge.MaxQueryLimit)
 		}
-		minScore := knowledge.InjectFloor
+		arg := functions.MinScoreFloor
 		if in.MinScore != nil {
-			minScore = *in.MinScore
+			arg = strconv.FormatFloat(*in.MinScore, 'f', -1, 64)
 		}
-		if !(minScore >= 0 && minScore <= 1) {
+		minScore, ok := parseMinScoreArg(arg)
+		if !ok {
 			return nil, nil, errors.New("invalid_request: min_score must be 0 to 1")
 		}
-		return knowQueryResult(minScore)(kc.sendRaw(ctx, "GET", queryPath(q, in.Limit, in.Hive, minScore), nil))
+		return knowQueryResult(minScore.least)(kc.sendRaw(ctx, "GET", queryPath(q, in.Limit, in.Hive, minScore.param), nil))
 	})
 	addTool(s, &mcp.Tool{
 		Name: "contribute_knowledge",
@@ -412,9 +413,9 @@ func knowQueryResult(minScore float64) func(status int, raw []byte, err error) (
 	}
 }
 
-// queryPath is GET /knowledge/query's path for q; minScore 0 asks for
-// every hit.
-func queryPath(q string, limit int, hive string, minScore float64) string {
+// queryPath is GET /knowledge/query's path for q; minScore is its
+// min_score ("" asks for every hit).
+func queryPath(q string, limit int, hive string, minScore string) string {
 	v := url.Values{"q": {q}}
 	if limit > 0 {
 		v.Set("limit", strconv.Itoa(limit))
@@ -422,8 +423,8 @@ func queryPath(q string, limit int, hive string, minScore float64) string {
 	if hive != "" {
 		v.Set("hive", hive)
 	}
-	if minScore > 0 {
-		v.Set("min_score", strconv.FormatFloat(minScore, 'f', -1, 64))
+	if minScore != "" {
+		v.Set("min_score", minScore)
 	}
 	return "/knowledge/query?" + v.Encode()
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +174,7 @@ func TestKnowMCPTools(t *testing.T) {
 	// relevance floor, byte for byte; limit defaults to 5. Its text is the
 	// <collective-knowledge> block a hook injects, framed as reference data.
 	res = callTool(t, ctx, cs, "query_knowledge", map[string]any{"query": "postgres clock_timestamp"})
-	resp, err := http.Get(srv.URL + "/knowledge/query?limit=5&q=postgres+clock_timestamp&min_score=" + strconv.FormatFloat(knowledge.InjectFloor, 'f', -1, 64))
+	resp, err := http.Get(srv.URL + "/knowledge/query?limit=5&q=postgres+clock_timestamp&min_score=floor")
 	if err != nil {
 		t.Fatal(err)
 	}
