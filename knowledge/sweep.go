@@ -17,7 +17,8 @@ const maxSweepRest = 50 * time.Millisecond
 // each one's neighbours through the index, rescores them exactly, and of
 // the entry and every neighbour of the same hive and model it may merge with
 // (cosine above threshold, and for a bag-of-words model nested details)
-// folds those mergeable with the oldest, by the same rule, into it — one
+// folds those mergeable with the oldest, by the same rule, into it (never
+// an entry into one it supersedes or is superseded by) — one
 // short atomic Absorb each, never one long transaction, so writers are not
 // stalled. The mark advances after every batch, so an interrupted sweep resumes and a second
 // run finds nothing to do. Pairs of entries both older than the mark are not
@@ -118,11 +119,25 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 	sort.Slice(cluster, func(a, b int) bool { return olderEntry(cluster[a], cluster[b]) })
 	survivor := cluster[0]
 	keep := survivor.ID
+	members := make([]string, len(cluster))
+	for i, c := range cluster {
+		members[i] = c.ID
+	}
+	sts, err := k.mod().ModStates(ctx, members)
+	if err != nil {
+		return 0, false, fmt.Errorf("sweep: read moderation of %s: %w", keep, err)
+	}
 	for _, g := range cluster[1:] {
 		// Each merge is decided against the entry that survives, by the rule
 		// a contribution of g's text would meet: a neighbour mergeable with
 		// e only (A and B both near a bridging C, not near each other) stays.
 		if !mergeableInto(g, survivor, threshold) {
+			continue
+		}
+		// A correction and the entry it supersedes stay apart, as
+		// contribute keeps them (its near-duplicate probe skips the target).
+		// (A superseded entry names only its latest successor: ask both.)
+		if superseding(sts[keep], g.ID) || superseding(sts[g.ID], keep) {
 			continue
 		}
 		// Nor are two merged again once an admin undid their merge.
@@ -167,6 +182,12 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		}
 	}
 	return merged, false, nil
+}
+
+// superseding reports whether st's entry supersedes other or is
+// superseded by it.
+func superseding(st ModState, other string) bool {
+	return st.Supersedes == other || st.SupersededBy == other
 }
 
 // olderEntry orders a cluster: the oldest entry (by creation, then
