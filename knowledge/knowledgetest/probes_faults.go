@@ -21,6 +21,7 @@ func runFaultProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver)
 		return knowledge.New(f, knowledge.Options{Now: knowClock.now}), f
 	}
 	t.Run("SweepKeepsACorrectionApartFromItsTarget", func(t *testing.T) { k, _ := engine(t); testSweepKeepsLineage(t, k) })
+	t.Run("RestoreThroughAbsorbedIDThenUnmerge", func(t *testing.T) { k, _ := engine(t); testRestoreThenUnmerge(t, k) })
 }
 
 // errInjected is the fault faulty answers.
