@@ -169,6 +169,14 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 	}
 	m, ok := current(id, ms)
 	if !ok {
+		// Restored already: the lift that follows the unmerge's commit may
+		// have failed (the caller saw an error and retries), so it runs
+		// again; it changes nothing when done.
+		if last, ok := lastUndone(id, ms); ok {
+			if err := k.liftMerged(ctx, last.MergedInto, id, by, "unmerged"); err != nil {
+				return Entry{}, err
+			}
+		}
 		return k.GetEntry(ctx, id)
 	}
 	if _, err := k.resolve(ctx, id); pumasi.ErrorCode(err) == pumasi.EGone {
@@ -191,13 +199,24 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 	if err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
 		return Entry{}, fmt.Errorf("unmerge %s: %w", id, err)
 	}
-	// not_found: a racing unmerge restored it first.
-	if err == nil {
-		if err := k.liftMerged(ctx, m.MergedInto, id, by, "unmerged"); err != nil {
-			return Entry{}, err
-		}
+	// not_found: a racing unmerge restored it first (the lift is
+	// idempotent, whichever runs it).
+	if err := k.liftMerged(ctx, m.MergedInto, id, by, "unmerged"); err != nil {
+		return Entry{}, err
 	}
 	return k.GetEntry(ctx, id)
+}
+
+// lastUndone returns the latest undone absorption of id among ms, if any.
+func lastUndone(id string, ms []Merge) (Merge, bool) {
+	var last Merge
+	found := false
+	for _, m := range ms {
+		if m.EntryID == id && !m.UnmergedAt.IsZero() {
+			last, found = m, true
+		}
+	}
+	return last, found
 }
 
 // redactAbsorbed redacts absorbed entry r.ID inside the live entry that
@@ -229,6 +248,29 @@ func (k *Engine) redactAbsorbed(ctx context.Context, r Redaction) error {
 		return err
 	}
 	return k.liftMerged(ctx, holder.ID, r.ID, r.By, "redacted")
+}
+
+// reliftRedacted runs again, for an absorbed id redacted already, the lift
+// of its holder's quarantine that follows the redaction's commit (it may
+// have failed, and the caller retries); it changes nothing when done.
+func (k *Engine) reliftRedacted(ctx context.Context, id, by string) error {
+	ms, err := k.d.Merges(ctx, id)
+	if err != nil {
+		return fmt.Errorf("read merges of %s: %w", id, err)
+	}
+	m, ok := current(id, ms)
+	if !ok {
+		return nil // redacted as a live entry: no holder
+	}
+	holder, err := k.resolve(ctx, m.MergedInto)
+	switch pumasi.ErrorCode(err) {
+	case pumasi.EGone, pumasi.ENotFound:
+		return nil // the holder went too
+	}
+	if err != nil {
+		return err
+	}
+	return k.liftMerged(ctx, holder.ID, id, by, "redacted")
 }
 
 // absorbedInto returns id and every entry whose absorption still in effect

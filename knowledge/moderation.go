@@ -260,7 +260,8 @@ func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
 // Redact removes an entry's text, tags and vectors from everywhere the
 // backend keeps them and leaves a tombstone (id, hive, when, why, by), so
 // the id answers gone from then on. Redacting a redacted id again is a
-// no-op. An absorbed id redacts that entry inside its survivor: its record's
+// no-op, but for the lift of its survivor's quarantine (below), which runs
+// again when a failure cut it short. An absorbed id redacts that entry inside its survivor: its record's
 // text and everything it brought there (contributions, endorsements,
 // citations, flags, with those of the entries absorbed into it) go, the
 // survivor's own stay; the id answers gone, the survivor lives on (and a
@@ -271,7 +272,7 @@ func (k *Engine) Redact(ctx context.Context, id, by, reason string) error {
 		return err
 	}
 	if _, err := k.mod().Redaction(ctx, id); err == nil {
-		return nil
+		return k.reliftRedacted(ctx, id, by)
 	} else if pumasi.ErrorCode(err) != pumasi.ENotFound {
 		return err
 	}
