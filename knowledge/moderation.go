@@ -142,7 +142,11 @@ type Moderation interface {
 	// free pages and logs are cleaned as Redact cleans them; r is kept as
 	// r.ID's tombstone with a redacted event. A redacted id is redacted
 	// again as a no-op. Returns not_found when r.ID has no absorption in
-	// effect or holder is not a live entry.
+	// effect, holder is not a live entry, or the rows moved since the
+	// engine read holder and origins (checked inside the transaction: the
+	// chain of absorptions in effect from r.ID ends in holder, and r.ID
+	// with the entries absorbed into it is origins), and changes nothing
+	// then.
 	RedactAbsorbed(ctx context.Context, holder string, origins []string, r Redaction) error
 	// Redaction returns the tombstone of a redacted id. Returns not_found
 	// when id was never redacted.

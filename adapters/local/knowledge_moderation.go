@@ -294,6 +294,9 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 		if _, err := entryHive(ctx, tx, holder); err != nil {
 			return err
 		}
+		if len(origins) == 0 {
+			origins = []string{r.ID}
+		}
 		// ?1 holder, ?2 the redacted entry, ?3 its record, ?4... origins.
 		args := []any{holder, r.ID, rec}
 		in := make([]string, len(origins))
@@ -302,8 +305,23 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 			in[i] = fmt.Sprintf("?%d", i+4)
 		}
 		set := "(" + strings.Join(in, ",") + ")"
-		if len(origins) == 0 {
-			set = "(?2)"
+		// The engine read holder and origins before this transaction: an
+		// unmerge since (C in D in E, D unmerged) moved the rows. Then the
+		// chain from r.ID no longer ends in holder, or its tree is not
+		// origins, and the engine looks again.
+		var held, tree, known int
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM (WITH RECURSIVE up(id) AS (
+				SELECT merged_into FROM knowledge_absorbed WHERE entry_id = ?2 AND unmerged_at IS NULL
+				UNION SELECT a.merged_into FROM knowledge_absorbed a JOIN up ON a.entry_id = up.id WHERE a.unmerged_at IS NULL)
+			SELECT id FROM up) WHERE id = ?1)`, args...).Scan(&held); err != nil {
+			return fmt.Errorf("redact %s in %s: read its chain: %w", r.ID, holder, err)
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(id IN `+set+`), 0) FROM `+
+			strings.ReplaceAll(absorbedTreeSQL, "?1", "?2"), args...).Scan(&tree, &known); err != nil {
+			return fmt.Errorf("redact %s in %s: read its tree: %w", r.ID, holder, err)
+		}
+		if held == 0 || tree != len(origins) || known != len(origins) {
+			return pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q is no longer held by %q as read", r.ID, holder)
 		}
 		// Before the rows go: what the absorb added to the citations, given
 		// back by the holder and by the records of the entries between (so

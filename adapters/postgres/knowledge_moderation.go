@@ -278,6 +278,26 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 		if err != nil {
 			return fmt.Errorf("lock holder: %w", err)
 		}
+		// The engine read holder and origins before this transaction: an
+		// unmerge since (C in D in E, D unmerged; it locks E too, so it
+		// committed before the lock above) moved the rows. Then the chain
+		// from r.ID no longer ends in holder, or its tree is not origins,
+		// and the engine looks again.
+		var held bool
+		var tree, known int
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (WITH RECURSIVE up(id) AS (
+				SELECT merged_into FROM knowledge_absorbed WHERE entry_id = $1 AND unmerged_at IS NULL
+				UNION SELECT a.merged_into FROM knowledge_absorbed a JOIN up ON a.entry_id = up.id WHERE a.unmerged_at IS NULL)
+			SELECT 1 FROM up WHERE id = $2)`, r.ID, holder).Scan(&held); err != nil {
+			return fmt.Errorf("redact %s in %s: read its chain: %w", r.ID, holder, err)
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE id = ANY($2)) FROM `+absorbedTreeSQL+` t`,
+			r.ID, origins).Scan(&tree, &known); err != nil {
+			return fmt.Errorf("redact %s in %s: read its tree: %w", r.ID, holder, err)
+		}
+		if !held || tree != len(origins) || known != len(origins) {
+			return pumasi.Errorf(pumasi.ENotFound, "knowledge entry %q is no longer held by %q as read", r.ID, holder)
+		}
 		// Before the rows go: what the absorb added to the citations, given
 		// back by the holder and by the records of the entries between (so
 		// that unmerging one of those later gives back no more than is left).

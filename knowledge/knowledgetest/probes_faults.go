@@ -23,6 +23,7 @@ func runFaultProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver)
 	t.Run("SweepKeepsACorrectionApartFromItsTarget", func(t *testing.T) { k, _ := engine(t); testSweepKeepsLineage(t, k) })
 	t.Run("RestoreThroughAbsorbedIDThenUnmerge", func(t *testing.T) { k, _ := engine(t); testRestoreThenUnmerge(t, k) })
 	t.Run("LiftRetriedAfterAFailure", func(t *testing.T) { k, f := engine(t); testLiftRetried(t, k, f) })
+	t.Run("RedactAbsorbedWithAStaleHolder", func(t *testing.T) { k, f := engine(t); testRedactStaleHolder(t, k, f) })
 }
 
 // errInjected is the fault faulty answers.
