@@ -179,9 +179,13 @@ func (k *Engine) Unmerge(ctx context.Context, id, by string) (Entry, error) {
 		}
 		return k.GetEntry(ctx, id)
 	}
+	// not_found (its chain broke: the survivor went since) is answered
+	// below, naming the survivor.
 	if _, err := k.resolve(ctx, id); pumasi.ErrorCode(err) == pumasi.EGone {
 		return Entry{}, &pumasi.Error{Code: pumasi.EGone, Message: fmt.Sprintf(
 			"knowledge entry %q cannot be unmerged: %s", id, pumasi.ErrorMessage(err))}
+	} else if err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
+		return Entry{}, err
 	}
 	survivor, err := k.d.Entries(ctx, []string{m.MergedInto})
 	if err != nil {

@@ -24,6 +24,7 @@ func runFaultProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver)
 	t.Run("RestoreThroughAbsorbedIDThenUnmerge", func(t *testing.T) { k, _ := engine(t); testRestoreThenUnmerge(t, k) })
 	t.Run("LiftRetriedAfterAFailure", func(t *testing.T) { k, f := engine(t); testLiftRetried(t, k, f) })
 	t.Run("RedactAbsorbedWithAStaleHolder", func(t *testing.T) { k, f := engine(t); testRedactStaleHolder(t, k, f) })
+	t.Run("UnmergeReportsAFailedRead", func(t *testing.T) { k, f := engine(t); testUnmergeFailedRead(t, k, f) })
 }
 
 // errInjected is the fault faulty answers.
