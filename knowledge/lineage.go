@@ -69,8 +69,11 @@ func (k *Engine) screen(ctx context.Context, cands []StoredEntry, sts map[string
 		if err != nil {
 			return out, fmt.Errorf("read successors: %w", err)
 		}
-		more, err := k.mod().ModStates(ctx, need)
-		if err != nil {
+		// A driver whose entry reads carry their states was asked already.
+		var more map[string]ModState
+		if readsStates(k.d) {
+			more = statesOf(ents)
+		} else if more, err = k.mod().ModStates(ctx, need); err != nil {
 			return out, fmt.Errorf("read moderation of successors: %w", err)
 		}
 		frontier = frontier[:0]

@@ -3,6 +3,7 @@ package knowledgetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -25,17 +26,35 @@ func runFaultProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver)
 	t.Run("LiftRetriedAfterAFailure", func(t *testing.T) { k, f := engine(t); testLiftRetried(t, k, f) })
 	t.Run("RedactAbsorbedWithAStaleHolder", func(t *testing.T) { k, f := engine(t); testRedactStaleHolder(t, k, f) })
 	t.Run("UnmergeReportsAFailedRead", func(t *testing.T) { k, f := engine(t); testUnmergeFailedRead(t, k, f) })
+	t.Run("QueryReadsSuccessorsStatesWithTheirRows", func(t *testing.T) {
+		// Ten candidates: the successor is not among them.
+		f := &faulty{Driver: newDriver(t)}
+		testSuccessorStates(t, knowledge.New(f, knowledge.Options{Now: knowClock.now, Candidates: 1}), f)
+	})
 }
 
 // errInjected is the fault faulty answers.
 var errInjected = errors.New("injected fault")
 
 // faulty is a driver that fails a chosen call the next n times, or runs a
-// hook once before RedactAbsorbed (another admin's move landing there).
+// hook once before RedactAbsorbed (another admin's move landing there). It
+// counts ModStates calls, and passes on whether its driver's entry reads
+// carry their states (knowledge.StateReader).
 type faulty struct {
 	knowledge.Driver
 	failUnquarantine, failRedaction atomic.Int32
+	modStates                       atomic.Int32
 	beforeRedactAbsorbed            func()
+}
+
+func (f *faulty) ReadsStates() bool {
+	r, ok := f.Driver.(knowledge.StateReader)
+	return ok && r.ReadsStates()
+}
+
+func (f *faulty) ModStates(ctx context.Context, ids []string) (map[string]knowledge.ModState, error) {
+	f.modStates.Add(1)
+	return f.Driver.ModStates(ctx, ids)
 }
 
 func (f *faulty) Unquarantine(ctx context.Context, id string, ev knowledge.Event) error {
@@ -232,5 +251,34 @@ func testUnmergeFailedRead(t *testing.T, k *knowledge.Engine, f *faulty) {
 	}
 	if got := mustEntry(t, k, b); got.ID != a {
 		t.Fatalf("after the failed unmerge B answers %s, want still merged into %s", got.ID, a)
+	}
+}
+
+// testSuccessorStates: a query that puts a successor (not among its
+// candidates) in its target's place reads the successor's state with its
+// row when the driver reads them together (knowledge.StateReader), asking
+// ModStates nothing; every driver answers the successor.
+func testSuccessorStates(t *testing.T, k *knowledge.Engine, f *faulty) {
+	ctx := context.Background()
+	const hive = "probe-successor-states"
+	old := mustContribute(t, k, knowIn("agent-old", hive, "Pool size 10", "The old advice.", knowVec(2, 3, 0))).Entry.ID
+	for j := 4; j < 14; j++ {
+		fi := knowIn("agent-filler", hive, fmt.Sprintf("Filler finding %d", j), fmt.Sprintf("Nearer the query than the successor, %d.", j), knowVec(2, j, 0.3))
+		fi.Threshold = 1.01
+		mustContribute(t, k, fi)
+	}
+	ni := knowIn("agent-new", hive, "Pool size by cores", "Far from the old one's vector.", knowVec(14, 15, 0))
+	ni.Supersedes = old
+	nr := mustContribute(t, k, ni)
+	f.modStates.Store(0)
+	hits, err := k.Query(ctx, knowledge.QueryInput{Hive: hive, Model: "test-model", Vector: knowVec(2, 3, 0), Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].ID != nr.Entry.ID {
+		t.Fatalf("query along the superseded entry = %v, want its successor %s first", hits, nr.Entry.ID)
+	}
+	if n := f.modStates.Load(); f.ReadsStates() && n != 0 {
+		t.Fatalf("a query on a driver that reads states with rows asked ModStates %d times", n)
 	}
 }
