@@ -2,9 +2,11 @@ package knowledgetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pumasi"
 	"pumasi/knowledge"
@@ -30,6 +32,7 @@ func runModeration(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) 
 	t.Run("RedactionLeavesATombstone", func(t *testing.T) { k, d := engine(t); testRedact(t, k, d) })
 	t.Run("SupersedeLineage", func(t *testing.T) { k, _ := engine(t); testSupersede(t, k) })
 	t.Run("ModerationView", func(t *testing.T) { k, _ := engine(t); testModerationView(t, k) })
+	t.Run("ModerationViewFillsItsLists", func(t *testing.T) { k, _ := engine(t); testModerationViewFills(t, k) })
 	t.Run("FlagsMoveWithMerge", func(t *testing.T) { k, _ := engine(t); testFlagsMoveWithMerge(t, k) })
 }
 
@@ -350,5 +353,37 @@ func testModerationView(t *testing.T, k *knowledge.Engine) {
 	}
 	if got := eventKinds(t, k.Driver(), c.ID); !slices.Equal(got, []string{"flagged", "restored"}) {
 		t.Fatalf("events after two restores = %v, want one restored", got)
+	}
+}
+
+// testModerationViewFills: the view shows as many as asked though the
+// driver's lists hold rows it leaves out: merges a redaction blanked,
+// entries whose flags a restore reviewed.
+func testModerationViewFills(t *testing.T, k *knowledge.Engine) {
+	ctx := context.Background()
+	_, b := mergedTwins(t, k, "probe-view", 1, nil)
+	_, d := mergedTwins(t, k, "probe-view-2", 3, nil)
+	if err := k.Redact(ctx, d, "the-admin", "wrong"); err != nil {
+		t.Fatal(err)
+	}
+	p := mustContribute(t, k, knowIn("agent-one", "probe-view", "Waits for review", "Flagged first.", knowVec(5, 6, 0))).Entry.ID
+	mustFlag(t, k, p, "flagger-1", false)
+	for i := range 5 {
+		knowClock.advance(t, time.Minute)
+		e := mustContribute(t, k, knowIn("agent-one", "probe-view", fmt.Sprintf("Reviewed %d", i), "Flagged, then restored.", knowVec(7+i, 13, 0))).Entry.ID
+		mustFlag(t, k, e, "flagger-1", false)
+		if _, err := k.Restore(ctx, e, "the-admin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := k.Moderation(ctx, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Merges) != 1 || v.Merges[0].EntryID != b {
+		t.Fatalf("moderation merges at limit 1 = %+v, want the one undoable (%s), not the redacted one", v.Merges, b)
+	}
+	if len(v.Flagged) != 1 || v.Flagged[0].ID != p {
+		t.Fatalf("moderation flagged at limit 1 = %d entries, want %s, behind five reviewed ones", len(v.Flagged), p)
 	}
 }
