@@ -123,7 +123,9 @@ const minSupport = 0.01
 // lesser of the two is largest: 0.175, 93.0 % clean (292/314) and 92.5 %
 // found (382/413) on the tuning files, against 90.8 % and 88.4 % at 0.315
 // before (the lowest step at 90 % clean, 0.155, would find 4 related
-// prompts more for 9 unrelated fewer clean).
+// prompts more for 9 unrelated fewer clean). Round 5's glossary words
+// (44 native Korean words, commit 5909e94) then found 5 related prompts
+// more at the same floor (387/413), no unrelated prompt fewer clean.
 const LexicalInjectFloor = 0.175
 
 // SemanticInjectFloor is the injection floor for a query embedded by any
