@@ -99,15 +99,22 @@ func validNINO(m string) bool {
 	return true
 }
 
-// ninoWords name a National Insurance number; ninoNear is how many bytes
-// before or after the number they may stand ("NI number AB 12 34 56 C",
-// "AB123456C (her NINO)", "국민보험 번호 AB 12 34 56 C").
+// ninoWords name a National Insurance number in prose; ninoNear is how
+// many bytes before or after the number they may stand ("NI number AB 12
+// 34 56 C", "AB123456C (her NINO)", "국민보험 번호 AB 12 34 56 C").
 var ninoWords = []string{"ni", "nino", "national insurance", "국민보험"}
+
+// ninoFieldWords name it in field, column and header names once those
+// are split into words (fieldWords): ni_number, niNumber, NINumber,
+// national_insurance_no, N.I. number. A bare "ni" split out of a name
+// (NiFi, mini_order) is not one, so only the whole phrases count there.
+var ninoFieldWords = []string{"ni number", "ni no", "ni num", "n i", "nino", "national insurance"}
 
 const ninoNear = 40
 
-// ninoNamed reports whether one of ninoWords, as a whole word, stands
-// within ninoNear bytes of text[lo:hi].
+// ninoNamed reports whether one of ninoWords, as a whole word, or one of
+// ninoFieldWords in the words of its field names, stands within ninoNear
+// bytes of text[lo:hi].
 func ninoNamed(text string, lo, hi int) bool {
 	from, to := max(lo-ninoNear, 0), min(hi+ninoNear, len(text))
 	for from > 0 && !utf8.RuneStart(text[from]) {
@@ -116,13 +123,38 @@ func ninoNamed(text string, lo, hi int) bool {
 	for to < len(text) && !utf8.RuneStart(text[to]) {
 		to++
 	}
-	around := strings.ToLower(text[from:lo] + " " + text[hi:to])
+	around := text[from:lo] + " " + text[hi:to]
+	lower, fields := strings.ToLower(around), fieldWords(around)
 	for _, w := range ninoWords {
-		if containsWord(around, w) {
+		if containsWord(lower, w) {
+			return true
+		}
+	}
+	for _, w := range ninoFieldWords {
+		if containsWord(fields, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// fieldWords lowercases s with identifiers split into words: _, -, . and
+// camelCase boundaries (niNumber, NINumber) become single spaces.
+func fieldWords(s string) string {
+	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			c = ' '
+		case upper(c) && i > 0 && (lower(s[i-1]) || upper(s[i-1]) && i+1 < len(s) && lower(s[i+1])):
+			b.WriteByte(' ')
+		}
+		b.WriteByte(c)
+	}
+	return strings.ToLower(strings.Join(strings.Fields(b.String()), " "))
 }
 
 // idPlaceholder passes the samples documentation prints for these
