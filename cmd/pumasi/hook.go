@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"pumasi"
 	"pumasi/functions"
 	"pumasi/knowledge"
 	"pumasi/prompt"
@@ -50,7 +52,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
-	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.175 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured)")
+	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.175 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured; a server older than floor refuses it and is asked for 0.175)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
@@ -85,7 +87,11 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	kc := newKnowClient(*server, "")
 	kc.http.Timeout = *timeout
 	var hits []hookHit
-	if _, err := kc.send(ctx, "GET", queryPath(q, *limit, *hive, minScore.param), nil, &hits); err != nil {
+	_, raw, err := kc.queryAbove(ctx, q, *limit, *hive, minScore)
+	if err == nil {
+		err = decodeData(raw, &hits)
+	}
+	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) {
 			return note("the server answered %d %s", ae.Status, ae.Code)
@@ -123,6 +129,20 @@ func parseMinScoreArg(s string) (minScore, bool) {
 		return minScore{}, true
 	}
 	return minScore{param: strconv.FormatFloat(f, 'f', -1, 64), least: f}, true
+}
+
+// queryAbove sends GET /knowledge/query for q with ms.param as min_score.
+// A server older than min_score=floor refuses floor with 400
+// invalid_request, so a new hook or MCP would inject nothing; then it asks
+// once more with the lexical floor as a number, and knowledgeHints checks
+// ms.least (that floor too) as it does for any older server.
+func (k *knowClient) queryAbove(ctx context.Context, q string, limit int, hive string, ms minScore) (int, []byte, error) {
+	status, raw, err := k.sendRaw(ctx, "GET", queryPath(q, limit, hive, ms.param), nil)
+	var ae *apiError
+	if ms.param == functions.MinScoreFloor && errors.As(err, &ae) && ae.Status == http.StatusBadRequest && ae.Code == pumasi.EInvalidRequest {
+		status, raw, err = k.sendRaw(ctx, "GET", queryPath(q, limit, hive, strconv.FormatFloat(knowledge.LexicalInjectFloor, 'f', -1, 64)), nil)
+	}
+	return status, raw, err
 }
 
 // knowledgeHints are the hits worth injecting into a prompt, with their

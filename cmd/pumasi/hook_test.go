@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -165,41 +168,117 @@ func TestKnowHookBinaryExitsZero(t *testing.T) {
 	}
 }
 
+// queryStub is a GET /knowledge/query that answers one hit above both
+// injection floors and one below, whatever min_score says (a client must
+// check the score itself). An older server (before min_score=floor)
+// answers 400 invalid_request to a min_score that is not a number, as those
+// did; a refusing one answers that to every request. asked returns the
+// min_score of each request since its last call ("" for none).
+func queryStub(t *testing.T, kind string) (url string, asked func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ms := r.URL.Query().Get("min_score")
+		mu.Lock()
+		got = append(got, ms)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if _, err := strconv.ParseFloat(ms, 64); kind == "refusing" || kind == "older" && ms != "" && err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"success":false,"error":{"code":"invalid_request","message":"min_score must be a number from 0 to 1"}}`))
+			return
+		}
+		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.1}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		a := got
+		got = nil
+		return a
+	}
+}
+
 // TestKnowHookMinScore: by default the hook asks the server for its own
 // floor (min_score=floor: only the server knows its embedder, whose kind
 // sets the floor); a number is sent as given, 0 sends none; and a hit the
-// server returns below the lower kind's floor is still not injected.
+// server returns below the lower kind's floor is still not injected. A
+// server older than floor refuses it (400): the hook asks once more with
+// the lexical floor as a number and injects what that server finds.
 func TestKnowHookMinScore(t *testing.T) {
-	asked := make(chan string, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked <- r.URL.Query().Get("min_score")
-		w.Header().Set("Content-Type", "application/json")
-		// An older server that ignores min_score: one hit above, one below.
-		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.1}]}`))
-	}))
-	defer srv.Close()
 	for _, c := range []struct {
+		server    string
 		args      []string
-		want      string
+		want      []string
 		injectLow bool
 	}{
-		{nil, "floor", false},
-		{[]string{"--min-score", "floor"}, "floor", false},
-		{[]string{"--min-score", "0.4"}, "0.4", false},
-		{[]string{"--min-score", "0.05"}, "0.05", true},
-		{[]string{"--min-score", "0"}, "", true},
+		{"newer", nil, []string{"floor"}, false},
+		{"newer", []string{"--min-score", "floor"}, []string{"floor"}, false},
+		{"newer", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
+		{"older", nil, []string{"floor", "0.175"}, false},
+		{"older", []string{"--min-score", "floor"}, []string{"floor", "0.175"}, false},
+		{"older", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
+		{"older", []string{"--min-score", "0.05"}, []string{"0.05"}, true},
+		{"older", []string{"--min-score", "0"}, []string{""}, true},
 	} {
-		stdout, _, err, _ := runHook(t, srv.URL, userPromptSubmit, c.args...)
-		if got := <-asked; err != nil || got != c.want {
-			t.Fatalf("hook %q asked min_score=%q (%v), want %q", c.args, got, err, c.want)
+		url, asked := queryStub(t, c.server)
+		stdout, stderr, err, _ := runHook(t, url, userPromptSubmit, c.args...)
+		if got := asked(); err != nil || stderr != "" || !slices.Equal(got, c.want) {
+			t.Fatalf("hook %q on a %s server asked min_score=%q (%v, stderr %q), want %q", c.args, c.server, got, err, stderr, c.want)
 		}
 		if !strings.Contains(stdout, "e-high") || strings.Contains(stdout, "e-low") != c.injectLow {
-			t.Fatalf("hook %q printed %q, want e-high and e-low %v", c.args, stdout, c.injectLow)
+			t.Fatalf("hook %q on a %s server printed %q, want e-high and e-low %v", c.args, c.server, stdout, c.injectLow)
 		}
 	}
+	// It asks again once only: a server that refuses that too gets the
+	// hook's one line and no block.
+	url, asked := queryStub(t, "refusing")
+	stdout, stderr, err, _ := runHook(t, url, userPromptSubmit)
+	if got := asked(); err != nil || stdout != "" || strings.Count(stderr, "\n") != 1 || !slices.Equal(got, []string{"floor", "0.175"}) {
+		t.Fatalf("hook on a refusing server = %v, stdout %q, stderr %q, asked %q", err, stdout, stderr, got)
+	}
 	for _, bad := range []string{"1.5", "-0.1", "abc", "NaN", "Floor"} {
-		if _, _, err, _ := runHook(t, srv.URL, userPromptSubmit, "--min-score", bad); exitCode(err) != 2 {
+		if _, _, err, _ := runHook(t, url, userPromptSubmit, "--min-score", bad); exitCode(err) != 2 {
 			t.Fatalf("--min-score %s = %v, want exit 2", bad, err)
+		}
+	}
+}
+
+// TestKnowMCPQueryOlderServer: query_knowledge asks for the server's floor
+// and, when a server older than floor refuses it, once more with the
+// lexical floor; either way it shows only the hits above the floor.
+func TestKnowMCPQueryOlderServer(t *testing.T) {
+	for _, c := range []struct {
+		server  string
+		args    map[string]any
+		want    []string
+		showLow bool
+	}{
+		{"newer", map[string]any{"query": "x"}, []string{"floor"}, false},
+		{"older", map[string]any{"query": "x"}, []string{"floor", "0.175"}, false},
+		{"older", map[string]any{"query": "x", "min_score": 0.05}, []string{"0.05"}, true},
+	} {
+		url, asked := queryStub(t, c.server)
+		fs := newFlags("mcp")
+		knowMCPFlags(fs)
+		if err := fs.Parse([]string{"--server", url}); err != nil {
+			t.Fatal(err)
+		}
+		server := newMCPServer()
+		if err := addKnowledgeTools(server, &mcpConfig{env: &cliEnv{getenv: func(string) string { return "" }}, agent: "mcp-agent"}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res := callTool(t, ctx, mcpSession(t, ctx, server), "query_knowledge", c.args)
+		cancel()
+		text := resultText(t, res)
+		if got := asked(); res.IsError || !slices.Equal(got, c.want) {
+			t.Fatalf("query_knowledge %v on a %s server asked min_score=%q (isError %v: %s), want %q", c.args, c.server, got, res.IsError, text, c.want)
+		}
+		if !strings.Contains(text, "e-high") || strings.Contains(text, "e-low") != c.showLow {
+			t.Fatalf("query_knowledge %v on a %s server shows %q, want e-high and e-low %v", c.args, c.server, text, c.showLow)
 		}
 	}
 }

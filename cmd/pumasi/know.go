@@ -43,16 +43,21 @@ func (k *knowClient) send(ctx context.Context, method, path string, body any, ou
 	if err != nil {
 		return status, err
 	}
+	return status, decodeData(raw, out)
+}
+
+// decodeData decodes an answer's `data` into out.
+func decodeData(raw []byte, out any) error {
 	var env struct {
 		Data json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(raw, &env); err != nil || len(env.Data) == 0 {
-		return status, fmt.Errorf("answer is not {\"data\": ...}: %.200s", raw)
+		return fmt.Errorf("answer is not {\"data\": ...}: %.200s", raw)
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return status, fmt.Errorf("decode answer: %w", err)
+		return fmt.Errorf("decode answer: %w", err)
 	}
-	return status, nil
+	return nil
 }
 
 // sendRaw makes one request and returns a 2xx or 422 answer's body as the
@@ -349,7 +354,7 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		if !ok {
 			return nil, nil, errors.New("invalid_request: min_score must be 0 to 1")
 		}
-		return knowQueryResult(minScore.least)(kc.sendRaw(ctx, "GET", queryPath(q, in.Limit, in.Hive, minScore.param), nil))
+		return knowQueryResult(minScore.least)(kc.queryAbove(ctx, q, in.Limit, in.Hive, minScore))
 	})
 	addTool(s, &mcp.Tool{
 		Name: "contribute_knowledge",
