@@ -94,10 +94,10 @@ type Driver interface {
 	// record; the rows whose origin is among u.Origins move back to it from
 	// the survivor; both entries' contribution_count and endorsement_count
 	// become their distinct contributors and endorsers again; the survivor
-	// gives back the citations the absorb added; the restored entry stays
-	// quarantined only while a flag it brings back is pending (a restore
-	// of the survivor cleared them); the record is marked undone at u.At
-	// by u.By. Returns not_found when the entry is not absorbed or
+	// gives back the citations the absorb added; the restored entry keeps
+	// its own quarantined bit (SetQuarantine lifted it with the survivor's
+	// when a restore reviewed its flags); the record is marked undone at
+	// u.At by u.By. Returns not_found when the entry is not absorbed or
 	// its survivor is not a live entry, gone when the entry was redacted
 	// (Moderation.RedactAbsorbed), name_conflict when its hive holds
 	// another entry with its exact text.

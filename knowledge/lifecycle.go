@@ -153,10 +153,9 @@ func (k *Engine) Endorse(ctx context.Context, id, agent string) (Bump, error) {
 // A quarantine of the survivor that only this merge brought (id was
 // quarantined, or its flaggers tipped the threshold) is lifted; one from
 // the survivor's own flaggers or an admin stays. The restored entry comes
-// back quarantined only while a flag of its own is pending: an admin's
-// restore of the survivor (through either id) reviewed and cleared them.
-// It answers the restored
-// entry; for a live entry (never merged, or restored already) it changes
+// back as quarantined as it went in, unless an admin restored the
+// survivor (through either id) since: that restore reviewed its flags and
+// lifted its quarantine too (Restore). It answers the restored entry; for a live entry (never merged, or restored already) it changes
 // nothing and answers it. Returns not_found for an unknown id, gone when id
 // or its survivor was redacted (its text went too), precondition_failed
 // when the survivor was itself merged since (unmerge that one first),

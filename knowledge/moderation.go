@@ -104,8 +104,10 @@ type Moderation interface {
 	// (counted true). Returns not_found when there is no such entry.
 	Flag(ctx context.Context, id string, f Flag) (counted bool, err error)
 	// SetQuarantine quarantines entry id (on) or lifts its quarantine,
-	// then also setting Cleared to its flags, and records ev in its
-	// history. Returns not_found when there is no such entry.
+	// then also clearing its flags (Cleared becomes Flags) and lifting the
+	// quarantine of every entry absorbed into it (through any chain), whose
+	// flags were among those cleared, and records ev in its history.
+	// Returns not_found when there is no such entry.
 	SetQuarantine(ctx context.Context, id string, on bool, ev Event) error
 	// Unquarantine lifts entry id's quarantine without clearing its flags
 	// (they count on toward the next quarantine), and records ev in its
@@ -244,7 +246,9 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 // in its history and count, and only later flags count toward another
 // quarantine or list it as flagged again. Restoring an entry with neither
 // changes nothing. An absorbed id restores the entry that holds it (its
-// flags count there), answered with merged_into, as GET answers it.
+// flags count there), answered with merged_into, as GET answers it. The
+// entries absorbed into the restored one are restored with it (their
+// flags were reviewed there), so an unmerge brings them back restored.
 // Returns not_found, or gone for a redacted entry.
 func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
 	live, err := k.live(ctx, id, func(live string) error {

@@ -171,11 +171,6 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 			{"count survivor flags", recountFlagsSQL(1)[1]},
 			{"count restored flags", recountFlagsSQL(2)[0]},
 			{"count restored flags", recountFlagsSQL(2)[1]},
-			// A restore of the survivor (through either id) cleared the
-			// restored entry's flags there: it reviewed them, so the entry
-			// does not come back quarantined with none pending.
-			{"keep a restore", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?2 AND quarantined = 1
-				AND NOT EXISTS (SELECT 1 FROM knowledge_flags WHERE entry_id = ?2 AND cleared = 0)`},
 		}
 		for _, s := range steps {
 			if _, err := tx.ExecContext(ctx, s.q, args...); err != nil {

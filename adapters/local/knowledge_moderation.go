@@ -114,6 +114,12 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 			if _, err := tx.ExecContext(ctx, `UPDATE knowledge_flags SET cleared = 1 WHERE entry_id = ?`, id); err != nil {
 				return fmt.Errorf("clear flags: %w", err)
 			}
+			// The flags just cleared include those of the entries absorbed
+			// into id: reviewed, they hold none of those quarantined either.
+			if _, err := tx.ExecContext(ctx, `UPDATE knowledge_moderation SET quarantined = 0
+				WHERE quarantined = 1 AND entry_id IN `+absorbedTreeSQL, id); err != nil {
+				return fmt.Errorf("lift absorbed quarantines: %w", err)
+			}
 		}
 		return insertEvent(ctx, tx, id, ev)
 	})

@@ -174,11 +174,6 @@ func (k *Knowledge) Unmerge(ctx context.Context, u knowledge.Unmerge) error {
 			{"count survivor flags", recountFlagsSQL[1], []any{keep}},
 			{"count restored flags", recountFlagsSQL[0], []any{u.EntryID}},
 			{"count restored flags", recountFlagsSQL[1], []any{u.EntryID}},
-			// A restore of the survivor (through either id) cleared the
-			// restored entry's flags there: it reviewed them, so the entry
-			// does not come back quarantined with none pending.
-			{"keep a restore", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = $1 AND quarantined
-				AND NOT EXISTS (SELECT 1 FROM knowledge_flags WHERE entry_id = $1 AND NOT cleared)`, []any{u.EntryID}},
 			{"mark undone", `UPDATE knowledge_absorbed SET unmerged_at = $2, unmerged_by = $3 WHERE seq = $1`, []any{rec, u.At, u.By}},
 		})
 	})

@@ -23,6 +23,8 @@ func runFaultProbes(t *testing.T, newDriver func(t *testing.T) knowledge.Driver)
 	}
 	t.Run("SweepKeepsACorrectionApartFromItsTarget", func(t *testing.T) { k, _ := engine(t); testSweepKeepsLineage(t, k) })
 	t.Run("RestoreThroughAbsorbedIDThenUnmerge", func(t *testing.T) { k, _ := engine(t); testRestoreThenUnmerge(t, k) })
+	t.Run("UnmergeKeepsAQuarantineWithNoFlagPending", func(t *testing.T) { k, _ := engine(t); testUnmergeKeepsRequarantine(t, k) })
+	t.Run("RestoreOfAChainThenUnmerge", func(t *testing.T) { k, _ := engine(t); testRestoreChainThenUnmerge(t, k) })
 	t.Run("LiftRetriedAfterAFailure", func(t *testing.T) { k, f := engine(t); testLiftRetried(t, k, f) })
 	t.Run("RedactAbsorbedWithAStaleHolder", func(t *testing.T) { k, f := engine(t); testRedactStaleHolder(t, k, f) })
 	t.Run("UnmergeReportsAFailedRead", func(t *testing.T) { k, f := engine(t); testUnmergeFailedRead(t, k, f) })
@@ -129,6 +131,74 @@ func testRestoreThenUnmerge(t *testing.T, k *knowledge.Engine) {
 	flagBy(t, k, b, "flagger-1", false)
 	if e := flagBy(t, k, b, "flagger-2", false); e.Quarantined {
 		t.Fatalf("two flags after the restore quarantined: the restore's clearing was lost")
+	}
+}
+
+// requarantinedChain builds B quarantined by an admin with no flag of its
+// own pending (flagged, restored, flagged again: the repeat adds no
+// pending row), merged into A, then A into an older C, and returns a, b, c;
+// each survivor is quarantined by its merge.
+func requarantinedChain(t *testing.T, k *knowledge.Engine, hive string, axis int) (string, string, string) {
+	t.Helper()
+	a, b := mergedTwins(t, k, hive, axis, func(a, b string) {
+		flagBy(t, k, b, "the-admin", true)
+		if r, err := k.Restore(context.Background(), b, "the-admin"); err != nil || r.Quarantined {
+			t.Fatalf("Restore(%s) = quarantined %v, %v", b, r.Quarantined, err)
+		}
+		if e := flagBy(t, k, b, "the-admin", true); !e.Quarantined || e.Flags != 1 {
+			t.Fatalf("the admin's second flag: quarantined %v flags %d, want quarantined with its 1", e.Quarantined, e.Flags)
+		}
+	})
+	ci := knowIn("agent-c", hive, "Redis KEEPTTL on SET keeps the expiry", "`SET k v KEEPTTL`: the TTL survives an overwrite.", knowVec(axis, axis+1, 0.02))
+	ci.Threshold, ci.At = 1.01, ci.At.Add(-time.Hour)
+	c := mustContribute(t, k, ci).Entry.ID
+	swept(t, k, 1)
+	knowClock.advance(t, time.Minute)
+	if got := mustEntry(t, k, a); got.ID != c || !got.Quarantined {
+		t.Fatalf("A answers %s quarantined %v, want absorbed into the older C %s, quarantined", got.ID, got.Quarantined, c)
+	}
+	return a, b, c
+}
+
+// testUnmergeKeepsRequarantine: an unmerged entry comes back as
+// quarantined as it went in when no restore happened since, though no
+// flag of its own is pending: B's quarantine is an admin's (a repeat flag
+// after a restore), A's is B's, still inside it.
+func testUnmergeKeepsRequarantine(t *testing.T, k *knowledge.Engine) {
+	ctx := context.Background()
+	a, b, c := requarantinedChain(t, k, "probe-requarantine", 13)
+	ua, err := k.Unmerge(ctx, a, "the-admin")
+	if err != nil || !ua.Quarantined {
+		t.Fatalf("unmerged A holding a quarantined B: quarantined %v, %v; want quarantined", ua.Quarantined, err)
+	}
+	if e := mustEntry(t, k, c); e.Quarantined {
+		t.Fatalf("C still quarantined after the unmerge of A, whose merge alone brought it")
+	}
+	ub, err := k.Unmerge(ctx, b, "the-admin")
+	if err != nil || !ub.Quarantined {
+		t.Fatalf("unmerged admin-quarantined B: quarantined %v, %v; want quarantined (no restore since)", ub.Quarantined, err)
+	}
+	if probe := knowVec(13, 14, 0.05); queried(t, k, probe, b, false) || !queried(t, k, probe, b, true) {
+		t.Fatalf("the quarantined, unmerged B is queried, or missing from an admin's review")
+	}
+}
+
+// testRestoreChainThenUnmerge: a restore of C reviews the flags of every
+// entry in it, through the chain, so A and B come back restored.
+func testRestoreChainThenUnmerge(t *testing.T, k *knowledge.Engine) {
+	ctx := context.Background()
+	a, b, c := requarantinedChain(t, k, "probe-restore-chain", 5)
+	if r, err := k.Restore(ctx, b, "the-admin"); err != nil || r.ID != c || r.Quarantined {
+		t.Fatalf("Restore(B inside A inside C) = %s quarantined %v, %v; want C restored", r.ID, r.Quarantined, err)
+	}
+	for _, id := range []string{a, b} {
+		u, err := k.Unmerge(ctx, id, "the-admin")
+		if err != nil || u.Quarantined {
+			t.Fatalf("unmerged %s after C's restore: quarantined %v, %v; want restored", id, u.Quarantined, err)
+		}
+	}
+	if !queried(t, k, knowVec(5, 6, 0.05), b, false) {
+		t.Fatalf("B, restored with C and unmerged, is not queried")
 	}
 }
 
