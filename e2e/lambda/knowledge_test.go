@@ -87,7 +87,10 @@ func TestKnowledgeKnobsUnderEmulator(t *testing.T) {
 	// The half-life and vector weight reach the engine too: the cold start
 	// logs the options it built the engine with.
 	for _, fn := range []string{"knowledge-contribute", "knowledge-query"} {
-		if out := tuned[fn].Output(); !strings.Contains(out, `"half_life":"720h0m0s","vector_weight":0.7`) {
+		wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		out, ok := tuned[fn].WaitOutput(wctx, `"half_life":"720h0m0s","vector_weight":0.7`)
+		wcancel()
+		if !ok {
 			t.Errorf("%s did not build its engine with half-life 720h and vector weight 0.7:\n%s", fn, out)
 		}
 	}
@@ -96,11 +99,12 @@ func TestKnowledgeKnobsUnderEmulator(t *testing.T) {
 	ev, _ := json.Marshal(call{fn: "knowledge-query", method: "GET", pattern: "/knowledge/query", query: "q=x"}.event())
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	if res, err := bad["knowledge-query"].Invoke(ctx, ev); err == nil {
+	res, err := bad["knowledge-query"].Invoke(ctx, ev)
+	if err == nil {
 		t.Fatalf("%s=1.5: the function answered %s, want its cold start to fail", functions.EnvMergeThreshold, res)
 	}
-	if out := bad["knowledge-query"].Output(); !strings.Contains(out, "function init failed") || !strings.Contains(out, functions.EnvMergeThreshold) {
-		t.Fatalf("%s=1.5: function output does not name it:\n%s", functions.EnvMergeThreshold, out)
+	if out, ok := bad["knowledge-query"].WaitOutput(ctx, "function init failed", functions.EnvMergeThreshold); !ok {
+		t.Fatalf("%s=1.5: function output does not name it (the invocation answered %v):\n%s", functions.EnvMergeThreshold, err, out)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -195,6 +196,30 @@ func (e *Emulator) Output() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.out.String()
+}
+
+// WaitOutput returns the output once it holds every one of want, or what
+// it holds when ctx ends. The emulator's output is read as it arrives, so
+// the lines a function printed before its invocation was answered (an init
+// error, a log line) may still be on their way when Invoke returns.
+func (e *Emulator) WaitOutput(ctx context.Context, want ...string) (string, bool) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		out := e.Output()
+		all := true
+		for _, w := range want {
+			all = all && strings.Contains(out, w)
+		}
+		if all {
+			return out, true
+		}
+		select {
+		case <-ctx.Done():
+			return out, false
+		case <-tick.C:
+		}
+	}
 }
 
 // InitDurations returns the "Init Duration" the emulator reported for each
