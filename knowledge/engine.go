@@ -248,12 +248,7 @@ func (k *Engine) nearestEntries(ctx context.Context, hive, model string, v []flo
 		if err != nil {
 			return nil, nil, err
 		}
-		ids := make([]string, len(list))
-		ents := make(map[string]StoredEntry, len(list))
-		for i, e := range list {
-			ids[i] = e.ID
-			ents[e.ID] = e
-		}
+		ids, ents := byID(list)
 		return ids, ents, nil
 	}
 	ids, err := k.d.Nearest(ctx, hive, model, v, n)
@@ -339,4 +334,15 @@ func nonNil(t []string) []string {
 		return []string{}
 	}
 	return t
+}
+
+// byID returns a nearest-first list's ids in order and its entries by id.
+func byID(list []StoredEntry) ([]string, map[string]StoredEntry) {
+	ids := make([]string, len(list))
+	ents := make(map[string]StoredEntry, len(list))
+	for i, e := range list {
+		ids[i] = e.ID
+		ents[e.ID] = e
+	}
+	return ids, ents
 }

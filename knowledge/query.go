@@ -212,12 +212,7 @@ func (k *Engine) queryNearest(ctx context.Context, q QueryInput, n int) ([]strin
 	if err != nil {
 		return nil, nil, err
 	}
-	ids := make([]string, len(list))
-	ents := make(map[string]StoredEntry, len(list))
-	for i, e := range list {
-		ids[i] = e.ID
-		ents[e.ID] = e
-	}
+	ids, ents := byID(list)
 	return ids, ents, nil
 }
 
