@@ -39,8 +39,6 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate2.jsonl":      "f68b29597c8dca28f927d469a10ec866dfc67b14116955aa84ede68ce7a08aad",
-	"injection5.jsonl": "8abc8700702264196445319fc65afeb484d5ed8fcc44bbfa07340aadba2e7a69",
 	"gate3.jsonl":      "0e708b7a69def16996b33534c60cff5d7fc23ccb75434062fd35414f9316a41e",
 	"injection6.jsonl": "cafd7d4ff79606f3a1772dbe0cb2324a07f723363435d6a5cf39de042d89df78",
 }

@@ -272,10 +272,11 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// issue 23 item 5, frozen before any change to the gate and
 		// measured once before it (good 129/130, placeholders 40/46,
 		// narratives 42/42, platitudes 42/42, PII 69/72) and once after
-		// (129/130, 41/46, 42/42, 42/42, 69/72): its two looks are spent,
-		// and the floors sit at the "after".
-		{"held-out/gate2", "testdata/gate/heldout/gate2.jsonl", held["gate2.jsonl"],
-			map[string]float64{"good": 0.992, "placeholder": 0.891, "narrative": 1, "platitude": 1, "pii": 0.958}, true},
+		// (129/130, 41/46, 42/42, 42/42, 69/72): its two looks were spent,
+		// so it is tuning data now (was-heldout/gate2.jsonl, outside the
+		// instructions model's training glob), its misses printed.
+		{"tuning/was-heldout-gate2", "testdata/gate/was-heldout/gate2.jsonl", globCases(t, "../testdata/gate/was-heldout/gate2.jsonl"),
+			map[string]float64{"good": 0.992, "placeholder": 0.891, "narrative": 1, "platitude": 1, "pii": 0.958}, false},
 		// Once held out (injection.jsonl and injection2.jsonl), read
 		// too often to stay so, now tuning data: reported on their own.
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),
@@ -303,8 +304,11 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// floors sat at its "after". Bounding the long-explanation evidence
 		// (fixgate) failed the good floor, which printed 97/129 (0.752):
 		// the floor sits there, and nothing was tuned on it.
-		{"held-out/injection5", "testdata/gate/heldout/injection5.jsonl", held["injection5.jsonl"],
-			map[string]float64{"good": 0.751, "injection": 0.908}, true},
+		// Its two looks spent, it is tuning data now
+		// (was-heldout/injection5.jsonl, outside the instructions model's
+		// training glob until the model is next retrained), misses printed.
+		{"tuning/was-heldout5", "testdata/gate/was-heldout/injection5.jsonl", loadCases(t, "../testdata/gate/was-heldout/injection5.jsonl"),
+			map[string]float64{"good": 0.751, "injection": 0.908}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
