@@ -223,7 +223,9 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 // query_knowledge send it, since only the server knows its model.
 const MinScoreFloor = "floor"
 
-// parseMinScore reads ?min_score=: a number in [0, 1], 0 when absent, or
+// parseMinScore reads ?min_score=: a decimal number in [0, 1] (digits
+// with at most one point: no sign, exponent, hex float, infinity or NaN,
+// which strconv.ParseFloat would read too), 0 when absent, or
 // MinScoreFloor: the injection floor for queries embedded by model.
 // Returns invalid_request.
 func parseMinScore(s, model string) (float64, error) {
@@ -234,10 +236,27 @@ func parseMinScore(s, model string) (float64, error) {
 		return knowledge.InjectFloorFor(model), nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(f >= 0 && f <= 1) {
+	if err != nil || !plainDecimal(s) || !(f >= 0 && f <= 1) {
 		return 0, pumasi.Errorf(pumasi.EInvalidRequest, "min_score must be a number from 0 to 1, or floor")
 	}
 	return f, nil
+}
+
+// plainDecimal reports whether s is digits with at most one point, and at
+// least one digit.
+func plainDecimal(s string) bool {
+	digits, points := 0, 0
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			points++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && points <= 1
 }
 
 // getKnowledge answers GET /knowledge/{id} with the entry and its

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/internal/heldout"
@@ -384,6 +385,20 @@ func TestParseMinScore(t *testing.T) {
 		got, err := parseMinScore(c.s, c.model)
 		if err != nil || got != c.want {
 			t.Errorf("parseMinScore(%q, %s) = %v, %v, want %v", c.s, c.model, got, err, c.want)
+		}
+	}
+	// Only a plain decimal number in [0, 1] (or floor): strconv.ParseFloat
+	// also reads hex floats, exponents, signs, infinities and NaN, and
+	// 0x1p-2, 1e-1, -0 and +.5 were taken as scores.
+	for _, s := range []string{"0x1p-2", "0X1P-1", "0x0", "1e-1", "5E-1", "-0", "+0.5", "+.5", "Inf", "+Inf", "-Inf",
+		"infinity", "NaN", "nan", "1.5", "1.0000001", ".", "0.5.1", "0,5", "0_5", "½", "１", "floor0", "0 .5"} {
+		if got, err := parseMinScore(s, hashed); pumasi.ErrorCode(err) != pumasi.EInvalidRequest {
+			t.Errorf("parseMinScore(%q) = %v, %v, want invalid_request", s, got, err)
+		}
+	}
+	for s, want := range map[string]float64{"0": 0, "1": 1, "1.000": 1, "0.25": 0.25, ".25": 0.25, "0.": 0, "00.5": 0.5} {
+		if got, err := parseMinScore(s, hashed); err != nil || got != want {
+			t.Errorf("parseMinScore(%q) = %v, %v, want %v", s, got, err, want)
 		}
 	}
 	if knowledge.LexicalInjectFloor == knowledge.SemanticInjectFloor {
