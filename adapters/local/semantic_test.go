@@ -103,8 +103,9 @@ func (s *semanticAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
-// TestSemanticEmbedderMerges runs the labelled pairs of both corpus parts
-// through the engine with an OpenAI-compatible embedder: at its own
+// TestSemanticEmbedderMerges runs the labelled pairs of every corpus part
+// (allParts: the tuning ones and a held-out one when there is one) through
+// the engine with an OpenAI-compatible embedder: at its own
 // threshold (0.94) rewordings merge and different findings do not, its
 // cosine alone deciding.
 func TestSemanticEmbedderMerges(t *testing.T) {
