@@ -295,5 +295,6 @@ func isNumber(t string) bool {
 }
 
 func isFlag(t string) bool {
-	return strings.HasPrefix(t, "-") && len(t) > 1 && unicode.IsLetter(rune(strings.TrimLeft(t, "-")[0]))
+	rest := strings.TrimLeft(t, "-")
+	return rest != "" && rest != t && unicode.IsLetter(rune(rest[0]))
 }

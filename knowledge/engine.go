@@ -134,6 +134,14 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A panic on this goroutine would end the whole process, not
+			// the one request, as net/http's recovery does for handlers:
+			// answer it as an internal error instead.
+			defer func() {
+				if r := recover(); r != nil {
+					nerr = fmt.Errorf("near-duplicate probe: panic: %v", r)
+				}
+			}()
 			near, sim, nerr = k.nearest(ctx, in, in.Supersedes)
 		}()
 	}

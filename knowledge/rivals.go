@@ -369,11 +369,17 @@ func spansRival(a, b []string) bool {
 			continue
 		}
 		tx := spanTokens(x)
+		if len(tx) == 0 {
+			continue // a span of separators only: `||`, `( )`
+		}
 		for _, y := range b {
 			if in(y, a) {
 				continue
 			}
 			ty := spanTokens(y)
+			if len(ty) == 0 {
+				continue
+			}
 			if oneTokenApart(tx, ty) || reordered(tx, ty) {
 				return true
 			}
