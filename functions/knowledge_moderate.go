@@ -28,9 +28,11 @@ type moderator interface {
 	Flag(ctx context.Context, in knowledge.FlagInput) (knowledge.Entry, bool, error)
 	Restore(ctx context.Context, id, by string) (knowledge.Entry, error)
 	Redact(ctx context.Context, id, by, reason string) error
-	Moderation(ctx context.Context, hive string, limit int) (knowledge.ModerationView, error)
+	Moderation(ctx context.Context, q knowledge.ModerationQuery) (knowledge.ModerationView, error)
 	History(ctx context.Context, id string) (knowledge.History, error)
 }
+
+var _ moderator = (*knowledge.Engine)(nil)
 
 // moderation returns the store's moderation side. Returns an internal
 // error when the store has none or none is configured.
@@ -162,25 +164,27 @@ func redactKnowledge(_ *API, w http.ResponseWriter, r *http.Request, p params, m
 	return nil
 }
 
-// moderationKnowledge answers GET /knowledge/moderation?hive=&limit=
-// (admin): flagged and quarantined entries, and recent merges.
+// moderationKnowledge answers GET /knowledge/moderation?hive=&limit=&list=&cursor=
+// (admin): flagged and quarantined entries, and merges an unmerge can
+// undo, a page of each (or of the one list named), with the cursors of
+// the next pages.
 func moderationKnowledge(_ *API, w http.ResponseWriter, r *http.Request, _ params, m moderator, _ *pumasi.Principal) error {
 	qs := r.URL.Query()
-	hive := strings.TrimSpace(qs.Get("hive"))
-	if hive != "" {
-		if err := pumasi.CheckID("hive", hive); err != nil {
+	q := knowledge.ModerationQuery{Hive: strings.TrimSpace(qs.Get("hive")), List: strings.TrimSpace(qs.Get("list")),
+		Cursor: strings.TrimSpace(qs.Get("cursor")), Limit: knowledge.MaxQueryLimit}
+	if q.Hive != "" {
+		if err := pumasi.CheckID("hive", q.Hive); err != nil {
 			return err
 		}
 	}
-	limit := knowledge.MaxQueryLimit
 	if s := strings.TrimSpace(qs.Get("limit")); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
 			return pumasi.Errorf(pumasi.EInvalidRequest, "limit must be a positive integer")
 		}
-		limit = min(n, knowledge.MaxQueryLimit)
+		q.Limit = min(n, knowledge.MaxQueryLimit)
 	}
-	v, err := m.Moderation(r.Context(), hive, limit)
+	v, err := m.Moderation(r.Context(), q)
 	if err != nil {
 		return err
 	}

@@ -292,6 +292,54 @@ func TestKnowledgeModerationView(t *testing.T) {
 	}
 }
 
+// TestKnowledgeModerationPages: ?list= and ?cursor= walk one list a page at
+// a time, each entry once; a cursor without its list, of another list or
+// not given by the server is 400.
+func TestKnowledgeModerationPages(t *testing.T) {
+	e := newKnowEnv(t)
+	admin := modToken(t, pumasi.ScopeAdmin)
+	a := e.contributeID("author-1", findingTitle, findingContent, "")
+	b := e.contributeID("author-1", "SQLite busy_timeout must be set on every pooled connection",
+		"With database/sql each pooled connection needs `PRAGMA busy_timeout = 5000`; set `_pragma=busy_timeout(5000)` in the DSN so SQLITE_BUSY stops.", "")
+	for _, id := range []string{a, b} {
+		if status, m := e.modReq("POST", "/knowledge/"+id+"/flag", "flagger-1", "", `{"reason":"outdated"}`); status != http.StatusOK {
+			t.Fatalf("flag %s = %d %v", id, status, m)
+		}
+	}
+	var got []string
+	path := "/knowledge/moderation?list=flagged&limit=1"
+	for page := 0; path != ""; page++ {
+		status, m := e.modReq("GET", path, "", admin, "")
+		if status != http.StatusOK || page > 2 {
+			t.Fatalf("GET %s = %d %v (page %d)", path, status, m, page)
+		}
+		d := m["data"].(map[string]any)
+		for _, it := range d["flagged"].([]any) {
+			got = append(got, it.(map[string]any)["id"].(string))
+		}
+		if q, _ := d["quarantined"].([]any); len(q) != 0 {
+			t.Fatalf("list=flagged answers quarantined %v", q)
+		}
+		path = ""
+		if c, _ := d["next"].(map[string]any)["flagged"].(string); c != "" {
+			path = "/knowledge/moderation?list=flagged&limit=1&cursor=" + url.QueryEscape(c)
+		}
+	}
+	slices.Sort(got)
+	want := []string{a, b}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("flagged, a page of 1 at a time = %v, want %v", got, want)
+	}
+	_, m := e.modReq("GET", "/knowledge/moderation?list=flagged&limit=1", "", admin, "")
+	c := m["data"].(map[string]any)["next"].(map[string]any)["flagged"].(string)
+	for _, q := range []string{"cursor=" + url.QueryEscape(c), "list=merges&cursor=" + url.QueryEscape(c), "list=flagged&cursor=nope", "list=all"} {
+		if status, m := e.modReq("GET", "/knowledge/moderation?"+q, "", admin, ""); status != http.StatusBadRequest {
+			t.Errorf("moderation?%s = %d %v, want 400", q, status, m)
+		}
+	}
+}
+
 // historyKinds returns the kinds GET /knowledge/{id}/history lists.
 func (e *knowEnv) historyKinds(id string) []string {
 	e.t.Helper()

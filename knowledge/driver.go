@@ -86,9 +86,10 @@ type Driver interface {
 	// absorbed or absorbing, undone ones included, oldest first; none when
 	// there are none.
 	Merges(ctx context.Context, id string) ([]Merge, error)
-	// RecentMerges lists up to limit records of absorptions still in
-	// effect, of hive (every hive when empty), newest first.
-	RecentMerges(ctx context.Context, hive string, limit int) ([]Merge, error)
+	// RecentMerges lists one page of the records of absorptions that an
+	// unmerge can undo (see MergeQuery): still in effect, and not blanked
+	// by a redaction (Title empty), newest (the highest Seq) first.
+	RecentMerges(ctx context.Context, q MergeQuery) ([]SeqMerge, error)
 	// Unmerge undoes the absorption of entry u.EntryID still in effect, in
 	// one atomic step: the entry is written again (a new Seq) from its
 	// record; the rows whose origin is among u.Origins move back to it from

@@ -217,7 +217,8 @@ type Store interface {
 	// History lists an entry's merges and their undoing, oldest first.
 	// Returns not_found when there is no such entry.
 	History(ctx context.Context, id string) (History, error)
-	// RecentMerges lists up to limit merges still in effect, newest first.
+	// RecentMerges lists up to limit merges an unmerge can undo (in
+	// effect, not blanked by a redaction), newest first.
 	RecentMerges(ctx context.Context, hive string, limit int) ([]Merge, error)
 	// SweepKnowledge collapses near-duplicates (cosine above threshold within
 	// a hive and model) that racing contributions let in: the older entry

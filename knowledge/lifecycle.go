@@ -335,20 +335,17 @@ func mergeEvents(id string, ms []Merge) []Event {
 	return events
 }
 
-// RecentMerges lists up to limit merges still in effect in hive (every
-// hive when empty), newest first: what a moderator may want to undo.
+// RecentMerges lists up to limit merges in hive (every hive when empty)
+// that an unmerge can undo, newest first: what a moderator may want to
+// undo. A merge whose text a redaction took (of the absorbed entry or of
+// the one holding it) is not among them: unmerge answers gone for it, and
+// its record, blank, is in the history of both ids.
 func (k *Engine) RecentMerges(ctx context.Context, hive string, limit int) ([]Merge, error) {
 	if limit <= 0 || limit > MaxQueryLimit {
 		limit = MaxQueryLimit
 	}
-	ms, err := k.d.RecentMerges(ctx, hive, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list recent merges: %w", err)
-	}
-	if ms == nil {
-		ms = []Merge{}
-	}
-	return ms, nil
+	ms, _, err := k.mergesPage(ctx, ModerationQuery{Hive: hive, Limit: limit})
+	return ms, err
 }
 
 // keptApart reports whether a and b were merged once and an admin undid

@@ -116,9 +116,10 @@ type Moderation interface {
 	// ModStates returns the moderation state of the entries among ids that
 	// have one; entries left out have the zero state.
 	ModStates(ctx context.Context, ids []string) (map[string]ModState, error)
-	// Moderated lists the states of hive's entries (every hive when empty)
-	// that are flagged or quarantined, the last flagged first, up to limit.
-	Moderated(ctx context.Context, hive string, limit int) ([]ModState, error)
+	// Moderated lists one page of the states of live entries that q
+	// selects (see ModeratedQuery), filtered and ordered where they are
+	// kept, so that no reviewed entry stands in for a waiting one.
+	Moderated(ctx context.Context, q ModeratedQuery) ([]ModState, error)
 	// Supersede records that entry newer supersedes entry older, with an
 	// event on each: older's SupersededBy becomes newer (replacing an
 	// earlier successor), newer's Supersedes becomes older. Returns
@@ -344,85 +345,4 @@ func withState(e Entry, st ModState) Entry {
 	e.SupersededBy = st.SupersededBy
 	e.Supersedes = st.Supersedes
 	return e
-}
-
-// maxReviewRead bounds how many rows the moderation view reads to fill
-// its lists (see Engine.Moderation).
-const maxReviewRead = 64 * MaxQueryLimit
-
-// ModerationView is what an admin reviews: entries flagged since their
-// last restore and not quarantined, quarantined ones (the last flagged
-// first), and recent merges that an unmerge can undo (not those a
-// redaction blanked).
-type ModerationView struct {
-	Flagged     []Entry `json:"flagged"`
-	Quarantined []Entry `json:"quarantined"`
-	Merges      []Merge `json:"merges"`
-}
-
-// Moderation lists up to limit flagged and up to limit quarantined entries
-// of hive (every hive when empty), and up to limit (at most MaxQueryLimit)
-// merges an unmerge can undo: as many as there are, though the driver's
-// lists hold rows the view leaves out.
-func (k *Engine) Moderation(ctx context.Context, hive string, limit int) (ModerationView, error) {
-	if hive != "" && !pumasi.ValidID(hive) {
-		return ModerationView{}, pumasi.Errorf(pumasi.EInvalidRequest, "hive id must match ^[a-z0-9][a-z0-9._-]{0,62}$")
-	}
-	if limit <= 0 {
-		limit = MaxQueryLimit
-	}
-	out := ModerationView{Flagged: []Entry{}, Quarantined: []Entry{}, Merges: []Merge{}}
-	// What the review leaves out (below) is left out after the driver's
-	// limit: ask for more until the lists are full or the driver has no
-	// more to give, so the view shows as many as asked.
-	mlimit := min(limit, MaxQueryLimit) // as RecentMerges caps it
-	for n := mlimit; ; n *= 2 {
-		ms, err := k.d.RecentMerges(ctx, hive, n)
-		if err != nil {
-			return out, fmt.Errorf("list recent merges: %w", err)
-		}
-		// A record whose text a redaction blanked cannot be undone
-		// (unmerge answers gone): the review offers only those that can.
-		out.Merges = out.Merges[:0]
-		for _, m := range ms {
-			if m.Title != "" && len(out.Merges) < mlimit {
-				out.Merges = append(out.Merges, m)
-			}
-		}
-		if len(out.Merges) == mlimit || len(ms) < n || n >= maxReviewRead {
-			break
-		}
-	}
-	for n := 4 * limit; ; n *= 2 {
-		sts, err := k.mod().Moderated(ctx, hive, n)
-		if err != nil {
-			return out, err
-		}
-		ids := make([]string, len(sts))
-		for i, st := range sts {
-			ids[i] = st.ID
-		}
-		ents, err := k.d.Entries(ctx, ids)
-		if err != nil {
-			return out, err
-		}
-		out.Flagged, out.Quarantined = out.Flagged[:0], out.Quarantined[:0]
-		for _, st := range sts {
-			s, ok := ents[st.ID]
-			if !ok {
-				continue
-			}
-			e := withState(k.public(s), st)
-			switch {
-			case st.Quarantined && len(out.Quarantined) < limit:
-				out.Quarantined = append(out.Quarantined, e)
-			case !st.Quarantined && st.Flags > st.Cleared && len(out.Flagged) < limit:
-				out.Flagged = append(out.Flagged, e)
-			}
-		}
-		if len(out.Flagged) == limit && len(out.Quarantined) == limit || len(sts) < n || n >= maxReviewRead {
-			break
-		}
-	}
-	return out, nil
 }

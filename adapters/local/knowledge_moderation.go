@@ -151,12 +151,26 @@ func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]kno
 	return out, nil
 }
 
-// Moderated lists flagged or quarantined entries, the last flagged first.
-func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
+// Moderated lists a page of flagged (a flag pending, not quarantined) or
+// quarantined live entries, the last flagged first: filtered and ordered
+// here (the first condition lets the review index serve), so that
+// reviewed rows never fill a page. An entry never flagged
+// has flagged_at ” and sorts last; the time layout is fixed-width, so
+// text order is time order.
+func (k *Knowledge) Moderated(ctx context.Context, q knowledge.ModeratedQuery) ([]knowledge.ModState, error) {
+	which := `quarantined = 0 AND flags > cleared`
+	if q.Quarantined {
+		which = `quarantined = 1`
+	}
+	after := ""
+	if !q.AfterAt.IsZero() {
+		after = formatTime(q.AfterAt)
+	}
 	return collect(ctx, k.s.db, "list moderated entries", knowledge.ModStateDest, `SELECT `+knowledge.ModStateCols+` FROM knowledge_moderation
-		WHERE (flags > 0 OR quarantined = 1) AND (?1 = '' OR hive = ?1)
+		WHERE (flags > 0 OR quarantined = 1) AND `+which+` AND (?1 = '' OR hive = ?1)
+		AND (?2 = '' OR flagged_at < ?3 OR (flagged_at = ?3 AND entry_id > ?2))
 		AND entry_id IN (SELECT id FROM knowledge_entries)
-		ORDER BY flagged_at DESC, entry_id LIMIT ?2`, hive, limit)
+		ORDER BY flagged_at DESC, entry_id LIMIT ?4`, q.Hive, q.AfterID, after, q.Limit)
 }
 
 // Supersede records that newer supersedes older, with an event on each.

@@ -101,10 +101,14 @@ func (k *Knowledge) Merges(ctx context.Context, id string) ([]knowledge.Merge, e
 		WHERE entry_id = $1 OR merged_into = $1 ORDER BY seq`, id)
 }
 
-// RecentMerges lists the absorptions in effect, newest first.
-func (k *Knowledge) RecentMerges(ctx context.Context, hive string, limit int) ([]knowledge.Merge, error) {
-	return collect(ctx, k.pool, "list recent merges", knowledge.MergeDest, `SELECT `+knowledge.MergeCols+` FROM knowledge_absorbed
-		WHERE unmerged_at IS NULL AND ($1 = '' OR hive = $1) ORDER BY seq DESC LIMIT $2`, hive, limit)
+// RecentMerges lists a page of the absorptions an unmerge can undo: in
+// effect, their record not blanked by a redaction, newest first.
+func (k *Knowledge) RecentMerges(ctx context.Context, q knowledge.MergeQuery) ([]knowledge.SeqMerge, error) {
+	return collect(ctx, k.pool, "list recent merges", func(m *knowledge.SeqMerge) []any {
+		return append([]any{&m.Seq}, knowledge.MergeDest(&m.Merge)...)
+	}, `SELECT seq, `+knowledge.MergeCols+` FROM knowledge_absorbed
+		WHERE unmerged_at IS NULL AND title <> '' AND ($1 = '' OR hive = $1) AND ($2 = 0 OR seq < $2)
+		ORDER BY seq DESC LIMIT $3`, q.Hive, q.Before, q.Limit)
 }
 
 // Unmerge writes u.EntryID again from its record, with a new seq (visible

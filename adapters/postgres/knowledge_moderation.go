@@ -154,12 +154,26 @@ func (k *Knowledge) ModStates(ctx context.Context, ids []string) (map[string]kno
 	return out, nil
 }
 
-// Moderated lists flagged or quarantined entries, the last flagged first.
-func (k *Knowledge) Moderated(ctx context.Context, hive string, limit int) ([]knowledge.ModState, error) {
+// Moderated lists a page of flagged (a flag pending, not quarantined) or
+// quarantined live entries, the last flagged first: filtered and ordered
+// here (the first condition lets the review index serve), so that reviewed
+// rows never fill a page. An entry never flagged (flagged_at NULL) sorts
+// last.
+func (k *Knowledge) Moderated(ctx context.Context, q knowledge.ModeratedQuery) ([]knowledge.ModState, error) {
+	which := `NOT quarantined AND flags > cleared`
+	if q.Quarantined {
+		which = `quarantined`
+	}
+	var after *time.Time
+	if !q.AfterAt.IsZero() {
+		after = &q.AfterAt
+	}
 	return collect(ctx, k.pool, "list moderated entries", knowledge.ModStateDest, `SELECT `+knowledge.ModStateCols+` FROM knowledge_moderation m
-		WHERE (flags > 0 OR quarantined) AND ($1 = '' OR hive = $1)
+		WHERE (flags > 0 OR quarantined) AND `+which+` AND ($1 = '' OR hive = $1)
+		AND ($2 = '' OR CASE WHEN $3::timestamptz IS NULL THEN flagged_at IS NULL AND entry_id > $2
+			ELSE flagged_at IS NULL OR flagged_at < $3 OR (flagged_at = $3 AND entry_id > $2) END)
 		AND EXISTS (SELECT 1 FROM knowledge_entries e WHERE e.id = m.entry_id)
-		ORDER BY flagged_at DESC NULLS LAST, entry_id LIMIT $2`, hive, limit)
+		ORDER BY flagged_at DESC NULLS LAST, entry_id LIMIT $4`, q.Hive, q.AfterID, after, q.Limit)
 }
 
 // Supersede records that newer supersedes older, with an event on each.
@@ -413,8 +427,8 @@ func (r retrying) ModStates(ctx context.Context, ids []string) (m map[string]kno
 	return m, err
 }
 
-func (r retrying) Moderated(ctx context.Context, hive string, limit int) (sts []knowledge.ModState, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { sts, err = r.Knowledge.Moderated(ctx, hive, limit); return err })
+func (r retrying) Moderated(ctx context.Context, q knowledge.ModeratedQuery) (sts []knowledge.ModState, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { sts, err = r.Knowledge.Moderated(ctx, q); return err })
 	return sts, err
 }
 

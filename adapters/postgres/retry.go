@@ -285,8 +285,8 @@ func (r retrying) Merges(ctx context.Context, id string) (ms []knowledge.Merge, 
 	return ms, err
 }
 
-func (r retrying) RecentMerges(ctx context.Context, hive string, limit int) (ms []knowledge.Merge, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { ms, err = r.Knowledge.RecentMerges(ctx, hive, limit); return err })
+func (r retrying) RecentMerges(ctx context.Context, q knowledge.MergeQuery) (ms []knowledge.SeqMerge, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error { ms, err = r.Knowledge.RecentMerges(ctx, q); return err })
 	return ms, err
 }
 

@@ -2,7 +2,8 @@
 // flagged and quarantined entries and the sweep's merges, restores one
 // entry, redacts another after confirming, quarantines a flagged one and
 // undoes a merge after confirming, at 1280 px; at 375 px the actions fit
-// and undo works too; a room token sees no Moderation tab. An entry
+// and undo works too; a room token sees no Moderation tab. With pages of
+// one, "Show more" reads each list to its end, each entry once. An entry
 // redacted behind the page's back cannot be restored: the page says why.
 // Each entry's history opens under it with who flagged it and why.
 // moderation_test.go seeds the entries, runs it and checks the server.
@@ -110,6 +111,41 @@ async function desktop(browser) {
   check(await page.locator(`#flagged-list li[data-id="${A.flagged}"] button[aria-label="Restore ${A.flagged}"]`).count() === 0,
     'a flagged entry offers no restore, which would change nothing');
   report('listed', l);
+
+  // A page at a time: with pages of one, "Show more" reads each list on by
+  // its cursor until the server has no more, each entry once, in order.
+  const first = await page.evaluate(() => {
+    const v = document.getElementById('moderation-view');
+    v.dataset.page = '1';
+    return v.dataset.loaded;
+  });
+  await page.click('#moderation-refresh');
+  await page.waitForFunction((was) => document.getElementById('moderation-view').dataset.loaded !== was, first);
+  await waitLists(page, (x) => x.quarantined.length === 1 && x.flagged.length === 1 && x.merges.length === 1, 'one of each list a page');
+  check((await page.innerText('#quarantined-count')) === '1+' && await page.locator('#quarantined-more').isVisible(), 'a list with more says so and offers more');
+  const paged = {};
+  for (const name of ['flagged', 'quarantined', 'merges']) {
+    for (let clicks = 0; await page.locator(`#${name}-more`).isVisible(); clicks++) {
+      check(clicks < 10, `${name}: more than 10 pages`);
+      const before = (await listed(page))[name].length;
+      await page.click(`#${name}-more`);
+      await waitLists(page, (x) => x[name].length > before, `${name} grown past ${before}`);
+    }
+    paged[name] = (await listed(page))[name];
+    check(JSON.stringify(paged[name]) === JSON.stringify(l[name]), `${name} page by page ${JSON.stringify(paged[name])} = all at once ${JSON.stringify(l[name])}`);
+    check((await page.innerText(`#${name}-count`)) === String(l[name].length), `${name} count once every page is read`);
+  }
+  await noError(page);
+  report('paged', paged);
+  const loaded = await page.evaluate(() => {
+    const v = document.getElementById('moderation-view');
+    delete v.dataset.page;
+    return v.dataset.loaded;
+  });
+  await page.click('#moderation-refresh');
+  await page.waitForFunction((was) => document.getElementById('moderation-view').dataset.loaded !== was, loaded);
+  await waitLists(page, (x) => x.quarantined.length === l.quarantined.length && x.merges.length === l.merges.length, 'every entry on one page again');
+  check(await page.locator('#quarantined-more').isHidden(), 'no more to show on one page');
 
   // Why an entry is listed: its history, opened under it.
   const fh = await historyOf(page, 'flagged', A.flagged);

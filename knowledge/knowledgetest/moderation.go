@@ -310,7 +310,7 @@ func testModerationView(t *testing.T, k *knowledge.Engine) {
 	mustFlag(t, k, a.ID, "flagger-1", false)
 	mustFlag(t, k, b.ID, "the-admin", true)
 	mustFlag(t, k, c.ID, "flagger-1", false)
-	v, err := k.Moderation(ctx, "academy", 10)
+	v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "academy", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func testModerationView(t *testing.T, k *knowledge.Engine) {
 	if !slices.Equal(ids(v.Flagged), []string{a.ID}) || !slices.Equal(ids(v.Quarantined), []string{b.ID}) || v.Merges == nil {
 		t.Fatalf("moderation of academy = flagged %v quarantined %v, want [%s] [%s]", ids(v.Flagged), ids(v.Quarantined), a.ID, b.ID)
 	}
-	if v, err := k.Moderation(ctx, "", 10); err != nil || len(v.Flagged) != 2 {
+	if v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "", Limit: 10}); err != nil || len(v.Flagged) != 2 {
 		t.Fatalf("moderation of every hive = %d flagged, %v; want 2", len(v.Flagged), err)
 	}
 	// An admin's restore is a review: the entries leave both lists, their
@@ -334,11 +334,11 @@ func testModerationView(t *testing.T, k *knowledge.Engine) {
 			t.Fatalf("Restore(%s) = quarantined %v flags %d, %v; want lifted with its flag kept", id, r.Quarantined, r.Flags, err)
 		}
 	}
-	if v, err := k.Moderation(ctx, "academy", 10); err != nil || len(v.Flagged)+len(v.Quarantined) != 0 {
+	if v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "academy", Limit: 10}); err != nil || len(v.Flagged)+len(v.Quarantined) != 0 {
 		t.Fatalf("after restores, moderation of academy = flagged %v quarantined %v, %v; want both empty", ids(v.Flagged), ids(v.Quarantined), err)
 	}
 	mustFlag(t, k, a.ID, "flagger-2", false)
-	if v, err := k.Moderation(ctx, "academy", 10); err != nil || !slices.Equal(ids(v.Flagged), []string{a.ID}) || v.Flagged[0].Flags != 2 {
+	if v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "academy", Limit: 10}); err != nil || !slices.Equal(ids(v.Flagged), []string{a.ID}) || v.Flagged[0].Flags != 2 {
 		t.Fatalf("a flag after the restore: flagged %v, %v; want [%s] with 2 flags", ids(v.Flagged), err, a.ID)
 	}
 	if got := eventKinds(t, k.Driver(), a.ID); !slices.Equal(got, []string{"flagged", "restored", "flagged"}) {
@@ -376,7 +376,7 @@ func testModerationViewFills(t *testing.T, k *knowledge.Engine) {
 			t.Fatal(err)
 		}
 	}
-	v, err := k.Moderation(ctx, "", 1)
+	v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "", Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,6 @@
 // pumasi dashboard: the admin's moderation view over GET /knowledge/moderation
-// (flagged and quarantined entries, recent merges), with quarantine (an
+// (flagged and quarantined entries, recent merges, a page of each; "Show
+// more" reads a list's next page by its cursor), with quarantine (an
 // admin's POST /knowledge/{id}/flag), restore (POST /knowledge/{id}/restore),
 // redact (DELETE /knowledge/{id}) and undo a merge (POST
 // /knowledge/{id}/unmerge); redact, quarantine and undo ask first. Each
@@ -123,10 +124,49 @@
       history(m.entry_id));
   }
 
-  function fill(name, items) {
-    $(`${name}-count`).textContent = String(items.length);
-    $(`${name}-empty`).hidden = items.length > 0;
-    $(`${name}-list`).replaceChildren(...items);
+  // pageSize is how many of each list a page holds: the server's cap
+  // unless the view's data-page says fewer.
+  function pageSize() {
+    const n = Number($('moderation-view').dataset.page);
+    return Number.isInteger(n) && n > 0 ? Math.min(n, 50) : 50;
+  }
+
+  // MAKE builds a list's items.
+  const MAKE = {
+    flagged: (e) => entryItem(e, 'flagged'),
+    quarantined: (e) => entryItem(e, 'quarantined'),
+    merges: mergeItem,
+  };
+
+  // fill shows a list's first page (append false) or adds its next page,
+  // with a "Show more" button while the server has more (next).
+  function fill(name, items, next, append) {
+    const list = $(`${name}-list`);
+    if (append) list.append(...items);
+    else list.replaceChildren(...items);
+    const n = list.children.length;
+    $(`${name}-count`).textContent = next ? `${n}+` : String(n);
+    $(`${name}-empty`).hidden = n > 0;
+    const more = $(`${name}-more`);
+    more.hidden = !next;
+    more.dataset.cursor = next || '';
+  }
+
+  // more reads a list's next page from the cursor the last page gave.
+  async function more(name) {
+    const b = $(`${name}-more`);
+    if (!b.dataset.cursor || b.disabled) return;
+    b.disabled = true;
+    try {
+      const r = await api('GET', `/knowledge/moderation?list=${name}&limit=${pageSize()}&cursor=${encodeURIComponent(b.dataset.cursor)}`);
+      const d = (r.body && r.body.data) || {};
+      showAlert($('moderation-error'), null);
+      fill(name, (d[name] || []).map(MAKE[name]), (d.next || {})[name], true);
+    } catch (e) {
+      showAlert($('moderation-error'), e);
+    } finally {
+      b.disabled = false;
+    }
   }
 
   async function load() {
@@ -149,12 +189,10 @@
 
   async function loadOnce() {
     try {
-      const r = await api('GET', '/knowledge/moderation');
+      const r = await api('GET', `/knowledge/moderation?limit=${pageSize()}`);
       const d = (r.body && r.body.data) || {};
       showAlert($('moderation-error'), null);
-      fill('flagged', (d.flagged || []).map((e) => entryItem(e, 'flagged')));
-      fill('quarantined', (d.quarantined || []).map((e) => entryItem(e, 'quarantined')));
-      fill('merges', (d.merges || []).map(mergeItem));
+      for (const name of Object.keys(MAKE)) fill(name, (d[name] || []).map(MAKE[name]), (d.next || {})[name], false);
       $('moderation-view').dataset.loaded = String(Date.now());
     } catch (e) {
       showAlert($('moderation-error'), e);
@@ -162,6 +200,7 @@
   }
 
   $('moderation-refresh').addEventListener('click', load);
+  for (const name of Object.keys(MAKE)) $(`${name}-more`).addEventListener('click', () => more(name));
   p.hooks.moderation = load;
   // A page opened on #/moderation routed before this script ran.
   if (p.state.view === 'moderation') load();
