@@ -63,6 +63,11 @@ type Flag struct {
 	Note   string
 	// Admin says an admin flagged (it quarantines at once).
 	Admin bool
+	// Renew makes a repeat of Agent's flag that a restore cleared pending
+	// again, with this flag's reason, note, admin bit and time, and a
+	// flagged event (not counted: the flagger is not new). Without it a
+	// repeat changes nothing.
+	Renew bool
 	At    time.Time
 }
 
@@ -101,7 +106,8 @@ type Redaction struct {
 type Moderation interface {
 	// Flag records f against entry id once per f.Agent, with a flagged
 	// event; the entry's distinct flaggers grow only with a new flagger
-	// (counted true). Returns not_found when there is no such entry.
+	// (counted true). A repeat changes nothing, but with f.Renew (see
+	// Flag). Returns not_found when there is no such entry.
 	Flag(ctx context.Context, id string, f Flag) (counted bool, err error)
 	// SetQuarantine quarantines entry id (on) or lifts its quarantine,
 	// then also clearing its flags (Cleared becomes Flags) and lifting the
@@ -209,7 +215,10 @@ func (k *Engine) Flag(ctx context.Context, in FlagInput) (Entry, bool, error) {
 	// An absorbed id's flag counts on its survivor, as a cite does.
 	var counted bool
 	id, err := k.live(ctx, in.ID, func(live string) (err error) {
-		counted, err = k.mod().Flag(ctx, live, Flag{Agent: in.Agent, Reason: in.Reason, Note: in.Note, Admin: in.Admin, At: at})
+		// An admin's repeat quarantines again (below): it is pending again,
+		// so the flag behind the quarantine is there to review, with its
+		// reason, in the view and the history.
+		counted, err = k.mod().Flag(ctx, live, Flag{Agent: in.Agent, Reason: in.Reason, Note: in.Note, Admin: in.Admin, Renew: in.Admin, At: at})
 		return err
 	})
 	if err != nil {

@@ -57,9 +57,9 @@ func recountFlagsSQL(n int) []string {
 	}
 }
 
-// Flag records f once per agent and origin; the distinct flaggers grow
-// only with an agent who had no flag on the entry (one who flagged an
-// entry it absorbed counts once).
+// Flag records f once per agent and origin (a cleared one renewed with
+// f.Renew); the distinct flaggers grow only with an agent who had no flag
+// on the entry (one who flagged an entry it absorbed counts once).
 func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool, error) {
 	counted := false
 	err := k.s.writeTx(ctx, func(tx *sql.Tx) error {
@@ -76,6 +76,13 @@ func (k *Knowledge) Flag(ctx context.Context, id string, f knowledge.Flag) (bool
 			id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At))
 		if err != nil {
 			return fmt.Errorf("record flag: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 && f.Renew {
+			r, err = tx.ExecContext(ctx, `UPDATE knowledge_flags SET reason = ?3, note = ?4, admin = ?5, at = ?6, cleared = 0
+				WHERE entry_id = ?1 AND agent = ?2 AND origin = ?1 AND cleared = 1`, id, f.Agent, f.Reason, f.Note, f.Admin, formatTime(f.At))
+			if err != nil {
+				return fmt.Errorf("renew flag: %w", err)
+			}
 		}
 		if n, _ := r.RowsAffected(); n == 0 {
 			return nil

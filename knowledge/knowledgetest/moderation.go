@@ -137,9 +137,46 @@ func testAdminFlag(t *testing.T, k *knowledge.Engine) {
 	if _, err := k.Restore(context.Background(), e.ID, "the-admin"); err != nil {
 		t.Fatal(err)
 	}
-	// An admin's flag quarantines again, though it is not counted twice.
-	if got, counted := mustFlag(t, k, e.ID, "the-admin", true); counted || !got.Quarantined {
-		t.Fatalf("admin's second flag: counted %v quarantined %v, want not counted, quarantined", counted, got.Quarantined)
+	// An admin's flag quarantines again, though it is not counted twice,
+	// and it is pending, with its own reason and note: the view shows the
+	// flag behind the quarantine, and the history the second flag.
+	ctx := context.Background()
+	knowClock.advance(t, time.Minute)
+	got, counted, err := k.Flag(ctx, knowledge.FlagInput{ID: e.ID, Agent: "the-admin", Reason: knowledge.FlagHarmful, Note: "again", Admin: true})
+	if err != nil || counted || !got.Quarantined || got.Flags != 1 {
+		t.Fatalf("admin's second flag: counted %v quarantined %v flags %d, %v; want not counted, quarantined, 1 flagger", counted, got.Quarantined, got.Flags, err)
+	}
+	sts, err := k.Driver().ModStates(ctx, []string{e.ID})
+	if st := sts[e.ID]; err != nil || st.Flags-st.Cleared != 1 || !st.FlaggedAt.Equal(knowClock.now().Truncate(time.Microsecond)) {
+		t.Fatalf("after the admin's second flag: state %+v, %v; want its flag pending, flagged now", st, err)
+	}
+	v, err := k.Moderation(ctx, knowledge.ModerationQuery{Hive: "academy"})
+	if err != nil || !slices.Equal(ids(v.Quarantined), []string{e.ID}) {
+		t.Fatalf("view after the admin's second flag = quarantined %v, %v", ids(v.Quarantined), err)
+	}
+	evs, err := k.Driver().Events(ctx, e.ID)
+	var kinds []string
+	for _, ev := range evs {
+		kinds = append(kinds, ev.Kind)
+	}
+	if want := []string{"flagged", "quarantined", "restored", "flagged", "quarantined"}; err != nil || !slices.Equal(kinds, want) {
+		t.Fatalf("events = %v, %v; want %v", kinds, err, want)
+	}
+	if last := evs[3]; last.Reason != knowledge.FlagHarmful || last.Note != "again" || last.By != "the-admin" {
+		t.Fatalf("the second flag's event = %+v, want harmful, again, by the-admin", last)
+	}
+	// An agent's repeat after a restore stays a repeat: one flag per
+	// contributor, and only an admin's quarantines on its own.
+	o := mustContribute(t, k, knowIn("agent-one", "academy", "Flagged twice by one agent", "Restored between.", knowVec(9, 10, 0))).Entry
+	mustFlag(t, k, o.ID, "flagger-1", false)
+	if _, err := k.Restore(ctx, o.ID, "the-admin"); err != nil {
+		t.Fatal(err)
+	}
+	if got, counted := mustFlag(t, k, o.ID, "flagger-1", false); counted || got.Quarantined {
+		t.Fatalf("an agent's repeat: counted %v quarantined %v", counted, got.Quarantined)
+	}
+	if sts, _ := k.Driver().ModStates(ctx, []string{o.ID}); sts[o.ID].Flags != sts[o.ID].Cleared {
+		t.Fatalf("an agent's repeat after a restore is pending: %+v", sts[o.ID])
 	}
 }
 
