@@ -41,7 +41,9 @@ const (
 )
 
 // Event is one step of an entry's lifecycle, as its history lists it.
-// OtherID is the other entry of a merge or a supersession; Similarity and
+// OtherID is the other entry of a merge or a supersession, or of a restore
+// through an absorbed id (on the survivor, the absorbed id asked through;
+// on an absorbed entry, the survivor whose restore reviewed its flags); Similarity and
 // Via are a merge's; By is who acted (a flagger, an admin); Reason and Note
 // are a flag's or a redaction's.
 type Event struct {
@@ -112,8 +114,13 @@ type Moderation interface {
 	// SetQuarantine quarantines entry id (on) or lifts its quarantine,
 	// then also clearing its flags (Cleared becomes Flags) and lifting the
 	// quarantine of every entry absorbed into it (through any chain), whose
-	// flags were among those cleared, and records ev in its history.
-	// Returns not_found when there is no such entry.
+	// flags were among those cleared, and records ev in its history. A lift
+	// also records ev, with OtherID id, in the history of each entry
+	// absorbed into id that had a flag pending there (a flag row whose
+	// origin it is) or was quarantined, and of the one ev.OtherID names
+	// (the absorbed id a restore was asked through): their flags were
+	// reviewed, and an unmerge brings them back restored. Returns
+	// not_found when there is no such entry.
 	SetQuarantine(ctx context.Context, id string, on bool, ev Event) error
 	// Unquarantine lifts entry id's quarantine without clearing its flags
 	// (they count on toward the next quarantine), and records ev in its
@@ -266,7 +273,11 @@ func (k *Engine) Restore(ctx context.Context, id, by string) (Entry, error) {
 		if err != nil || !st.Quarantined && st.Flags <= st.Cleared {
 			return err
 		}
-		return k.mod().SetQuarantine(ctx, live, false, Event{Kind: EventRestored, At: k.now().UTC(), By: by})
+		ev := Event{Kind: EventRestored, At: k.now().UTC(), By: by}
+		if live != id {
+			ev.OtherID = id // asked through an absorbed id, whose history says so too
+		}
+		return k.mod().SetQuarantine(ctx, live, false, ev)
 	})
 	if err != nil {
 		return Entry{}, k.goneIfRedacted(ctx, id, err)

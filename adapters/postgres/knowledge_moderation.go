@@ -126,6 +126,16 @@ func (k *Knowledge) SetQuarantine(ctx context.Context, id string, on bool, ev kn
 			return fmt.Errorf("set quarantine: %w", err)
 		}
 		if !on {
+			// Before the flags are cleared: the absorbed entries whose flags
+			// (or quarantine) this lift reviews, and the id it was asked
+			// through, say so in their histories.
+			if _, err := tx.Exec(ctx, `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note)
+				SELECT t.id, $2::text, $3::timestamptz, $4::text, $1, $5::text, $6::text FROM `+absorbedTreeSQL+` t WHERE t.id <> $1 AND (t.id = $7::text
+					OR EXISTS (SELECT 1 FROM knowledge_flags f WHERE f.entry_id = $1 AND f.origin = t.id AND NOT f.cleared)
+					OR EXISTS (SELECT 1 FROM knowledge_moderation m WHERE m.entry_id = t.id AND m.quarantined))`,
+				id, ev.Kind, ev.At, ev.By, ev.Reason, ev.Note, ev.OtherID); err != nil {
+				return fmt.Errorf("record %s events of absorbed entries: %w", ev.Kind, err)
+			}
 			if _, err := tx.Exec(ctx, `UPDATE knowledge_flags SET cleared = true WHERE entry_id = $1`, id); err != nil {
 				return fmt.Errorf("clear flags: %w", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -117,6 +118,21 @@ func testRestoreThenUnmerge(t *testing.T, k *knowledge.Engine) {
 	if r, err := k.Restore(ctx, b, "the-admin"); err != nil || r.Quarantined {
 		t.Fatalf("Restore(absorbed) = quarantined %v, %v", r.Quarantined, err)
 	}
+	// Both histories say so: the survivor's restore names the id it was
+	// asked through, the absorbed id's names the survivor that held its
+	// flags.
+	for _, c := range [][2]string{{a, b}, {b, a}} {
+		evs, err := k.Driver().Events(ctx, c[0])
+		if err != nil || len(evs) == 0 {
+			t.Fatalf("events of %s = %v, %v", c[0], evs, err)
+		}
+		if last := evs[len(evs)-1]; last.Kind != knowledge.EventRestored || last.OtherID != c[1] || last.By != "the-admin" {
+			t.Fatalf("last event of %s = %+v, want restored by the-admin naming %s", c[0], last, c[1])
+		}
+	}
+	if got := historyKinds(t, k, b); !slices.Contains(got, knowledge.EventRestored) {
+		t.Fatalf("history of the absorbed id restored through = %v, want restored in it", got)
+	}
 	ub, err := k.Unmerge(ctx, b, "the-admin")
 	if err != nil {
 		t.Fatal(err)
@@ -134,9 +150,9 @@ func testRestoreThenUnmerge(t *testing.T, k *knowledge.Engine) {
 	}
 }
 
-// requarantinedChain builds B quarantined by an admin with no flag of its
-// own pending (flagged, restored, flagged again: the repeat adds no
-// pending row), merged into A, then A into an older C, and returns a, b, c;
+// requarantinedChain builds B quarantined by an admin again (flagged,
+// restored, flagged again: the repeat renews the admin's flag), merged
+// into A, then A into an older C, and returns a, b, c;
 // each survivor is quarantined by its merge.
 func requarantinedChain(t *testing.T, k *knowledge.Engine, hive string, axis int) (string, string, string) {
 	t.Helper()
