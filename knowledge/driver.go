@@ -80,7 +80,12 @@ type Driver interface {
 	// become the survivor's distinct contributors and endorsers;
 	// citation_count adds the absorbed entry's less the (agent, day) pairs
 	// both had; the later last use is kept; the absorbed entry leaves every
-	// index. Returns not_found when either entry no longer exists.
+	// index. With m.Apart, it first checks, in the same transaction, that
+	// no entry of m.EntryID's tree (it and the entries absorbed into it,
+	// through any chain, by absorptions in effect) is linked by a chain of
+	// supersessions (either way, through any entries) to m.MergedInto or an
+	// entry of its tree, and returns precondition_failed, changing nothing,
+	// when one is. Returns not_found when either entry no longer exists.
 	Absorb(ctx context.Context, m Merge) error
 	// Merges lists the records of absorptions that entry id took part in,
 	// absorbed or absorbing, undone ones included, oldest first; none when
@@ -225,6 +230,10 @@ type Merge struct {
 	// in effect.
 	UnmergedAt time.Time `json:"unmerged_at,omitzero"`
 	UnmergedBy string    `json:"unmerged_by,omitempty"`
+	// Apart is a precondition of Driver.Absorb, not part of the record:
+	// the absorb must not fold a correction and the entry it corrects into
+	// one (see Absorb).
+	Apart bool `json:"-"`
 }
 
 // MergeViaSweep is what merged an entry into another (Merge.Via): the

@@ -18,7 +18,8 @@ const maxSweepRest = 50 * time.Millisecond
 // the entry and every neighbour of the same hive and model it may merge with
 // (cosine above threshold, and for a bag-of-words model nested details)
 // folds those mergeable with the oldest, by the same rule, into it (never
-// an entry into one it supersedes or is superseded by) — one
+// a correction and the entry it supersedes into one, through any chain,
+// which the driver checks inside the absorb: Merge.Apart) — one
 // short atomic Absorb each, never one long transaction, so writers are not
 // stalled. The mark advances after every batch, so an interrupted sweep resumes and a second
 // run finds nothing to do. Pairs of entries both older than the mark are not
@@ -119,14 +120,6 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 	sort.Slice(cluster, func(a, b int) bool { return olderEntry(cluster[a], cluster[b]) })
 	survivor := cluster[0]
 	keep := survivor.ID
-	members := make([]string, len(cluster))
-	for i, c := range cluster {
-		members[i] = c.ID
-	}
-	sts, err := k.mod().ModStates(ctx, members)
-	if err != nil {
-		return 0, false, fmt.Errorf("sweep: read moderation of %s: %w", keep, err)
-	}
 	for _, g := range cluster[1:] {
 		// Each merge is decided against the entry that survives, by the rule
 		// a contribution of g's text would meet: a neighbour mergeable with
@@ -134,13 +127,7 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		if !mergeableInto(g, survivor, threshold) {
 			continue
 		}
-		// A correction and the entry it supersedes stay apart, as
-		// contribute keeps them (its near-duplicate probe skips the target).
-		// (A superseded entry names only its latest successor: ask both.)
-		if superseding(sts[keep], g.ID) || superseding(sts[g.ID], keep) {
-			continue
-		}
-		// Nor are two merged again once an admin undid their merge.
+		// Two merged again once an admin undid their merge.
 		if apart, err := k.keptApart(ctx, g.ID, keep); err != nil || apart {
 			if err != nil {
 				return merged, false, err
@@ -148,8 +135,13 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 			continue
 		}
 		start := time.Now()
+		// A correction and the entry it supersedes stay apart, as
+		// contribute keeps them (its near-duplicate probe skips the target):
+		// through chains of supersessions, and of merges (g may supersede an
+		// entry keep absorbed a moment ago). The driver checks it inside the
+		// absorb (Apart), so a supersede committed since any read is seen.
 		err := k.d.Absorb(ctx, Merge{EntryID: g.ID, MergedInto: keep, Hive: g.Hive, Title: g.Title,
-			At: k.now().UTC(), Similarity: Cosine(g.Vector, survivor.Vector), Via: MergeViaSweep})
+			At: k.now().UTC(), Similarity: Cosine(g.Vector, survivor.Vector), Via: MergeViaSweep, Apart: true})
 		// Pace the writes: rest as long as the write took (up to
 		// maxSweepRest), so the sweep holds the store's write side at most
 		// half the time and a writer waits for one absorb at most.
@@ -161,6 +153,8 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 			}
 		}
 		switch {
+		case pumasi.ErrorCode(err) == pumasi.EPreconditionFailed:
+			continue // a correction and its target, kept apart
 		case pumasi.ErrorCode(err) == pumasi.ENotFound:
 			// Another sweep got there first: it absorbed g (fine), or keep
 			// (then the cluster must be looked at again).
@@ -182,12 +176,6 @@ func (k *Engine) sweepOne(ctx context.Context, e StoredEntry, threshold float64,
 		}
 	}
 	return merged, false, nil
-}
-
-// superseding reports whether st's entry supersedes other or is
-// superseded by it.
-func superseding(st ModState, other string) bool {
-	return st.Supersedes == other || st.SupersededBy == other
 }
 
 // olderEntry orders a cluster: the oldest entry (by creation, then

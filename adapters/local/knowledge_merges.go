@@ -40,6 +40,15 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 		if n == 0 {
 			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", keep)
 		}
+		if m.Apart {
+			var linked bool
+			if err := tx.QueryRowContext(ctx, lineageLinkedSQL, keep, gone).Scan(&linked); err != nil {
+				return fmt.Errorf("read lineage: %w", err)
+			}
+			if linked {
+				return pumasi.Errorf(pumasi.EPreconditionFailed, "entry %q and %q are linked by supersession: kept apart", gone, keep)
+			}
+		}
 		steps := []struct{ op, q string }{
 			{"record", `INSERT INTO knowledge_absorbed (entry_id, merged_into, hive, title, content, tags, norm_hash, model,
 				vector, specificity, contribution_count, citation_count, endorsement_count, created_at, last_used_at, at, similarity, via)
@@ -79,6 +88,19 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 	}
 	return nil
 }
+
+// lineageLinkedSQL answers whether an entry of the tree of ?2 (it and the
+// entries absorbed into it, by absorptions in effect) is linked by a chain
+// of supersessions, either way, to ?1 or an entry of its tree (Merge.Apart).
+const lineageLinkedSQL = `WITH RECURSIVE
+	gtree(id) AS (SELECT ?2 UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN gtree ON a.merged_into = gtree.id WHERE a.unmerged_at IS NULL),
+	ktree(id) AS (SELECT ?1 UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN ktree ON a.merged_into = ktree.id WHERE a.unmerged_at IS NULL),
+	links(a, b) AS (SELECT entry_id, supersedes FROM knowledge_moderation WHERE supersedes != ''
+		UNION ALL SELECT supersedes, entry_id FROM knowledge_moderation WHERE supersedes != ''
+		UNION ALL SELECT entry_id, superseded_by FROM knowledge_moderation WHERE superseded_by != ''
+		UNION ALL SELECT superseded_by, entry_id FROM knowledge_moderation WHERE superseded_by != ''),
+	lineage(id) AS (SELECT id FROM gtree UNION SELECT l.b FROM links l JOIN lineage ON l.a = lineage.id)
+	SELECT EXISTS (SELECT 1 FROM lineage WHERE id IN (SELECT id FROM ktree))`
 
 // recountSQL sets the distinct counts of the entry whose id is parameter
 // ?n from its rows: contributors, and endorsers whatever their rows' origin.

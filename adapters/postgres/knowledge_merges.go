@@ -33,6 +33,19 @@ const recountSQL = `UPDATE knowledge_entries SET
 	endorsement_count = (SELECT count(DISTINCT agent) FROM knowledge_endorsements WHERE entry_id = $1)
 	WHERE id = $1`
 
+// lineageLinkedSQL answers whether an entry of the tree of $2 (it and the
+// entries absorbed into it, by absorptions in effect) is linked by a chain
+// of supersessions, either way, to $1 or an entry of its tree (Merge.Apart).
+const lineageLinkedSQL = `WITH RECURSIVE
+	gtree(id) AS (SELECT $2::text UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN gtree ON a.merged_into = gtree.id WHERE a.unmerged_at IS NULL),
+	ktree(id) AS (SELECT $1::text UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN ktree ON a.merged_into = ktree.id WHERE a.unmerged_at IS NULL),
+	links(a, b) AS (SELECT entry_id, supersedes FROM knowledge_moderation WHERE supersedes <> ''
+		UNION ALL SELECT supersedes, entry_id FROM knowledge_moderation WHERE supersedes <> ''
+		UNION ALL SELECT entry_id, superseded_by FROM knowledge_moderation WHERE superseded_by <> ''
+		UNION ALL SELECT superseded_by, entry_id FROM knowledge_moderation WHERE superseded_by <> ''),
+	lineage(id) AS (SELECT id FROM gtree UNION SELECT l.b FROM links l JOIN lineage ON l.a = lineage.id)
+	SELECT EXISTS (SELECT 1 FROM lineage WHERE id IN (SELECT id FROM ktree))`
+
 // Absorb folds m.EntryID into m.MergedInto in one transaction and keeps
 // the absorbed row in knowledge_absorbed. It first locks both rows (in id
 // order, so two sweeps cannot deadlock); a contribution, citation or
@@ -60,6 +73,17 @@ func (k *Knowledge) Absorb(ctx context.Context, m knowledge.Merge) error {
 				missing = keep
 			}
 			return notFound(missing)
+		}
+		// Under the row locks, so a supersede of either entry waits; any
+		// other that committed before this statement is seen.
+		if m.Apart {
+			var linked bool
+			if err := tx.QueryRow(ctx, lineageLinkedSQL, keep, gone).Scan(&linked); err != nil {
+				return fmt.Errorf("read lineage: %w", err)
+			}
+			if linked {
+				return pumasi.Errorf(pumasi.EPreconditionFailed, "entry %q and %q are linked by supersession: kept apart", gone, keep)
+			}
 		}
 		both, onlyGone, onlyKeep := []any{keep, gone}, []any{gone}, []any{keep}
 		return runSteps(ctx, tx, "absorb "+gone+" into "+keep, []step{

@@ -47,6 +47,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("LexicalCandidates", func(t *testing.T) { testKnowCandidates(t, newDriver) })
 	runModeration(t, newDriver)
 	runReview(t, newDriver)
+	runSweepLineage(t, newDriver)
 	runProbes(t, newDriver)
 	runFaultProbes(t, newDriver)
 }
