@@ -261,6 +261,8 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ?`},
 			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + absorbedTreeSQL},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id = ?`},
+			{"splice successor", spliceSQL[0]},
+			{"splice predecessor", spliceSQL[1]},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = ?`},
 		}
 		for _, s := range steps {
@@ -295,6 +297,17 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 		k.s.log.Warn("redaction: truncate the WAL (a later checkpoint does)", "err", err)
 	}
 	return nil
+}
+
+// spliceSQL takes redacted entry ?1 out of the lineage it was part of, so
+// no entry names a dead id: the entries it superseded are superseded by its
+// successor (none when it had none), and its successor supersedes what it
+// superseded.
+var spliceSQL = [2]string{
+	`UPDATE knowledge_moderation SET superseded_by = COALESCE((SELECT CASE WHEN r.superseded_by = knowledge_moderation.entry_id
+		THEN '' ELSE r.superseded_by END FROM knowledge_moderation r WHERE r.entry_id = ?1), '') WHERE superseded_by = ?1`,
+	`UPDATE knowledge_moderation SET supersedes = COALESCE((SELECT CASE WHEN r.supersedes = knowledge_moderation.entry_id
+		THEN '' ELSE r.supersedes END FROM knowledge_moderation r WHERE r.entry_id = ?1), '') WHERE supersedes = ?1`,
 }
 
 // absorbedTreeSQL is the set of entry ?1 and every entry an absorption in
@@ -394,6 +407,8 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id IN ` + set},
 			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + set},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = 0 WHERE entry_id IN ` + set},
+			{"splice successor", strings.ReplaceAll(spliceSQL[0], "?1", "?2")},
+			{"splice predecessor", strings.ReplaceAll(spliceSQL[1], "?1", "?2")},
 		}
 		for _, s := range steps {
 			if _, err := tx.ExecContext(ctx, s.q, args...); err != nil {

@@ -257,6 +257,8 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = $1`},
 			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id IN ` + absorbedTreeSQL},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = $1`},
+			{"splice successor", spliceSQL[0]},
+			{"splice predecessor", spliceSQL[1]},
 			{"delete entry", `DELETE FROM knowledge_entries WHERE id = $1`},
 		}
 		for _, s := range steps {
@@ -274,6 +276,17 @@ func (k *Knowledge) Redact(ctx context.Context, id string, r knowledge.Redaction
 		return wrap("redact entry", err)
 	}
 	return nil
+}
+
+// spliceSQL takes redacted entry $1 out of the lineage it was part of, so
+// no entry names a dead id: the entries it superseded are superseded by its
+// successor (none when it had none), and its successor supersedes what it
+// superseded.
+var spliceSQL = [2]string{
+	`UPDATE knowledge_moderation m SET superseded_by = COALESCE((SELECT CASE WHEN r.superseded_by = m.entry_id
+		THEN '' ELSE r.superseded_by END FROM knowledge_moderation r WHERE r.entry_id = $1), '') WHERE m.superseded_by = $1`,
+	`UPDATE knowledge_moderation m SET supersedes = COALESCE((SELECT CASE WHEN r.supersedes = m.entry_id
+		THEN '' ELSE r.supersedes END FROM knowledge_moderation r WHERE r.entry_id = $1), '') WHERE m.supersedes = $1`,
 }
 
 // absorbedTreeSQL is the set of entry $1 and every entry an absorption in
@@ -368,6 +381,8 @@ func (k *Knowledge) RedactAbsorbed(ctx context.Context, holder string, origins [
 			{"blank flag notes", `UPDATE knowledge_flags SET note = '' WHERE entry_id = ANY($1)`, []any{origins}},
 			{"blank event notes", `UPDATE knowledge_events SET note = '' WHERE entry_id = ANY($1)`, []any{origins}},
 			{"lift quarantine", `UPDATE knowledge_moderation SET quarantined = false WHERE entry_id = ANY($1)`, []any{origins}},
+			{"splice successor", spliceSQL[0], []any{r.ID}},
+			{"splice predecessor", spliceSQL[1], []any{r.ID}},
 			{"record", `INSERT INTO knowledge_redactions (id, hive, at, reason, by) VALUES ($1, $2, $3, $4, $5)`,
 				[]any{r.ID, hive, r.At, r.Reason, r.By}},
 			{"event", `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note) VALUES ($1, $2, $3, $4, $5, $6, '')`,

@@ -48,6 +48,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	runModeration(t, newDriver)
 	runReview(t, newDriver)
 	runSweepLineage(t, newDriver)
+	runLineage(t, newDriver)
 	runProbes(t, newDriver)
 	runFaultProbes(t, newDriver)
 }
