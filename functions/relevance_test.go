@@ -230,7 +230,7 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-2": {0.898, 0.931}, // 71/79, 81/87
 		"tuning-3": {0.96, 0.863},  // 48/50, 57/66
 		"tuning-4": {0.972, 0.836}, // 36/37, 46/55
-		"tuning-5": {0.925, 0.949}, // 50/54, 94/99
+		"tuning-5": {0.925, 0.975}, // 50/54, 97/99 with round 6's feedback (96/99 before)
 		"tuning-6": {0.908, 0.966}, // 79/87, 116/120 as held-out-5 after round 5 (63/87, 118/120 at 0.315 before)
 	}
 	var tuning []relevancePrompt

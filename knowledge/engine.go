@@ -39,6 +39,10 @@ type Options struct {
 	// QuarantineFlags is how many distinct flaggers quarantine an entry
 	// (DefaultQuarantineFlags when zero).
 	QuarantineFlags int
+	// Feedback is how many of a query's best candidates feed their words
+	// back into its ranking (feedback.go; DefaultFeedbackDocs when zero,
+	// none when negative).
+	Feedback int
 }
 
 // Engine is the collective-knowledge engine: one implementation of
@@ -55,6 +59,8 @@ type Engine struct {
 	counts     termCounts
 	// quarantineFlags is Options.QuarantineFlags (moderation.go).
 	quarantineFlags int
+	// feedback is Options.Feedback (feedback.go).
+	feedback int
 }
 
 var _ Store = (*Engine)(nil)
@@ -62,7 +68,10 @@ var _ Store = (*Engine)(nil)
 // NewKnowledge returns the engine over d.
 func New(d Driver, opt Options) *Engine {
 	k := &Engine{d: d, now: opt.Now, halfLife: opt.HalfLife, candidates: opt.Candidates, vecWeight: opt.VectorWeight,
-		quarantineFlags: opt.QuarantineFlags}
+		quarantineFlags: opt.QuarantineFlags, feedback: opt.Feedback}
+	if k.feedback == 0 {
+		k.feedback = DefaultFeedbackDocs
+	}
 	if k.quarantineFlags <= 0 {
 		k.quarantineFlags = DefaultQuarantineFlags
 	}

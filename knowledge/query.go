@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"pumasi"
@@ -21,7 +22,9 @@ import (
 //     model's entry), lexical is the IDF-weighted share of the query's terms
 //     the entry holds (a term held only through its thesaurus group counts
 //     0.6), and w is VectorWeight (the cosine alone when the query
-//     has no terms);
+//     has no terms); for a lexical model, then moved by the words of the
+//     best candidates (feedback.go: pseudo-relevance feedback, the best
+//     relevance kept);
 //  3. score = relevance × support × Quality × Freshness, where support is
 //     the query's (QuerySupport: how much the terms the best-matching
 //     candidate shares weigh, the same for every hit, so it never reorders
@@ -145,6 +148,20 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		best = max(best, e)
 	}
 	support := QuerySupport(q.Model, len(terms) > 0, best, whole)
+	sims := make([]float64, len(cands))
+	rels := make([]float64, len(cands))
+	for i, e := range cands {
+		switch {
+		case e.Scored:
+			sims[i] = e.Similarity
+		case e.Model == q.Model:
+			sims[i] = Cosine(q.Vector, e.Vector)
+		}
+		rels[i] = k.Relevance(Hit{Similarity: sims[i], Lexical: lex[i]}, len(terms) > 0)
+	}
+	if strings.HasPrefix(q.Model, LexicalModelPrefix) {
+		rels = feedbackRelevance(terms, docs, rels, k.feedback) // feedback.go
+	}
 	now := k.now()
 	type scored struct {
 		h   Hit
@@ -154,15 +171,8 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	byID := make(map[string]*scored, len(cands))
 	order := make([]string, 0, len(cands))
 	for i, e := range cands {
-		sim := 0.0
-		switch {
-		case e.Scored:
-			sim = e.Similarity
-		case e.Model == q.Model:
-			sim = Cosine(q.Vector, e.Vector)
-		}
+		sim, rel := sims[i], rels[i]
 		h := Hit{Similarity: sim, Lexical: lex[i]}
-		rel := k.Relevance(h, len(terms) > 0)
 		match := rel > 1e-12 && Candidate(q.Model, sim, lex[i])
 		into := e.ID
 		if r, ok := sc.replacedBy[e.ID]; ok {

@@ -88,7 +88,7 @@ var (
 // 3598291f…, pairs c13edd38…).
 var heldOutSums = map[string]string{}
 
-func readJSONL[T any](t *testing.T, part corpusPart, name string) []T {
+func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "knowledge", part.dir, name))
 	if err != nil {
@@ -288,7 +288,7 @@ func TestRetrievalQuality(t *testing.T) {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.44},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.75},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.78}, // 158/202 with round 6's feedback (152 before)
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.89},
 				{"korean recall@5", f.recall5(gKorean), 0.92},
@@ -318,7 +318,7 @@ func TestRetrievalQuality(t *testing.T) {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.78},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.79}, // 64/80 with round 6's feedback (63 before)
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.95},
