@@ -330,10 +330,16 @@ func Logger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stderr, nil))
 }
 
-// Fatal reports a configuration error and exits: Lambda records the init
-// failure and retries on the next invocation.
+// Fatal reports a configuration error and exits: it logs err, reports it on
+// the runtime API's init error path (ReportInitError), so the invocation
+// that started this cold start answers with it, and exits; Lambda retries
+// the cold start on the next invocation.
 func Fatal(err error) {
-	Logger().Error("function init failed", "err", err)
+	log := Logger()
+	log.Error("function init failed", "err", err)
+	if rerr := ReportInitError(context.Background(), runtimeAPI(), err); rerr != nil {
+		log.Warn("init failure not reported to the runtime API", "err", rerr)
+	}
 	os.Exit(1)
 }
 

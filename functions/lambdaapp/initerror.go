@@ -1,0 +1,53 @@
+package lambdaapp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+)
+
+// InitErrorType is the error type a function reports when its cold start
+// fails (a bad setting, a store it cannot open).
+const InitErrorType = "Runtime.InitError"
+
+// initErrorTimeout bounds the report of a failed cold start: the runtime
+// API is local, and the function exits whether or not it was heard.
+const initErrorTimeout = 2 * time.Second
+
+// ReportInitError tells the Lambda runtime API at api (AWS_LAMBDA_RUNTIME_API)
+// why the cold start failed, on its documented init error path, so that the
+// invocation waiting for this start answers with err's message as the
+// function's error instead of only "Runtime exited with error: exit status
+// 1", as in Lambda and under the emulator alike. It does nothing when api is
+// empty (not running in Lambda). Returns an error when the API did not
+// accept the report.
+func ReportInitError(ctx context.Context, api string, err error) error {
+	if api == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, initErrorTimeout)
+	defer cancel()
+	body, _ := json.Marshal(map[string]string{"errorType": InitErrorType, "errorMessage": err.Error()})
+	req, rerr := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+api+"/2018-06-01/runtime/init/error", bytes.NewReader(body))
+	if rerr != nil {
+		return fmt.Errorf("report init error: %w", rerr)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Lambda-Runtime-Function-Error-Type", InitErrorType)
+	res, rerr := http.DefaultClient.Do(req)
+	if rerr != nil {
+		return fmt.Errorf("report init error: %w", rerr)
+	}
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("report init error: runtime API answered %s", res.Status)
+	}
+	return nil
+}
+
+// runtimeAPI is the runtime API's address in Lambda, "" elsewhere.
+func runtimeAPI() string { return os.Getenv("AWS_LAMBDA_RUNTIME_API") }

@@ -1,0 +1,50 @@
+package lambdaapp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestReportInitError: a failed cold start is posted to the runtime API's
+// init error path with its type in the header and the body, and the message
+// as given; a refusal is an error; outside Lambda nothing is sent.
+func TestReportInitError(t *testing.T) {
+	var got struct {
+		path, header string
+		body         map[string]string
+	}
+	status := http.StatusAccepted
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.path, got.header = r.Method+" "+r.URL.Path, r.Header.Get("Lambda-Runtime-Function-Error-Type")
+		_ = json.NewDecoder(r.Body).Decode(&got.body)
+		w.WriteHeader(status)
+	}))
+	defer srv.Close()
+	api := strings.TrimPrefix(srv.URL, "http://")
+
+	cause := errors.New(`function knowledge-query: PUMASI_MERGE_THRESHOLD "1.5": want a number in [0, 1.01]`)
+	if err := ReportInitError(context.Background(), api, cause); err != nil {
+		t.Fatalf("ReportInitError = %v, want nil", err)
+	}
+	if want := "POST /2018-06-01/runtime/init/error"; got.path != want {
+		t.Errorf("request = %q, want %q", got.path, want)
+	}
+	if got.header != InitErrorType || got.body["errorType"] != InitErrorType || got.body["errorMessage"] != cause.Error() {
+		t.Errorf("header %q, body %v; want type %q and message %q", got.header, got.body, InitErrorType, cause)
+	}
+
+	status = http.StatusForbidden
+	if err := ReportInitError(context.Background(), api, cause); err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("ReportInitError on a 403 = %v, want an error naming it", err)
+	}
+
+	got.path = ""
+	if err := ReportInitError(context.Background(), "", cause); err != nil || got.path != "" {
+		t.Errorf("ReportInitError outside Lambda = %v and sent %q, want nil and nothing sent", err, got.path)
+	}
+}
