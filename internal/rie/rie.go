@@ -71,9 +71,13 @@ func Build(ctx context.Context, root, outDir, goarch string, names ...string) (m
 type Emulator struct {
 	// URL is the invoke endpoint.
 	URL string
-	cmd *exec.Cmd
+	// name is the function's (its bootstrap's base name).
+	name    string
+	apiAddr string
+	cmd     *exec.Cmd
 
 	mu     sync.Mutex
+	kids   []proc // function processes seen before the emulator was stopped
 	out    bytes.Buffer
 	inits  []float64
 	exited chan struct{}
@@ -82,6 +86,20 @@ type Emulator struct {
 
 // startTimeout bounds how long the emulator may take to listen.
 const startTimeout = 15 * time.Second
+
+// FunctionTimeout is the function timeout the emulator is given
+// (AWS_LAMBDA_FUNCTION_TIMEOUT). Under the emulator it bounds a cold start
+// and the invocation together: past it the emulator resets the function
+// and answers "Task timed out".
+const FunctionTimeout = 30 * time.Second
+
+// AnswerWithin bounds how long Invoke waits for the emulator's answer: the
+// function's timeout, then the emulator's reset (it waits up to 9 s for a
+// SIGKILLed function to die and 2 s more for its processes to be reaped),
+// and a margin. The emulator's own timeout thus always fires first; an
+// invocation still unanswered after AnswerWithin means the emulator itself
+// is stuck, and Invoke says where.
+const AnswerWithin = FunctionTimeout + 15*time.Second
 
 // Start runs bootstrap under the emulator at rieBin with env (added to a
 // minimal environment: PATH and HOME only, so the host's AWS settings do not
@@ -115,10 +133,11 @@ func tryStart(ctx context.Context, rieBin, bootstrap string, env []string) (*Emu
 		bootstrap)
 	cmd.Dir = filepath.Dir(bootstrap)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(),
-		"AWS_LAMBDA_FUNCTION_TIMEOUT=30", "AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(bootstrap)}, env...)
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=" + strconv.Itoa(int(FunctionTimeout/time.Second)), "AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(bootstrap)}, env...)
 	// The emulator forks the function; a process group stops both.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	e := &Emulator{URL: "http://" + addr + "/2015-03-31/functions/function/invocations", cmd: cmd, exited: make(chan struct{})}
+	e := &Emulator{URL: "http://" + addr + "/2015-03-31/functions/function/invocations", name: filepath.Base(bootstrap),
+		apiAddr: "127.0.0.1:" + strconv.Itoa(apiPort), cmd: cmd, exited: make(chan struct{})}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
@@ -132,7 +151,14 @@ func tryStart(ctx context.Context, rieBin, bootstrap string, env []string) (*Emu
 	}()
 	deadline := time.Now().Add(startTimeout)
 	for {
-		if serving(addr) {
+		// Both listeners: the runtime API's is opened on a goroutine of
+		// its own, and an emulator that cannot bind it (another process
+		// took the port) panics, maybe after the invoke port answered.
+		// And both are the emulator's own (listens): a probe answered by
+		// another process on a stolen port would send every invocation
+		// there.
+		pid := cmd.Process.Pid
+		if serving(addr) && runtimeAPIServing(e.apiAddr) && listens(pid, invokePort) && listens(pid, apiPort) {
 			return e, nil
 		}
 		select {
@@ -167,6 +193,18 @@ func serving(addr string) bool {
 	defer res.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 64))
 	return res.StatusCode == http.StatusNotFound && string(body) == "404 page not found\n"
+}
+
+// runtimeAPIServing reports whether the emulator's runtime API answers its
+// ping at addr ("pong"), which starts nothing.
+func runtimeAPIServing(addr string) bool {
+	res, err := probeClient.Get("http://" + addr + "/2018-06-01/ping")
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 64))
+	return res.StatusCode == http.StatusOK && string(body) == "pong"
 }
 
 var initRE = regexp.MustCompile(`Init Duration: ([0-9.]+) ms`)
@@ -222,6 +260,25 @@ func (e *Emulator) WaitOutput(ctx context.Context, want ...string) (string, bool
 	}
 }
 
+// ExpectOutput waits up to within for the output to hold every one of want,
+// as WaitOutput does, and returns an error naming the function and what did
+// not arrive, with the output, when it does not.
+func (e *Emulator) ExpectOutput(within time.Duration, want ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	out, ok := e.WaitOutput(ctx, want...)
+	if ok {
+		return out, nil
+	}
+	var missing []string
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			missing = append(missing, strconv.Quote(w))
+		}
+	}
+	return out, fmt.Errorf("%s under aws-lambda-rie: after %s its output still lacks %s; it holds:\n%s", e.name, within, strings.Join(missing, " and "), out)
+}
+
 // InitDurations returns the "Init Duration" the emulator reported for each
 // cold start, in milliseconds.
 func (e *Emulator) InitDurations() []float64 {
@@ -230,42 +287,108 @@ func (e *Emulator) InitDurations() []float64 {
 	return append([]float64(nil), e.inits...)
 }
 
-// invokeClient bounds one invocation; the function's own timeout is 30 s.
-var invokeClient = &http.Client{Timeout: 45 * time.Second}
+// invokeClient sends invocations; each is bounded by its context.
+var invokeClient = &http.Client{}
 
-// Invoke sends one event and returns the function's result payload. A
-// function error (the runtime's error payload) is returned as an error.
+// timedOutPrefix starts the emulator's answer when the function's timeout
+// passed first (it answers 200 with this text, not a JSON payload).
+const timedOutPrefix = "Task timed out after "
+
+// Invoke sends one event and returns the function's result payload,
+// waiting for the answer until ctx ends or AnswerWithin passes, whichever
+// is first. A function error (the runtime's error payload, or the init error
+// a failed cold start reported) is returned as an error, and so is the
+// emulator's "Task timed out". When no answer comes, the error says how far
+// the invocation got (whether the emulator took it, the state of the
+// function's process) and the emulator is stopped with SIGQUIT so that its
+// goroutines are in Output; it serves nothing after that.
 func (e *Emulator) Invoke(ctx context.Context, event []byte) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, AnswerWithin)
+	defer cancel()
+	started := time.Now()
+	starts := strings.Count(e.Output(), "START RequestId:")
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader(event))
 	if err != nil {
 		return nil, err
 	}
 	res, err := invokeClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("invoke: %w", err)
+	if err == nil {
+		defer res.Body.Close()
+		var body []byte
+		body, err = io.ReadAll(res.Body)
+		if err == nil {
+			return e.answer(res.StatusCode, body)
+		}
 	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, fmt.Errorf("invoke: read: %w", err)
+	if ctx.Err() == nil {
+		select {
+		case <-e.exited:
+			return nil, fmt.Errorf("invoke %s: aws-lambda-rie exited (%v): %w", e.name, e.err, err)
+		default:
+			return nil, fmt.Errorf("invoke %s: %w", e.name, err)
+		}
 	}
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("invoke: emulator answered %d: %s", res.StatusCode, body)
-	}
+	return nil, e.noAnswer(time.Since(started), starts)
+}
+
+// answer reads the emulator's answer to an invocation.
+func (e *Emulator) answer(status int, body []byte) ([]byte, error) {
 	var fnErr struct {
 		Type    string `json:"errorType"`
 		Message string `json:"errorMessage"`
 	}
-	if json.Unmarshal(body, &fnErr) == nil && fnErr.Message != "" {
-		return nil, fmt.Errorf("invoke: function error %s: %s", fnErr.Type, fnErr.Message)
+	isErr := json.Unmarshal(body, &fnErr) == nil && fnErr.Message != ""
+	switch {
+	case status == http.StatusOK && bytes.HasPrefix(body, []byte(timedOutPrefix)):
+		return nil, fmt.Errorf("invoke %s: the emulator answered %q: the function did not answer within its timeout (%s, cold start included)", e.name, body, FunctionTimeout)
+	case isErr:
+		return nil, fmt.Errorf("invoke %s: function error %s: %s (emulator answered %d)", e.name, fnErr.Type, fnErr.Message, status)
+	case status != http.StatusOK:
+		return nil, fmt.Errorf("invoke %s: emulator answered %d: %s", e.name, status, body)
 	}
 	return body, nil
 }
 
+// noAnswer describes an invocation the emulator did not answer within
+// waited, then stops the emulator with SIGQUIT (Go prints every goroutine's
+// stack) so that the output shows where it is stuck.
+func (e *Emulator) noAnswer(waited time.Duration, startsBefore int) error {
+	took := "the emulator never printed START for it (its HTTP handler did not reach the function)"
+	if strings.Count(e.Output(), "START RequestId:") > startsBefore {
+		took = "the emulator printed START for it"
+	}
+	fn := "no function process is running"
+	kids := children(e.cmd.Process.Pid)
+	e.mu.Lock()
+	e.kids = append(e.kids, kids...)
+	e.mu.Unlock()
+	if len(kids) > 0 {
+		var ds []string
+		for _, k := range kids {
+			ds = append(ds, k.describe())
+		}
+		fn = "function process " + strings.Join(ds, ", ")
+	}
+	_ = e.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-e.exited:
+	case <-time.After(3 * time.Second):
+	}
+	return fmt.Errorf("invoke %s: no answer from aws-lambda-rie within %s, though its own timeout is %s: %s; %s; its goroutines (SIGQUIT) are in its output", e.name, waited.Round(time.Millisecond), FunctionTimeout, took, fn)
+}
+
 // Stop kills the emulator and the function it runs, and waits for them.
+// The emulator starts its function in a process group of its own, so that
+// group is killed too: a function stuck in its cold start would otherwise
+// outlive the test.
 func (e *Emulator) Stop() {
 	if e.cmd.Process != nil {
+		kids := children(e.cmd.Process.Pid)
 		_ = syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+		e.mu.Lock()
+		kids = append(kids, e.kids...)
+		e.mu.Unlock()
+		killGroups(kids)
 	}
 	select {
 	case <-e.exited:
