@@ -10,6 +10,7 @@ import (
 
 	"pumasi/adapters/embed"
 	"pumasi/functions"
+	"pumasi/functions/lambdaapp"
 	"pumasi/internal/testpeer"
 )
 
@@ -87,24 +88,25 @@ func TestKnowledgeKnobsUnderEmulator(t *testing.T) {
 	// The half-life and vector weight reach the engine too: the cold start
 	// logs the options it built the engine with.
 	for _, fn := range []string{"knowledge-contribute", "knowledge-query"} {
-		wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
-		out, ok := tuned[fn].WaitOutput(wctx, `"half_life":"720h0m0s","vector_weight":0.7`)
-		wcancel()
-		if !ok {
-			t.Errorf("%s did not build its engine with half-life 720h and vector weight 0.7:\n%s", fn, out)
+		if _, err := tuned[fn].ExpectOutput(10*time.Second, `"half_life":"720h0m0s","vector_weight":0.7`); err != nil {
+			t.Errorf("%s did not build its engine with half-life 720h and vector weight 0.7: %v", fn, err)
 		}
 	}
 
+	// The failed cold start answers the invocation that started it with its
+	// reason (the function reports it on the runtime API's init error path),
+	// and logs it.
 	bad := emulators(t, env("bad", functions.EnvMergeThreshold+"=1.5"), "knowledge-query")
 	ev, _ := json.Marshal(call{fn: "knowledge-query", method: "GET", pattern: "/knowledge/query", query: "q=x"}.event())
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-	res, err := bad["knowledge-query"].Invoke(ctx, ev)
+	res, err := bad["knowledge-query"].Invoke(context.Background(), ev)
 	if err == nil {
 		t.Fatalf("%s=1.5: the function answered %s, want its cold start to fail", functions.EnvMergeThreshold, res)
 	}
-	if out, ok := bad["knowledge-query"].WaitOutput(ctx, "function init failed", functions.EnvMergeThreshold); !ok {
-		t.Fatalf("%s=1.5: function output does not name it (the invocation answered %v):\n%s", functions.EnvMergeThreshold, err, out)
+	if !strings.Contains(err.Error(), lambdaapp.InitErrorType) || !strings.Contains(err.Error(), functions.EnvMergeThreshold) {
+		t.Fatalf("%s=1.5: the invocation answered %v, want the init error (%s) naming the variable", functions.EnvMergeThreshold, err, lambdaapp.InitErrorType)
+	}
+	if _, err := bad["knowledge-query"].ExpectOutput(10*time.Second, "function init failed", functions.EnvMergeThreshold); err != nil {
+		t.Fatalf("%s=1.5: the failed cold start is not logged: %v", functions.EnvMergeThreshold, err)
 	}
 }
 
