@@ -261,12 +261,20 @@ func TestKnowledgeSupersede(t *testing.T) {
 	}
 }
 
-func TestKnowledgeModerationView(t *testing.T) {
-	e := newKnowEnv(t)
-	admin := modToken(t, pumasi.ScopeAdmin)
+// twoFindings contributes two unrelated findings to academy and returns
+// their ids.
+func (e *knowEnv) twoFindings() (string, string) {
+	e.t.Helper()
 	a := e.contributeID("author-1", findingTitle, findingContent, "")
 	b := e.contributeID("author-1", "SQLite busy_timeout must be set on every pooled connection",
 		"With database/sql each pooled connection needs `PRAGMA busy_timeout = 5000`; set `_pragma=busy_timeout(5000)` in the DSN so SQLITE_BUSY stops.", "")
+	return a, b
+}
+
+func TestKnowledgeModerationView(t *testing.T) {
+	e := newKnowEnv(t)
+	admin := modToken(t, pumasi.ScopeAdmin)
+	a, b := e.twoFindings()
 	e.modReq("POST", "/knowledge/"+a+"/flag", "flagger-1", "", `{"reason":"outdated"}`)
 	e.modReq("POST", "/knowledge/"+b+"/flag", "", admin, `{"reason":"harmful"}`)
 	status, m := e.modReq("GET", "/knowledge/moderation?hive=academy&limit=10", "", admin, "")
@@ -298,9 +306,7 @@ func TestKnowledgeModerationView(t *testing.T) {
 func TestKnowledgeModerationPages(t *testing.T) {
 	e := newKnowEnv(t)
 	admin := modToken(t, pumasi.ScopeAdmin)
-	a := e.contributeID("author-1", findingTitle, findingContent, "")
-	b := e.contributeID("author-1", "SQLite busy_timeout must be set on every pooled connection",
-		"With database/sql each pooled connection needs `PRAGMA busy_timeout = 5000`; set `_pragma=busy_timeout(5000)` in the DSN so SQLITE_BUSY stops.", "")
+	a, b := e.twoFindings()
 	for _, id := range []string{a, b} {
 		if status, m := e.modReq("POST", "/knowledge/"+id+"/flag", "flagger-1", "", `{"reason":"outdated"}`); status != http.StatusOK {
 			t.Fatalf("flag %s = %d %v", id, status, m)
