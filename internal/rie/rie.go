@@ -365,7 +365,15 @@ func (e *Emulator) noAnswer(waited time.Duration, startsBefore int) error {
 	if len(kids) > 0 {
 		var ds []string
 		for _, k := range kids {
-			ds = append(ds, k.describe())
+			d := k.describe()
+			if rie := filepath.Base(e.cmd.Path); k.comm == rie[:min(len(rie), 15)] {
+				// The child still runs the emulator's image: its exec of
+				// the bootstrap has not returned, and the emulator holds
+				// its handler lock across that exec, so even its own
+				// timeout cannot answer until it does.
+				d += ", not yet exec'd (its exec of the bootstrap has not returned)"
+			}
+			ds = append(ds, d)
 		}
 		fn = "function process " + strings.Join(ds, ", ")
 	}
