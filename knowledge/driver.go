@@ -181,6 +181,10 @@ type NewEntry struct {
 	Vector      []float32
 	Specificity float64
 	At          time.Time
+	// Analysis is the engine's lexical analysis of the entry's text
+	// (analysis.go), for the driver to store as it is and give back as
+	// StoredEntry.Analysis; nil when the engine made none.
+	Analysis []byte
 }
 
 // StoredEntry is an entry as a driver reads it back: the public Entry (its
@@ -195,6 +199,10 @@ type StoredEntry struct {
 	// a ScoringReader was given, in place of Vector.
 	Scored     bool
 	Similarity float64
+	// Analysis is what NewEntry.Analysis held when the entry was written
+	// (nil when it held nothing, or when a driver rewrote the entry from a
+	// record without it, as an unmerge may): opaque to a driver.
+	Analysis []byte
 	// State is the entry's moderation state (the zero state when nobody
 	// moderated it) when the driver read it with the row (StateReader);
 	// nil when it did not.

@@ -174,6 +174,7 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 	id, created, err := k.d.Insert(ctx, NewEntry{
 		ID: uuid.NewString(), Hive: in.Hive, Title: in.Title, Content: in.Content, Tags: nonNil(in.Tags),
 		NormHash: in.NormHash, Model: in.Model, Vector: in.Vector, Specificity: in.Specificity, At: in.At,
+		Analysis: analysisOf(in.Title, in.Content, in.Tags),
 	}, c)
 	if err != nil {
 		return ContributeResult{}, fmt.Errorf("insert entry: %w", err)

@@ -140,7 +140,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	cands = sc.cands
 	docs := make([]lexDoc, len(cands))
 	for i, e := range cands {
-		docs[i] = k.docs.get(e.Entry)
+		docs[i] = k.lexDocOf(e)
 	}
 	lex, evidence, whole := lexicalMatch(terms, docs)
 	best := 0.0

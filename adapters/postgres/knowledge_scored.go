@@ -20,7 +20,7 @@ var _ knowledge.ScoringReader = (*Knowledge)(nil)
 // scoredCols are statedCols without the vector, the similarity in its
 // place.
 const scoredCols = `e.seq, e.id, e.hive, e.title, e.content, e.tags, e.specificity, e.contribution_count, e.citation_count,
-	e.endorsement_count, e.created_at, e.last_used_at, e.model, e.similarity, ` + stateCols
+	e.endorsement_count, e.created_at, e.last_used_at, e.model, e.similarity, e.analysis, ` + stateCols
 
 // NearestScoredSQL is NearestScored's statement for dims-dimensional
 // vectors (the parameters of NearestSQL): NearestEntriesSQL with each
@@ -28,7 +28,7 @@ const scoredCols = `e.seq, e.id, e.hive, e.title, e.content, e.tags, e.specifici
 func NearestScoredSQL(dims int) string {
 	d := strconv.Itoa(dims)
 	inner := NearestSQL(dims, `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,
-	endorsement_count, created_at, last_used_at, model, 1 - (embedding::vector(`+d+`) <=> $3::vector(`+d+`)) AS similarity`)
+	endorsement_count, created_at, last_used_at, model, 1 - (embedding::vector(`+d+`) <=> $3::vector(`+d+`)) AS similarity, analysis`)
 	return `SELECT ` + scoredCols + ` FROM (SELECT n.*, row_number() OVER () AS rank FROM (` + inner + `) n) e
 		LEFT JOIN knowledge_moderation m ON m.entry_id = e.id ORDER BY e.rank`
 }
@@ -79,7 +79,7 @@ func scanScored(ctx context.Context, db querier, q string, args ...any) ([]knowl
 		var e knowledge.StoredEntry
 		st := &knowledge.ModState{}
 		dest := append([]any{&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &e.Tags, &e.Specificity,
-			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &e.Similarity},
+			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &e.Similarity, &e.Analysis},
 			knowledge.ModStateDest(st)[1:]...)
 		if err := row.Scan(dest...); err != nil {
 			return e, err
