@@ -50,6 +50,42 @@ func TestPIIByClass(t *testing.T) {
 		{"Stripe's test IBAN DE89370400440532013000 succeeds", ""},
 		{"078-05-1120 was voided by the SSA", ""},
 		{"docker run -e MYSQL_ROOT_PASSWORD=my-secret-pw mysql:8.4", ""},
+		// Names and values apart, and their look-alikes.
+		{"env:\n  - name: DB_PASSWORD\n    value: \"Rk4vQ9zLw2Tx\"", PIIPassword},
+		{"env:\n  - name: SIGNING_SECRET\n    value: zYpgfhH55aWYkXZ5oUSaZM4M5arBob9B", PIISecret},
+		{"env:\n  - name: GOMEMLIMIT\n    value: \"900MiB\"\n  - name: TOKEN_TTL_SECONDS\n    value: \"3600\"", ""},
+		{`variable "datadog_api_key" { default = "4c7e9a1f3b6d8e2a5c9f1b7d3e6a8c2f" }`, PIISecret},
+		{`variable "region" { default = "ap-northeast-2" }`, ""},
+		{"<password>Tq9mX4vLz2</password>", PIIPassword},
+		{"machine ci.internal login bot password Kz8vQ3mWx7", PIIPassword},
+		{"SECRET_KEY = '0C4*L2oX(=rW8wSzJ88z2QCkmJI2'", PIISecret},
+		{"NEXTAUTH_SECRET=Gq7!vZ2@mK9#xL4%Tw8", PIISecret},
+		{"nextPageToken: \"CAoQ9b2xNjQ0MzI1MTIzNDU2Nzg5\"", ""},
+		{"the admin password is `Hx7vQ2mRk9`", PIIPassword},
+		{"the password is bcrypt-hashed with cost 12", ""},
+		{"관리자 비밀번호는 `Lp4zX9qWm2` 이다", PIIPassword},
+		{"비밀번호 변경 API 는 POST /v1/password 이다", ""},
+		{"ipmitool -H 10.0.0.5 -U ADMIN -P 'Kq9vT3xWm7' chassis status", PIIPassword},
+		{"ipmitool -H 10.0.0.5 -U ADMIN -E chassis status", ""},
+		{"gpg --batch --passphrase 'Mz7#qR2vLx9' -c f", PIIPassword},
+		{"gpg --batch --passphrase-file /run/secrets/p -c f", ""},
+		// Keys: a header needs a key after it.
+		{"-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----", ""},
+		{"ssh-keygen writes -----BEGIN OPENSSH PRIVATE KEY----- since 7.8", ""},
+		{"tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2Z0lCQURBTkJna3Foa2lHOXcwQkFRRUZBQVND", PIIPrivateKey},
+		// Documentation values.
+		{"https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", ""},
+		{"https://hooks.slack.com/services/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", PIISlackWebhook},
+		{"Authorization: Basic dGVzdDoxMjPCow==", ""},
+		{"the emulator's line is +1 555 521 5554", ""},
+		{"ARCEP's 06 39 98 45 67 is fiction", ""},
+		{"Paris on-call 06 72 18 45 93", PIIPhone},
+		{"예시 번호 010-1234-5678 형식", ""},
+		{"담당자 010-1234-5678 로 전화", PIIPhone},
+		// Formats grouped figures share count beside a phone word only.
+		{"text Piotr at 512 847 336", PIIPhone},
+		{"p99 was 512 347 336 ns", ""},
+		{"jane.okafor [at] northwind-logistics [dot] com", PIIEmail},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(DetectPII(tt.text), ","); got != tt.want {

@@ -274,9 +274,29 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// narratives 42/42, platitudes 42/42, PII 69/72) and once after
 		// (129/130, 41/46, 42/42, 42/42, 69/72): its two looks were spent,
 		// so it is tuning data now (was-heldout/gate2.jsonl, outside the
-		// instructions model's training glob), its misses printed.
+		// instructions model's training glob), its misses printed. The
+		// class change of cls-4 moved it to placeholders 44/46 (left: Ofcom's
+		// London block, which testdata labels a person's elsewhere, and a
+		// test card refused by specificity) and PII 72/72.
 		{"tuning/was-heldout-gate2", "testdata/gate/was-heldout/gate2.jsonl", globCases(t, "../testdata/gate/was-heldout/gate2.jsonl"),
-			map[string]float64{"good": 0.992, "placeholder": 0.891, "narrative": 1, "platitude": 1, "pii": 0.958}, false},
+			map[string]float64{"good": 0.992, "placeholder": 0.956, "narrative": 1, "platitude": 1, "pii": 1}, false},
+		// cls-4 was written for the PII and placeholder classes of issue
+		// 23 item 5 before the change it judges (names and values on
+		// separate lines, Terraform defaults, secrets with symbols,
+		// passwords in prose and on more command lines, config files,
+		// vendors' tokens, other countries' phones; documentation values
+		// of each vendor, masked numbers; ids, hashes and ports beside
+		// them) and run once before it: good 39/39, placeholders 26/39, PII
+		// 25/72 refused by the PII stage (25 with the labelled kinds).
+		// After the change (names bound to values apart, quoted and
+		// symbol-laden secrets, prose and more command lines, credential
+		// files, more vendors' prefixes and phone formats; a key's header
+		// needs a key, documented webhooks, RFC credentials, the emulator's
+		// +1 555 lines, ARCEP's fiction blocks): 39/39, 37/39, 72/72 (72).
+		// Left: a counting-up 01012345678 far from the word "placeholder",
+		// and a Korean Slack example refused by the instructions stage.
+		{"tuning/cls-4", "testdata/gate/calibration/cls-4.jsonl", loadCases(t, "../testdata/gate/calibration/cls-4.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.948, "pii": 1}, false},
 		// Once held out (injection.jsonl and injection2.jsonl), read
 		// too often to stay so, now tuning data: reported on their own.
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),

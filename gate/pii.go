@@ -57,6 +57,9 @@ type piiRule struct {
 	// placeholder, when set and true, lets a documentation value pass. It
 	// judges the value: the last group of re that matched, else the match.
 	placeholder func(v string) bool
+	// example, when set and true, lets a match pass where the text around
+	// it says it is an example (a phone number counting up beside "예시").
+	example func(text string, lo, hi int) bool
 	// hints, when set, are lowercase strings one of which the lowercased
 	// text must contain for re to run at all (a cheap filter in front of
 	// an expensive pattern).
@@ -77,13 +80,16 @@ var reDigitRun = regexp.MustCompile(`[\d(][\d ()./-]*\d`)
 // report the same characters again (a token inside a URL is a token, not a
 // password; a card's digits are not also a phone number).
 var piiRules = []piiRule{
-	{kind: PIIPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+	// A private key's header counts when a key follows it; alone it
+	// names a format.
+	{kind: PIIPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`), near: pemBody},
+	{kind: PIIPrivateKey, re: rePEMBase64, valid: pemBase64Key, hints: []string{"ls0tls1crudjti"}},
 	{kind: PIIAWSKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), placeholder: awsPlaceholder},
-	{kind: PIIAWSSecret, re: regexp.MustCompile(`(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+]{40}\b`), placeholder: awsPlaceholder},
+	{kind: PIIAWSSecret, re: regexp.MustCompile(`(?i)aws_?secret_?(?:access_?)?key["']?(?:\s*[:=]\s*|[ \t]+)["']?[A-Za-z0-9/+]{40}\b`), placeholder: awsPlaceholder},
 	{kind: PIIGoogleAPIKey, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), placeholder: tokenPlaceholder},
 	{kind: PIIGitHubToken, re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`), placeholder: tokenPlaceholder},
 	{kind: PIISlackToken, re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{20,}`), placeholder: slackPlaceholder},
-	{kind: PIISlackWebhook, re: regexp.MustCompile(`hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}`)},
+	{kind: PIISlackWebhook, re: regexp.MustCompile(`hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}`), placeholder: slackWebhookPlaceholder},
 	{kind: PIIStripeKey, re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b|\bwhsec_[A-Za-z0-9]{24,}\b`), placeholder: stripePlaceholder},
 	{kind: PIIOpenAIKey, re: regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), placeholder: tokenPlaceholder},
 	{kind: PIIAPIToken, re: reVendorToken, placeholder: vendorTokenPlaceholder, hints: vendorTokenHints},
@@ -96,26 +102,36 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[\w.-]+:[^\s:@/"'<>]+@(?:tcp|unix)\(`), placeholder: urlPasswordPlaceholder},
 	{kind: PIIPassword, re: regexp.MustCompile(`(?i)\b[\w.]*(?:password|passwd|pwd|_pass)["']?\s*[:=]\s*["']?[^\s"'<>,;&)]+`), placeholder: settingPasswordPlaceholder},
 	{kind: PIIPassword, re: regexp.MustCompile(`\b(?:mysql(?:dump|admin|import|check|sh|binlog|pump)?|mariadb(?:-?dump|-?admin|-?import|-?check)?)\b[^\n]*?\s-p'?[^\s']{4,}`), placeholder: settingPasswordPlaceholder},
+	// Names and values that stand apart, credential files and prose.
+	{kind: PIIPassword, re: rePair, valid: pairPassword, placeholder: secretPlaceholder, hints: pairHints},
+	{kind: PIISecret, re: rePair, valid: pairSecret, placeholder: secretValuePlaceholder, hints: pairHints},
+	{kind: PIIPassword, re: reDockerAuth, valid: dockerAuth, placeholder: dockerAuthPlaceholder, hints: []string{`"auth"`}},
+	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
+	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
 	// Secret-looking values assigned to secret names.
+	{kind: PIISecret, re: reQuotedSecret, valid: secretName, placeholder: quotedSecretPlaceholder, named: true, hints: []string{"secret", "token", "key"}},
 	{kind: PIISecret, re: reSecretAssignment, valid: secretName, placeholder: secretValuePlaceholder, named: true, hints: []string{"secret", "token", "key", "authorization"}},
 	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), placeholder: emailPlaceholder},
+	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
+	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
-	{kind: PIIPhone, re: regexp.MustCompile(`\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\b`), valid: validIntlPhone, placeholder: phonePlaceholder},
-	{kind: PIIPhone, re: regexp.MustCompile(`\b01[016789][ .-]?\d{3,4}[ .-]?\d{4}\b`), valid: validKRMobile, placeholder: phonePlaceholder, digits: true},
-	{kind: PIIPhone, re: regexp.MustCompile(`\b0(?:2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}\b|\(0(?:2|[3-6][1-5])\) ?\d{3,4}-\d{4}\b`), valid: standalone, placeholder: phonePlaceholder, digits: true},
-	{kind: PIIPhone, re: regexp.MustCompile(`(?:\(\d{3}\) ?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b`), valid: validNANP, placeholder: phonePlaceholder, digits: true},
+	{kind: PIIPhone, re: regexp.MustCompile(`\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\b`), valid: validIntlPhone, placeholder: phonePlaceholder, example: examplePhone},
+	{kind: PIIPhone, re: regexp.MustCompile(`\b01[016789][ .-]?\d{3,4}[ .-]?\d{4}\b`), valid: validKRMobile, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	{kind: PIIPhone, re: regexp.MustCompile(`\b0(?:2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}\b|\(0(?:2|[3-6][1-5])\) ?\d{3,4}-\d{4}\b`), valid: standalone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	{kind: PIIPhone, re: regexp.MustCompile(`(?:\(\d{3}\) ?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b`), valid: validNANP, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	// Other countries' national formats, written as people write them.
-	{kind: PIIPhone, re: reForeignPhone, valid: validForeignPhone, placeholder: phonePlaceholder, digits: true},
+	{kind: PIIPhone, re: reForeignPhone, valid: validForeignPhone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	{kind: PIIPhone, re: reContextPhone, near: phoneNamed, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 }
 
 // DetectPII returns the kinds of personal data and secrets in text, sorted and
@@ -174,7 +190,7 @@ func DetectPII(text string) []string {
 					break
 				}
 			}
-			if r.placeholder != nil && r.placeholder(m) {
+			if r.placeholder != nil && r.placeholder(m) || r.example != nil && r.example(text, loc[0], loc[1]) {
 				covered = append(covered, [2]int{loc[0], loc[1]})
 				continue
 			}

@@ -35,10 +35,13 @@ func emailPlaceholder(m string) bool {
 
 // phonePlaceholder passes the fictional NANP range 555-0100..555-0199,
 // Twilio's documented magic numbers (+1 500-555-0xxx), the ranges the UK's
-// and Australia's regulators reserve for drama and examples (Ofcom: 07700
+// Australia's and France's regulators reserve for drama and examples (Ofcom: 07700
 // 900000-900999 and 01632 960000-960999; ACMA: 0491 570 000-579 999 and
-// the 5550 and 7010 blocks of each geographic area code) and numbers whose
-// subscriber digits are all one repeated digit (010-0000-0000). Ofcom's
+// the 5550 and 7010 blocks of each geographic area code; ARCEP: see
+// arcepFiction), NANP's unused area code 555, numbers whose subscriber
+// digits are all one repeated digit (010-0000-0000). Digits that count
+// up (010-1234-5678) pass only where the text calls them an example
+// (examplePhone): testdata labels 0151 23456789 a field engineer's. Ofcom's
 // London block 020 7946 0xxx is not passed: testdata labels it as an
 // on-call person's number, and a gate cannot tell which one a text means.
 func phonePlaceholder(m string) bool {
@@ -66,6 +69,21 @@ func phonePlaceholder(m string) bool {
 			return true
 		}
 	}
+	// NANP's area code 555 is not in service: the Android emulator's
+	// lines (+1 555-521-5554, 5556 for the next console port) use it.
+	// Written with the country code only: testdata labels a bare
+	// 555-123-4567 as a person's.
+	if len(d) >= 11 && strings.HasPrefix(d, "1555") && strings.HasPrefix(strings.TrimSpace(m), "+1") || len(d) == 11 && strings.HasPrefix(d, "1555") {
+		return true
+	}
+	if national, ok := nationalDigits(d, "33"); ok && len(national) == 9 {
+		for _, p := range arcepFiction {
+			if strings.HasPrefix(national, p) {
+				return true
+			}
+		}
+	}
+
 	if len(d) >= 8 {
 		tail := d[len(d)-8:]
 		if strings.Count(tail, tail[:1]) == len(tail) {
@@ -73,6 +91,23 @@ func phonePlaceholder(m string) bool {
 		}
 	}
 	return false
+}
+
+// arcepFiction are the blocks France's regulator reserves for films and
+// examples, as national digits after the trunk 0: 01 99 00, 02 61 91,
+// 03 53 01, 04 65 71, 05 36 49 and 06 39 98, each xx xx.
+var arcepFiction = []string{"19900", "26191", "35301", "46571", "53649", "63998"}
+
+// examplePhone passes a number whose subscriber digits count up
+// (010-1234-5678, 02-1234-5678) where the text around it says it is an
+// example, a format or a form's placeholder; elsewhere such a number may
+// be a person's.
+func examplePhone(text string, lo, hi int) bool {
+	d := digitsOf(text[lo:hi])
+	if len(d) < 9 || !strings.Contains("0123456789", d[len(d)-7:]) {
+		return false
+	}
+	return wordsNear(text, lo, hi, []string{"example", "e.g", "placeholder", "format", "such as", "예시", "예:", "형식", "포맷", "보기"})
 }
 
 // nationalDigits returns a number's digits after its trunk 0 or its
@@ -316,14 +351,17 @@ func ssnPlaceholder(m string) bool {
 // (186 2947 3051), Australia (0412 345 678), Spain (612 34 56 78), the
 // Netherlands (06-12345678), Taiwan (0912-345-678), Russia (8 (916)
 // 123-45-67), the Philippines (0917 123 4567) and Turkey (0532 123 45
-// 67). Korean and North American formats have rules of their own.
+// 67), Sweden and Switzerland (070-123 45 67, 079 412 38 56) and South
+// Africa (082 417 3395). Korean and North American formats have rules of
+// their own.
 var reForeignPhone = regexp.MustCompile(`\b0[789]0[- ]?\d{4}[- ]?\d{4}\b|\b0\d{1,3}-\d{2,4}-\d{4}\b|` +
 	`\b07\d{3} ?\d{6}\b|\b0(?:20|23|24|28|29) ?\d{4} ?\d{4}\b|\b01\d{2,3} ?\d{5,6}\b|\b01\d{2} \d{3} \d{4}\b|` +
 	`\b01(?:5\d|6[023]|7\d)[ /-]?\d{7,8}\b|\b0(?:30|40|69|89|221|211|711|341|351|511|911|201|228|231|234|251)[ /-]?\d{5,8}\b|` +
 	`\b0[1-9](?:[ .]\d{2}){4}\b|\b[6-9]\d{4}[ -]\d{5}\b|\(\d{2}\) ?9?\d{4}-\d{4}\b|\b1[3-9]\d[ -]\d{4}[ -]\d{4}\b|` +
 	`\b04\d{2} ?\d{3} ?\d{3}\b|\(0[2378]\) ?\d{4} ?\d{4}\b|\b[67]\d{2}(?: \d{2}){3}\b|\b[67]\d{2} \d{3} \d{3}\b|` +
 	`\b06[ -]?\d{8}\b|\b09\d{2}[ -]?\d{3}[ -]?\d{3}\b|\b8 ?\(9\d{2}\) ?\d{3}-\d{2}-\d{2}\b|` +
-	`\b09\d{2}[ -]\d{3}[ -]\d{4}\b|\b05\d{2} \d{3} \d{2} \d{2}\b`)
+	`\b09\d{2}[ -]\d{3}[ -]\d{4}\b|\b05\d{2} \d{3} \d{2} \d{2}\b|` +
+	`\b0\d{2}[ -]\d{3} \d{2} \d{2}\b|\b0[1-9]\d \d{3} \d{4}\b`)
 
 // validForeignPhone accepts 9 to 12 digits; a Japanese landline written
 // with two hyphens has exactly 10 (03-5412-7788), which keeps dates such

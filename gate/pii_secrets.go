@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Checks and documentation placeholders for secrets: keys, tokens and
@@ -134,7 +135,9 @@ func settingPasswordPlaceholder(m string) bool {
 // GitLab, npm, PyPI, Hugging Face, SendGrid, HashiCorp Vault, Telegram
 // bots, DigitalOcean, Shopify, Databricks, Docker Hub, Mailgun, Twilio API
 // keys, Postman, Atlassian, Linear, Notion, Groq, xAI, Replicate, Supabase,
-// Doppler, New Relic, Sentry, Square and Azure AD client secrets.
+// Doppler, New Relic, Sentry, Square, Azure AD client secrets, Google OAuth
+// client secrets and access tokens, Grafana, age, PlanetScale, Pulumi,
+// Discord webhooks and Mailchimp.
 // vendorTokenHints are the prefixes, lowercased, for the rule's filter.
 var reVendorToken = regexp.MustCompile(`\bgl(?:pat|ptt|dt|rt|soat|cbt)-[A-Za-z0-9_-]{20,}|\bnpm_[A-Za-z0-9]{36}\b|` +
 	`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}|\bhf_[A-Za-z0-9]{30,}\b|\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}|` +
@@ -143,11 +146,15 @@ var reVendorToken = regexp.MustCompile(`\bgl(?:pat|ptt|dt|rt|soat|cbt)-[A-Za-z0-
 	`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b|\bATATT3[A-Za-z0-9_=-]{50,}|\blin_api_[A-Za-z0-9]{40}\b|` +
 	`\b(?:secret|ntn)_[A-Za-z0-9]{43,}\b|\bgsk_[A-Za-z0-9]{48,}\b|\bxai-[A-Za-z0-9]{60,}\b|\br8_[A-Za-z0-9]{37}\b|` +
 	`\bsbp_[a-f0-9]{40}\b|\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}\b|\bNRAK-[A-Z0-9]{27}\b|\bsntr[ysu]s_[A-Za-z0-9_=-]{30,}|` +
-	`\bEAAA[A-Za-z0-9_-]{60}\b|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`)
+	`\bEAAA[A-Za-z0-9_-]{60}\b|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|\b[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}|` +
+	`\bGOCSPX-[A-Za-z0-9_-]{24,32}|\bya29\.[A-Za-z0-9_-]{20,}|\bgl(?:sa|c)_[A-Za-z0-9+/_]{24,}={0,2}|` +
+	`\bAGE-SECRET-KEY-1[0-9A-Z]{50,60}\b|\bpscale_(?:tkn|oauth)_[A-Za-z0-9_.-]{32,}|\bpul-[a-f0-9]{40}\b|` +
+	`\bdiscord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{40,80}|\b[0-9a-f]{32}-us\d{1,2}\b`)
 
 var vendorTokenHints = []string{"glpat-", "glptt-", "gldt-", "glrt-", "glsoat-", "glcbt-", "npm_", "pypi-", "hf_",
 	"sg.", "hvs.", "hvb.", ":aa", "_v1_", "shp", "dapi", "dckr_pat_", "key-", "pmak-", "atatt3", "lin_api_",
-	"secret_", "ntn_", "gsk_", "xai-", "r8_", "sbp_", "dp.", "nrak-", "sntr", "eaaa", "sq0", "q~"}
+	"secret_", "ntn_", "gsk_", "xai-", "r8_", "sbp_", "dp.", "nrak-", "sntr", "eaaa", "sq0", "q~",
+	"gocspx-", "ya29.", "glsa_", "glc_", "age-secret-key-", "pscale_", "pul-", "/api/webhooks/", "-us"}
 
 // mailgunDocKey is the sample key of Mailgun's API reference.
 const mailgunDocKey = "key-3ax6xnjp29jd6fds4gc373sgvjxteol0"
@@ -181,7 +188,7 @@ func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceho
 // secret (merchant_secret_key=…, "client_secret": "…", JWT_SECRET=…,
 // hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
 // header. The value is the last group.
-var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
+var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~!@#$%^&*-]{16,}={0,2})|` +
 	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})`)
 
 // notSecretNames are parts of names that end in token or key but hold no
@@ -208,14 +215,24 @@ func secretName(match string) bool {
 		return i >= 0
 	}
 	name := l[:i]
+	// Judge the name's words (next_page_token, nextPageToken), so that a
+	// word merely containing one (NEXTAUTH_SECRET) still counts.
+	words := fieldWords(l[:i])
+	if i <= len(match) {
+		words = fieldWords(match[:i])
+	}
 	for _, n := range notSecretNames {
-		if strings.Contains(name, n) {
+		if containsWord(words, fieldWords(n)) {
 			return false
 		}
 	}
 	for _, suf := range []string{"base", "b64", "base64", "hex", "value", "str", "bytes", "raw"} {
-		if t := strings.TrimSuffix(name, suf); t != name && (strings.HasSuffix(t, "key") || strings.HasSuffix(t, "secret") || strings.HasSuffix(t, "token") || strings.HasSuffix(t, "key_") || strings.HasSuffix(t, "key.") || strings.HasSuffix(t, "key-")) {
-			name = strings.TrimRight(t, "_.-")
+		t := strings.TrimSuffix(name, suf)
+		if t == name {
+			continue
+		}
+		if t = strings.TrimRight(t, "_.-"); strings.HasSuffix(t, "key") || strings.HasSuffix(t, "secret") || strings.HasSuffix(t, "token") {
+			name = t
 			break
 		}
 	}
@@ -233,17 +250,25 @@ func secretName(match string) bool {
 	return false
 }
 
-// secretValuePlaceholder passes values of secret names that are masks,
-// templates, words or references rather than generated secrets.
-func secretValuePlaceholder(v string) bool {
-	v = strings.TrimRight(v, ".")
-	if user, pw, ok := basicCredentials(v); ok {
-		// Authorization: Basic carries user:password in base64; judge
-		// the password (dXNlcjpwYXNzd29yZA== is "user:password").
-		return user == "" && pw == "" || secretPlaceholder(pw)
+// docSecrets are the example credentials of the RFCs that define HTTP and
+// OAuth authentication, copied into documentation everywhere: RFC 7617's
+// and RFC 2617's Basic credentials (test:123£, Aladdin:open sesame) and
+// RFC 6749's client secret, Basic credentials, access and refresh tokens.
+var docSecrets = map[string]bool{
+	"dGVzdDoxMjPCow==": true, "QWxhZGRpbjpvcGVuIHNlc2FtZQ==": true, "7Fjfp0ZBr1KtDRbnfVdmIw": true,
+	"czZCaGRSa3F0MzpnWDFmQmF0M2JW": true, "2YotnFZFEjr1zCsicMWpAA": true, "tGzv3JOkF0XG5Qx2TlKWIA": true,
+}
+
+// quotedSecretPlaceholder judges a quoted value of a secret name, which may
+// hold any character but a quote (a Django SECRET_KEY has * ( and =): it
+// passes the same masks, templates and words as secretValuePlaceholder,
+// but a bracket inside quotes is part of the value, not code.
+func quotedSecretPlaceholder(v string) bool {
+	if len(v) < 12 || strings.ContainsAny(v[:1], "$%<{") || docSecrets[v] {
+		return true
 	}
 	l := strings.ToLower(v)
-	if len(v) < 16 || maskedValue(l) || reDottedName.MatchString(v) {
+	if maskedValue(l) || strings.Contains(v, "$(") {
 		return true
 	}
 	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
@@ -261,18 +286,68 @@ func secretValuePlaceholder(v string) bool {
 	return !letter || !digit || len(distinct) < 8
 }
 
+// secretValuePlaceholder passes values of secret names that are masks,
+// templates, words or references rather than generated secrets.
+func secretValuePlaceholder(v string) bool {
+	v = strings.TrimRight(v, ".")
+	if docSecrets[v] {
+		return true
+	}
+	if user, pw, ok := basicCredentials(v); ok {
+		// Authorization: Basic carries user:password in base64; judge
+		// the password (dXNlcjpwYXNzd29yZA== is "user:password").
+		return user == "" && pw == "" || secretPlaceholder(pw)
+	}
+	l := strings.ToLower(v)
+	if len(v) < 16 || maskedValue(l) || reDottedName.MatchString(v) && !strings.HasPrefix(v, "ya29.") || docSecrets[v] {
+		return true
+	}
+	if strings.ContainsAny(v[:1], "$%<{[(*") || strings.Contains(v, "$(") {
+		return true
+	}
+	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	letter, digit := false, false
+	distinct := map[rune]bool{}
+	for _, r := range v {
+		distinct[r] = true
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	return !letter || !digit || len(distinct) < 8
+}
+
+// reQuotedSecret finds a quoted value assigned to a secret name, whatever
+// characters it holds (SECRET_KEY = '0C4*L2oX(=…', "ClientSecret":
+// "Z3q~Wx8!…"). The value is the last group.
+var reQuotedSecret = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']([^"'\s]{12,})["']`)
+
 // reCLIPassword finds passwords given on a command line: redis-cli -a,
 // mysql-family -p…, sshpass/mongo -p, sqlcmd -P, ldap* -w, openssl
 // pass:…, keytool -storepass, curl -u user:…, smbclient -U user%…, docker
-// login -p and any --password/--pass followed by a value. The value is
-// the last group.
+// login -p, ipmitool and mosquitto -P, influx -password, net use /user:
+// user password, rabbitmqctl add_user, 7z -p…, ssh-keygen -N, HTTPie -a
+// user:…, snmp -A/-X, lftp -u user,… and any --password/--pass/
+// --passphrase followed by a value. The value is the last group.
 // cliPasswordHints are the commands (and the flag) the rule knows.
 var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp", "osql", "zip", "ldap", "openssl",
-	"keytool", "jarsigner", "curl", "smbclient", "docker", "--", "htpasswd", "sqlplus", "xfreerdp", "az login"}
+	"keytool", "jarsigner", "curl", "smbclient", "docker", "--", "htpasswd", "sqlplus", "xfreerdp", "az login",
+	"ipmitool", "mosquitto", "influx", "net use", "rabbitmqctl", "7z", "rar", "ssh-keygen", "http", "snmp", "lftp"}
 
 var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
-	`\b(?:sqlcmd|bcp|osql|zip|unzip)\b[^\n|;&]*?[ \t]-P(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\b(?:sqlcmd|bcp|osql|zip|unzip|ipmitool|mosquitto_pub|mosquitto_sub|mosquitto_rr)\b[^\n|;&]*?[ \t]-P(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
+	`\binflux\b[^\n|;&]*?[ \t]-password[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\bnet[ \t]+use\b[^\n|;&]*?[ \t]/user:\S+[ \t]+['"]?([^\s'"/*-][^\s'"]*)|` +
+	`\brabbitmqctl\b[^\n|;&]*?[ \t](?:add_user|change_password)[ \t]+\S+[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\b(?:7z|7za|7zz|rar|unrar)[ \t][^\n|;&]*?[ \t]-p['"]?([^\s'"-][^\s'"]*)|` +
+	`\bssh-keygen\b[^\n|;&]*?[ \t]-N[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\bhttps?[ \t]+(?:-[-\w]+[ \t]+)*-a[ \t]+['"]?[^\s:'"]+:([^\s'"@]+)|` +
+	`\bsnmp(?:walk|get|set|bulkwalk|bulkget|getnext|table|trap)\b[^\n|;&]*?[ \t]-[AX][ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	`\blftp\b[^\n|;&]*?[ \t]-u[ \t]+['"]?[^\s,'"]+,([^\s'"]+)|` +
 	`\bldap(?:search|add|modify|delete|passwd|compare|whoami|modrdn)\b[^\n|;&]*?[ \t]-w(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\bopenssl\b[^\n|;&]*?[ \t]-pass(?:in|out)?[ \t]+['"]?pass:([^\s'"]+)|` +
 	`\b(?:keytool|jarsigner)\b[^\n|;&]*?[ \t]-(?:src|dest)?(?:store|key)pass[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
@@ -283,7 +358,7 @@ var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass
 	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:([^\s'"@]+)|` +
 	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
 	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
-	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:password|passwd|pass)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
+	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:password|passwd|pass|passphrase)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
 
 // basicCredentials decodes a base64 value that holds printable
 // "user:password" text, as an Authorization: Basic header does; ok is
@@ -293,8 +368,11 @@ func basicCredentials(v string) (user, pw string, ok bool) {
 	if err != nil || len(b) < 3 {
 		return "", "", false
 	}
-	for _, c := range b {
-		if c < 0x20 || c > 0x7e {
+	if !utf8.Valid(b) {
+		return "", "", false
+	}
+	for _, c := range string(b) {
+		if c < 0x20 || c == 0x7f || !unicode.IsPrint(c) {
 			return "", "", false
 		}
 	}

@@ -1,0 +1,241 @@
+package gate
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Secrets whose name and value stand apart (a Kubernetes env entry, an ECS
+// environment list, a Terraform variable's default, XML elements and
+// appSettings, .netrc), passwords in prose and in credential files, keys
+// encoded in base64, and the documentation shapes of private keys and
+// webhooks.
+
+// rePair finds a value bound to a name that stands apart from it; the name
+// is the first group that matched, the value the last:
+// - name: DB_PASSWORD / value: "…" (Kubernetes env, Helm extraEnv) and
+// {"name": "X", "value": "…"} (ECS, Cloud Run);
+// variable "db_password" { … default = "…" } (Terraform);
+// <password>…</password> (Maven settings.xml, XML configs);
+// <add key="ApiSecret" value="…"/> (.NET appSettings);
+// machine h login u password … (.netrc).
+var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["']?\s*,?\s*["']?value["']?\s*:\s*["']?([^\s"',}]+)|` +
+	`\bvariable\s+"([^"]+)"\s*\{[^{}]*?\bdefault\s*=\s*"([^"]*)"|` +
+	`<([A-Za-z][\w.:-]*)>([^<>\s]{4,})</|` +
+	`<add\s+key\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +
+	`\bmachine\s+\S+\s+login\s+\S+\s+(password)\s+(\S+)`)
+
+var pairHints = []string{"value", "default", "</", "<add", "machine"}
+
+// pairName returns the name of a rePair match.
+func pairName(m string) string {
+	sm := rePair.FindStringSubmatch(m)
+	for _, g := range sm[1:] {
+		if g != "" {
+			return g
+		}
+	}
+	return ""
+}
+
+// passwordName reports whether a setting's name says it holds a password
+// (DB_PASSWORD, master_password, MYSQL_PWD, DB_PASS, passphrase), not a
+// rule about passwords (password_length, min_password_age).
+func passwordName(name string) bool {
+	l := strings.ToLower(name)
+	for _, n := range []string{"length", "policy", "hash", "age", "expir", "reset", "file", "path", "min", "max", "rotation", "secretkeyref"} {
+		if strings.Contains(l, n) {
+			return false
+		}
+	}
+	return strings.Contains(l, "password") || strings.Contains(l, "passwd") || strings.Contains(l, "passphrase") ||
+		strings.HasSuffix(l, "pwd") || strings.HasSuffix(l, "_pass") || strings.HasSuffix(l, "-pass") || l == "pass"
+}
+
+func pairPassword(m string) bool { return passwordName(pairName(m)) }
+
+func pairSecret(m string) bool {
+	n := pairName(m)
+	return !passwordName(n) && secretName(n+"=")
+}
+
+// reProsePassword finds a password told in prose: "with password
+// `Hx7v…`", "the password is Hx7v…", "비밀번호는 `Lp4z…`", "패스워드:
+// Vr8k…". The value is the last group; provePassword judges it.
+var reProsePassword = regexp.MustCompile("(?i)\\b(?:password|passphrase)(?:\\s+(?:is|was))?\\s+[`'\"]([^\\s`'\"]{6,})[`'\"]|" +
+	"(?i)\\b(?:password|passphrase)\\s+(?:is|was)\\s+([!-~]{6,})|" +
+	"(?:비밀번호|패스워드|비번)(?:는|은|가|를|이|:|\\s)*[:=]?\\s*[`'\"]?([A-Za-z0-9!#$%&()*+./:;<=>?@\\[\\]^_{|}~-]{6,})")
+
+var prosePasswordHints = []string{"password", "passphrase", "비밀번호", "패스워드", "비번"}
+
+// prosePlaceholder passes what prose says about a password that is not
+// one: a word, a template, a mask, or anything without both a letter and
+// a digit ("the password is bcrypt-hashed").
+func prosePlaceholder(v string) bool {
+	v = strings.TrimRight(v, ".,;:)")
+	if secretPlaceholder(v) {
+		return true
+	}
+	letter, digit := false, false
+	for _, r := range v {
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	return !letter || !digit
+}
+
+// reDockerAuth is a registry credential in ~/.docker/config.json: base64 of
+// user:password.
+var reDockerAuth = regexp.MustCompile(`"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"`)
+
+func dockerAuth(m string) bool {
+	v := reDockerAuth.FindStringSubmatch(m)[1]
+	_, pw, ok := basicCredentials(v)
+	return ok && pw != ""
+}
+
+func dockerAuthPlaceholder(v string) bool {
+	_, pw, _ := basicCredentials(v)
+	return docSecrets[v] || secretPlaceholder(pw)
+}
+
+// rePgpass is a line of a PostgreSQL password file,
+// host:port:database:user:password; the rule runs only where the text
+// names the file.
+var rePgpass = regexp.MustCompile("\\b[\\w.-]+:(?:\\d+|\\*):[\\w*.-]+:[\\w*.-]+:([^\\s:`'\"]+)")
+
+// rePEMBase64 is a PEM block encoded once more in base64 (a Kubernetes
+// Secret's tls.key, an Argo CD sshPrivateKey): "-----BEGIN" is LS0tLS1CRUdJTi.
+var rePEMBase64 = regexp.MustCompile(`\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}`)
+
+// pemBase64Key reports whether the value decodes to a private key's header
+// followed by some of its body.
+func pemBase64Key(m string) bool {
+	b, err := base64.StdEncoding.DecodeString(m[:len(m)/4*4])
+	if err != nil {
+		b, _ = base64.RawStdEncoding.DecodeString(strings.TrimRight(m[:len(m)/4*4], "="))
+	}
+	s := string(b)
+	i := strings.Index(s, "PRIVATE KEY-----")
+	return i >= 0 && len(s)-i-len("PRIVATE KEY-----") >= 12
+}
+
+// pemBody reports whether a private key's header holds or opens a key:
+// base64 on the next line (even cut short, MIIE), on the same line, or
+// nothing after it at all. A header followed by prose or inline code ("…
+// PRIVATE KEY----- and some libraries", "`…-----`, not"), or by a template
+// line ("...", "<paste the key here>", xxxx) names a format and holds no
+// key.
+func pemBody(text string, _, hi int) bool {
+	rest := text[hi:]
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	newline := false
+	for i < len(rest) {
+		switch {
+		case rest[i] == '\n' || rest[i] == '\r':
+			i++
+		case rest[i] == '\\' && i+1 < len(rest) && rest[i+1] == 'n':
+			i += 2
+		default:
+			goto body
+		}
+		newline = true
+		for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t' || rest[i] == '|') {
+			i++
+		}
+	}
+body:
+	if i >= len(rest) {
+		return true
+	}
+	run := 0
+	for j := i; j < len(rest) && isBase64Byte(rest[j]); j++ {
+		run++
+	}
+	line, _, _ := strings.Cut(rest[i:], "\n")
+	switch l := strings.ToLower(line); {
+	case strings.Contains(l, "xxxx"), strings.HasPrefix(l, "..."), strings.HasPrefix(l, "<"), strings.HasPrefix(l, "{{"), strings.HasPrefix(l, "$"):
+		return false
+	case strings.HasPrefix(line, "-----END"):
+		return false
+	case newline:
+		// Proc-Type: 4,ENCRYPTED opens an old encrypted key.
+		return run >= 4 || strings.Contains(line, ": ")
+	}
+	return run >= 16
+}
+
+// slackWebhookPlaceholder passes the shape Slack's documentation prints,
+// https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX:
+// a workspace or bot id of zeros, or a masked token.
+func slackWebhookPlaceholder(m string) bool {
+	parts := strings.Split(m[strings.Index(m, "/services/")+len("/services/"):], "/")
+	if len(parts) < 3 {
+		return true
+	}
+	zeros := func(s string) bool { return strings.Trim(s[1:], "0") == "" }
+	return zeros(parts[0]) || zeros(parts[1]) || tokenPlaceholder(parts[2]) || strings.Count(strings.ToUpper(parts[2]), "X") == len(parts[2])
+}
+
+// reObfuscatedEmail is an address written to dodge scrapers: jane [at]
+// corp [dot] com, minsu(at)corp.co.kr.
+var reObfuscatedEmail = regexp.MustCompile(`(?i)\b[A-Za-z0-9._%+-]+\s*[\[(]\s*at\s*[\])]\s*[A-Za-z0-9-]+(?:\s*(?:[\[(]\s*dot\s*[\])]|\.)\s*[A-Za-z0-9-]+)*(?:\s*[\[(]\s*dot\s*[\])]|\.)\s*[A-Za-z]{2,24}\b`)
+
+var reAtDot = regexp.MustCompile(`(?i)\s*[\[(]\s*(at|dot)\s*[\])]\s*`)
+
+func obfuscatedEmailPlaceholder(m string) bool {
+	plain := reAtDot.ReplaceAllStringFunc(m, func(s string) string {
+		if strings.Contains(strings.ToLower(s), "at") {
+			return "@"
+		}
+		return "."
+	})
+	return !strings.Contains(plain, "@") || emailPlaceholder(plain)
+}
+
+// reContextPhone holds national formats that grouped figures share
+// (Poland's 512 847 336, Mexico's 55 3487 2196, Singapore's and Hong
+// Kong's 9123 4567): they count only beside a word that says phone.
+var reContextPhone = regexp.MustCompile(`\b[4-8]\d{2} \d{3} \d{3}\b|\(?\b\d{2}\)? \d{4} \d{4}\b|\b[35689]\d{3}[ -]\d{4}\b`)
+
+// phoneWords say that a number nearby is someone's phone.
+var phoneWords = []string{"phone", "mobile", "cell", "call", "text", "tel", "whatsapp", "signal", "sms", "ring", "reach",
+	"contact", "전화", "휴대폰", "핸드폰", "연락", "폰"}
+
+func phoneNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, phoneWords) }
+
+// reKRDriverLicence is a Korean driver's licence number (11-19-347823-61:
+// region, year, serial, check), counted beside its name.
+var reKRDriverLicence = regexp.MustCompile(`\b\d{2}-\d{2}-\d{6}-\d{2}\b`)
+
+func licenceNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"면허", "licence", "license", "driver"})
+}
+
+// wordsNear reports whether one of words (lowercase) stands within 48 bytes
+// of text[lo:hi]; ASCII words must stand as whole words.
+func wordsNear(text string, lo, hi int, words []string) bool {
+	from, to := max(lo-48, 0), min(hi+48, len(text))
+	for from > 0 && from < len(text) && text[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	around := strings.ToLower(text[from:lo] + " " + text[hi:to])
+	for _, w := range words {
+		if w[0] < 0x80 {
+			if containsWord(around, w) {
+				return true
+			}
+		} else if strings.Contains(around, w) {
+			return true
+		}
+	}
+	return false
+}
