@@ -85,6 +85,7 @@ func TestPIIByClass(t *testing.T) {
 		// Formats grouped figures share count beside a phone word only.
 		{"text Piotr at 512 847 336", PIIPhone},
 		{"p99 was 512 347 336 ns", ""},
+		{"the ring buffer grows from 8192-9216 slots; SIGUSR1 signal 5000-5999", ""},
 		{"jane.okafor [at] northwind-logistics [dot] com", PIIEmail},
 	}
 	for _, tt := range tests {

@@ -203,9 +203,11 @@ func obfuscatedEmailPlaceholder(m string) bool {
 // Kong's 9123 4567): they count only beside a word that says phone.
 var reContextPhone = regexp.MustCompile(`\b[4-8]\d{2} \d{3} \d{3}\b|\(?\b\d{2}\)? \d{4} \d{4}\b|\b[35689]\d{3}[ -]\d{4}\b`)
 
-// phoneWords say that a number nearby is someone's phone.
-var phoneWords = []string{"phone", "mobile", "cell", "call", "text", "tel", "whatsapp", "signal", "sms", "ring", "reach",
-	"contact", "전화", "휴대폰", "핸드폰", "연락", "폰"}
+// phoneWords say that a number nearby is someone's phone. Words with
+// technical senses beside grouped figures (ring buffers, signals, "reach
+// 5000-6000 rps") are left out.
+var phoneWords = []string{"phone", "phones", "mobile", "cell", "call", "text", "tel", "whatsapp", "sms", "contact",
+	"전화", "휴대폰", "핸드폰", "연락", "폰"}
 
 func phoneNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, phoneWords) }
 
