@@ -184,6 +184,9 @@ var relevanceParts = []struct {
 	{"tuning-4", "tuning4.jsonl", false, ""},
 	{"tuning-5", "tuning5.jsonl", false, ""},
 	{"tuning-6", "tuning6.jsonl", false, ""},
+	// Round 6's held-out prompts, written on 2026-12-02 by a writer who read
+	// no code (relevance/README.md).
+	{"held-out-6", "heldout6.jsonl", true, "9928aa6576a7d615b7c209ef1c22b5ab5478cb1f6d36b393ac8be6f77baa1722"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -232,6 +235,8 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-4": {0.972, 0.836}, // 36/37, 46/55
 		"tuning-5": {0.925, 0.975}, // 50/54, 97/99 with round 6's feedback (96/99 before)
 		"tuning-6": {0.908, 0.966}, // 79/87, 116/120 as held-out-5 after round 5 (63/87, 118/120 at 0.315 before)
+		// Measured once before round 6's change (d95e3a0): 96/110, 100/100.
+		"held-out-6": {0.872, 1},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
