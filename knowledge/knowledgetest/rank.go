@@ -248,7 +248,12 @@ func testKnowSweepBatches(t *testing.T, k *knowledge.Engine) {
 				return
 			default:
 			}
-			in := knowIn("writer-w", "other-hive", fmt.Sprintf("w %d", i), "written during the sweep", spread(i))
+			// spread has 560 vectors: a writer that outlasts them (a slow
+			// sweep on a loaded machine lets it write over 1,200) moves to
+			// a new hive, so nothing it writes is a duplicate the sweep
+			// would rightly merge (it did: w 1107 into w 547, cosine 1).
+			hive := fmt.Sprintf("other-hive-%d", i/560)
+			in := knowIn("writer-w", hive, fmt.Sprintf("w %d", i), "written during the sweep", spread(i))
 			if _, err := k.Contribute(ctx, in); err != nil {
 				t.Errorf("write during sweep: %v", err)
 				return
