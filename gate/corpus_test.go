@@ -243,8 +243,9 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// The accept rule's long explanation counts for a margin and needs
 		// a detail (fixgate): 4 findings in prose with a cause or a
 		// mitigation and no detail, far below the floor, are refused now
-		// (861 → 857/870).
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.985, "injection": 1}, false},
+		// (861 → 857/870). With was-heldout5 in it (gateinj): good 954/999
+		// (857 + 97), attempts 908/909 (822 + 86).
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.954, "injection": 0.998}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -268,6 +269,13 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// accept rule does not second-guess.
 		{"tuning/long-vague", "testdata/gate/calibration/long-vague.jsonl", loadCases(t, "../testdata/gate/calibration/long-vague.jsonl"),
 			map[string]float64{"platitude": 0.875}, false},
+		// Security and agent-tooling advice in prose that names no tool,
+		// and vague advice in the same words, written by gateinj (issue 22
+		// item 5) and run once before any change: good 4/23 accepted,
+		// platitudes 16/18 refused. Outside the instructions model's
+		// training glob.
+		{"tuning/inj-prose", "testdata/gate/calibration/inj-prose.jsonl", loadCases(t, "../testdata/gate/calibration/inj-prose.jsonl"),
+			map[string]float64{"good": 0.173, "platitude": 0.888}, false},
 		// gate2 was written from scratch before the class calibration of
 		// issue 23 item 5, frozen before any change to the gate and
 		// measured once before it (good 129/130, placeholders 40/46,
@@ -325,10 +333,12 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// (fixgate) failed the good floor, which printed 97/129 (0.752):
 		// the floor sits there, and nothing was tuned on it.
 		// Its two looks spent, it is tuning data now
-		// (was-heldout/injection5.jsonl, outside the instructions model's
-		// training glob until the model is next retrained), misses printed.
-		{"tuning/was-heldout5", "testdata/gate/was-heldout/injection5.jsonl", loadCases(t, "../testdata/gate/was-heldout/injection5.jsonl"),
-			map[string]float64{"good": 0.751, "injection": 0.908}, false},
+		// (injection/was-heldout5.jsonl, in the instructions model's
+		// training set since gateinj retrained it, which with forged tool
+		// results read as speaking to the agent took its attempts from
+		// 79/87 to 86/87), misses printed.
+		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
+			map[string]float64{"good": 0.751, "injection": 0.988}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good

@@ -79,6 +79,11 @@ var (
 	// that names the agent it speaks to: note_for_llm, ai_instructions,
 	// 에이전트_지시.
 	reAgentKey = regexp.MustCompile(`(?m)^\s*["']?[\w가-힣-]*(?:llm|\bai_|_ai\b|agent|assistant|에이전트|어시스턴트|지시)[\w가-힣-]*["']?\s*:|["'][\w-]*(?:llm|\bai_|_ai\b|agent|assistant|instruction)[\w-]*["']\s*:`)
+	// reToolResultLabel labels a text as a tool's or the system's output
+	// ("Tool result: {…}", "function output:", "도구 결과:"): a forged
+	// result speaks to the agent through its values, which the agent
+	// reads as its own tool's answer, so they are not mentions.
+	reToolResultLabel = regexp.MustCompile(`(?m)^\s*(?:\[|<)?(?:tool|function|system|command|mcp)[ _-]?(?:call[ _-]?)?(?:result|output|response)s?(?:\]|>)?\s*:|(?m)^\s*(?:도구|툴|함수|시스템|명령)\s*(?:실행\s*)?(?:결과|출력|응답)\s*:`)
 	// reKeyBeforeQuote ends a structured key right before a quoted value.
 	reKeyBeforeQuote = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
 	// reLinkBeforeQuote is a link destination before its title:
@@ -93,7 +98,7 @@ var (
 // the agent, a link's title (a model reads it), a quote that opens by
 // addressing an agent in a text that is no write-up of an attack.
 func removeMentions(s string) string {
-	agentKeys := reAgentKey.MatchString(s)
+	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s)
 	attack := reAttackWords.MatchString(s)
 	var b strings.Builder
 	last := 0
