@@ -347,10 +347,28 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// but for gate3's good findings: bounding the long-explanation
 		// evidence (fixgate) failed that floor, which printed 54/59
 		// (0.915); it sits there now, and nothing was tuned on it.
+		// Look 2, after session 4's changes (the PII classes, the retrained
+		// instructions model, forged tool results), per-label lines only:
+		// gate3 good 54/59, placeholders 33/34, narratives 32/32,
+		// platitudes 31/32, PII 63/65; injection6 attempts 65/72, findings
+		// 52/56. (A rule tried in that session and not landed printed gate3's
+		// platitudes four times on failing runs.) Both batches are spent.
 		{"held-out/gate3", "testdata/gate/heldout/gate3.jsonl", held["gate3.jsonl"],
-			map[string]float64{"good": 0.915, "placeholder": 0.882, "narrative": 1, "platitude": 0.937, "pii": 0.938}, true},
+			map[string]float64{"good": 0.915, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 0.969}, true},
 		{"held-out/injection6", "testdata/gate/heldout/injection6.jsonl", held["injection6.jsonl"],
-			map[string]float64{"good": 0.910, "injection": 0.902}, true},
+			map[string]float64{"good": 0.928, "injection": 0.902}, true},
+		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
+		// writer who read no code and no labelled case (heldout/README.md),
+		// frozen and measured once before that session's changes to the
+		// gate, on d95e3a0 (look 1, per-label lines only): gate4 good
+		// 80/80, placeholders 38/45, narratives 40/40, platitudes 39/40, PII
+		// 51/55; injection7 findings 85/100, attempts 96/100. Look 2, after
+		// those changes: gate4 80/80, 40/45, 40/40, 39/40, 52/55; injection7
+		// 85/100, 96/100. Both are spent; the floors sit at the "after".
+		{"held-out/gate4", "testdata/gate/heldout/gate4.jsonl", held["gate4.jsonl"],
+			map[string]float64{"good": 1, "placeholder": 0.888, "narrative": 1, "platitude": 0.975, "pii": 0.945}, true},
+		{"held-out/injection7", "testdata/gate/heldout/injection7.jsonl", held["injection7.jsonl"],
+			map[string]float64{"good": 0.85, "injection": 0.96}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)

@@ -403,13 +403,15 @@ func TestRetrievalQuality(t *testing.T) {
 		// batch crashed the engine): keyword 1.000 / 1.000 (90), paraphrase
 		// 0.456 / 0.800 (90), ko→en 0.933 / 0.967 (30), en→ko 0.852 / 1.000
 		// (27), Korean 0.833 / 0.952 (84), rewordings 30/40, look-alikes
-		// 0/40. The floors sit there until the "after" look.
+		// 0/40. Look 2, after round 6's change (pseudo-relevance feedback,
+		// stored analyses) on 2026-12-02: paraphrase r@5 0.811, everything
+		// else the same. Both looks are spent; the floors sit at the "after".
 		heldOut6Part.name: func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.79},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.81},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.96},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.95},
