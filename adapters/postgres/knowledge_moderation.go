@@ -31,6 +31,28 @@ func lockEntry(ctx context.Context, tx pgx.Tx, id string) (string, error) {
 	return hive, nil
 }
 
+// lockEntries locks the rows of ids FOR SHARE in one statement, in id
+// order, as Absorb does, so that a supersession and a sweep's absorb of
+// the same two entries cannot deadlock; it answers each id's hive, or
+// not_found for the first id missing.
+func lockEntries(ctx context.Context, tx pgx.Tx, ids ...string) (map[string]string, error) {
+	rows, err := tx.Query(ctx, `SELECT id, hive FROM knowledge_entries WHERE id = ANY($1) ORDER BY id FOR SHARE`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read entries: %w", err)
+	}
+	hives := map[string]string{}
+	var id, hive string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &hive}, func() error { hives[id] = hive; return nil }); err != nil {
+		return nil, fmt.Errorf("read entries: %w", err)
+	}
+	for _, id := range ids {
+		if _, ok := hives[id]; !ok {
+			return nil, notFound(id)
+		}
+	}
+	return hives, nil
+}
+
 func insertEvent(ctx context.Context, tx pgx.Tx, id string, ev knowledge.Event) error {
 	_, err := tx.Exec(ctx, `INSERT INTO knowledge_events (entry_id, kind, at, by, other_id, reason, note)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, ev.Kind, ev.At, ev.By, ev.OtherID, ev.Reason, ev.Note)
@@ -196,14 +218,11 @@ func (k *Knowledge) Moderated(ctx context.Context, q knowledge.ModeratedQuery) (
 // Supersede records that newer supersedes older, with an event on each.
 func (k *Knowledge) Supersede(ctx context.Context, older, newer string, at time.Time) error {
 	err := pgx.BeginFunc(ctx, k.pool, func(tx pgx.Tx) error {
-		oh, err := lockEntry(ctx, tx, older)
+		hives, err := lockEntries(ctx, tx, older, newer)
 		if err != nil {
 			return err
 		}
-		nh, err := lockEntry(ctx, tx, newer)
-		if err != nil {
-			return err
-		}
+		oh, nh := hives[older], hives[newer]
 		if _, err := tx.Exec(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, superseded_by) VALUES ($1, $2, $3)
 			ON CONFLICT (entry_id) DO UPDATE SET superseded_by = excluded.superseded_by`, older, oh, newer); err != nil {
 			return fmt.Errorf("mark superseded: %w", err)
@@ -431,53 +450,4 @@ func (k *Knowledge) Redaction(ctx context.Context, id string) (knowledge.Redacti
 func (k *Knowledge) Events(ctx context.Context, id string) ([]knowledge.Event, error) {
 	return collect(ctx, k.pool, "list events", knowledge.EventDest, `SELECT `+knowledge.EventCols+` FROM knowledge_events
 		WHERE entry_id = $1 ORDER BY seq`, id)
-}
-
-// The moderation calls under retry (retry.go): reads, a flag (once per
-// agent by its key) and a redaction (a no-op once done) are safe to
-// repeat; quarantine and lineage changes only when nothing was applied.
-
-func (r retrying) Flag(ctx context.Context, id string, f knowledge.Flag) (counted bool, err error) {
-	err = retry(ctx, idempotent, func(ctx context.Context) error { counted, err = r.Knowledge.Flag(ctx, id, f); return err })
-	return counted, err
-}
-
-func (r retrying) SetQuarantine(ctx context.Context, id string, on bool, ev knowledge.Event) error {
-	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.SetQuarantine(ctx, id, on, ev) })
-}
-
-func (r retrying) Unquarantine(ctx context.Context, id string, ev knowledge.Event) error {
-	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Unquarantine(ctx, id, ev) })
-}
-
-func (r retrying) RedactAbsorbed(ctx context.Context, holder string, origins []string, red knowledge.Redaction) error {
-	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.RedactAbsorbed(ctx, holder, origins, red) })
-}
-
-func (r retrying) ModStates(ctx context.Context, ids []string) (m map[string]knowledge.ModState, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { m, err = r.Knowledge.ModStates(ctx, ids); return err })
-	return m, err
-}
-
-func (r retrying) Moderated(ctx context.Context, q knowledge.ModeratedQuery) (sts []knowledge.ModState, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { sts, err = r.Knowledge.Moderated(ctx, q); return err })
-	return sts, err
-}
-
-func (r retrying) Supersede(ctx context.Context, older, newer string, at time.Time) error {
-	return retry(ctx, write, func(ctx context.Context) error { return r.Knowledge.Supersede(ctx, older, newer, at) })
-}
-
-func (r retrying) Redact(ctx context.Context, id string, red knowledge.Redaction) error {
-	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.Redact(ctx, id, red) })
-}
-
-func (r retrying) Redaction(ctx context.Context, id string) (red knowledge.Redaction, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { red, err = r.Knowledge.Redaction(ctx, id); return err })
-	return red, err
-}
-
-func (r retrying) Events(ctx context.Context, id string) (evs []knowledge.Event, err error) {
-	err = retry(ctx, read, func(ctx context.Context) error { evs, err = r.Knowledge.Events(ctx, id); return err })
-	return evs, err
 }

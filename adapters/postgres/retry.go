@@ -80,6 +80,31 @@ func broken(err error) bool {
 		errors.As(err, &ne) || pgconn.SafeToRetry(err)
 }
 
+// abortRetries bounds how often one call is run again after the server
+// rolled it back as a deadlock's or a serialization failure's victim.
+const abortRetries = 3
+
+// aborted reports a transaction the server rolled back so that another
+// could go on: deadlock_detected (40P01) or serialization_failure (40001).
+// Nothing of it was applied.
+func aborted(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+// sleepCtx waits d, or less when ctx ends first; it reports whether ctx
+// is still live.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // diskFull reports the server's disk_full (53100).
 func diskFull(err error) bool {
 	var pe *pgconn.PgError
@@ -158,15 +183,26 @@ func retry(ctx context.Context, k kind, fn func(ctx context.Context) error) erro
 	if log == nil {
 		ctx, log = pumasi.WithWriteLog(ctx)
 	}
-	maybe := false
+	maybe, aborts := false, 0
 	for attempt := 0; ; attempt++ {
-		before := log.Unsure()
+		before, applied := log.Unsure(), log.Applied()
 		err := fn(ctx)
 		switch {
 		case err == nil:
 			return nil
 		case diskFull(err):
 			return &pumasi.Error{Code: pumasi.EInsufficientStorage, Message: database + "'s disk is full", Err: err}
+		case aborted(err) && log.Applied() == applied && log.Unsure() == before && ctx.Err() == nil && aborts < abortRetries:
+			// The server chose this transaction as a deadlock's or a
+			// serialization failure's victim and rolled it back, and
+			// nothing else of this call was applied: running it again is
+			// what PostgreSQL asks of its client, whatever its kind.
+			aborts++
+			attempt-- // not a broken connection: the one retry those get is left
+			if !sleepCtx(ctx, time.Duration(aborts)*5*time.Millisecond) {
+				return err
+			}
+			continue
 		case !broken(err) || ctx.Err() != nil:
 			return err
 		}
