@@ -11,8 +11,9 @@ import (
 // of a first ranking are often its finding's neighbours, and the words they
 // share say what the query is about. The candidates holding those words
 // move up. The best first candidate keeps its place and its score, so
-// feedback reorders the hits after it and never lifts a query's best score
-// over a floor (min_score, the hooks' injection floor).
+// feedback reorders the hits after it; it lifts no hit over a floor
+// (min_score, the hooks' injection floor): Query checks the floor against
+// each hit's score before feedback too.
 
 const (
 	// DefaultFeedbackDocs is how many of a query's best candidates feed

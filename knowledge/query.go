@@ -30,7 +30,9 @@ import (
 //     candidate shares weigh, the same for every hit, so it never reorders
 //     them); candidates that share no
 //     term with the query and whose vector is not close (Candidate) are
-//     dropped, and so are those scoring below q.MinScore; the rest are
+//     dropped, and so are those scoring below q.MinScore, after feedback
+//     or before it (a hit clears the floor on its own words, never on
+//     feedback's); the rest are
 //     ranked by RankHits.
 //
 // Because the scores are the engine's, every backend ranks its candidates
@@ -159,6 +161,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}
 		rels[i] = k.Relevance(Hit{Similarity: sims[i], Lexical: lex[i]}, len(terms) > 0)
 	}
+	firsts := rels
 	if strings.HasPrefix(q.Model, LexicalModelPrefix) {
 		rels = feedbackRelevance(terms, docs, rels, k.feedback) // feedback.go
 	}
@@ -166,12 +169,16 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	type scored struct {
 		h   Hit
 		rel float64
-		ok  bool
+		// first is the relevance before feedback of the candidate that
+		// gave rel: feedback ranks, but a hit clears a floor on its own
+		// evidence.
+		first float64
+		ok    bool
 	}
 	byID := make(map[string]*scored, len(cands))
 	order := make([]string, 0, len(cands))
 	for i, e := range cands {
-		sim, rel := sims[i], rels[i]
+		sim, rel, first := sims[i], rels[i], firsts[i]
 		h := Hit{Similarity: sim, Lexical: lex[i]}
 		match := rel > 1e-12 && Candidate(q.Model, sim, lex[i])
 		into := e.ID
@@ -191,7 +198,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		// An older entry's relevance carries over to its successor: it
 		// answers where the older would have.
 		if match && (!s.ok || rel > s.rel) {
-			s.rel, s.ok = rel, true
+			s.rel, s.first, s.ok = rel, first, true
 		}
 	}
 	hits := make([]Hit, 0, len(order))
@@ -203,7 +210,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		h := s.h
 		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
 		h.Score = Score(s.rel*support, h.Quality, h.Freshness)
-		if h.Score < q.MinScore {
+		if h.Score < q.MinScore || Score(s.first*support, h.Quality, h.Freshness) < q.MinScore {
 			continue
 		}
 		hits = append(hits, h)
