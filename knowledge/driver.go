@@ -81,11 +81,18 @@ type Driver interface {
 	// citation_count adds the absorbed entry's less the (agent, day) pairs
 	// both had; the later last use is kept; the absorbed entry leaves every
 	// index. With m.Apart, it first checks, in the same transaction, that
-	// no entry of m.EntryID's tree (it and the entries absorbed into it,
-	// through any chain, by absorptions in effect) is linked by a chain of
-	// supersessions (either way, through any entries) to m.MergedInto or an
-	// entry of its tree, and returns precondition_failed, changing nothing,
-	// when one is. Returns not_found when either entry no longer exists.
+	// m.EntryID is not linked to m.MergedInto or an entry of its tree (it
+	// and the entries absorbed into it, through any chain, by absorptions
+	// in effect) by a chain of supersessions and absorptions in effect,
+	// each either way, through any entries (so a chain passing through an
+	// entry another absorbed, or through its survivor, counts), and returns
+	// precondition_failed, changing nothing, when it is. The check sees
+	// every supersession committed before it and, holding both entries'
+	// rows, any later one of these two entries; a supersession of a third
+	// entry of the chain committing at the same moment may go unseen on a
+	// driver whose transactions read committed data (Postgres), where the
+	// next sweep's check finds it. Returns not_found when either entry no
+	// longer exists.
 	Absorb(ctx context.Context, m Merge) error
 	// Merges lists the records of absorptions that entry id took part in,
 	// absorbed or absorbing, undone ones included, oldest first; none when

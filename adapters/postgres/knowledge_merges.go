@@ -33,17 +33,26 @@ const recountSQL = `UPDATE knowledge_entries SET
 	endorsement_count = (SELECT count(DISTINCT agent) FROM knowledge_endorsements WHERE entry_id = $1)
 	WHERE id = $1`
 
-// lineageLinkedSQL answers whether an entry of the tree of $2 (it and the
-// entries absorbed into it, by absorptions in effect) is linked by a chain
-// of supersessions, either way, to $1 or an entry of its tree (Merge.Apart).
+// lineageLinkedSQL answers whether $2 is linked to $1 or an entry of its
+// tree (it and the entries absorbed into it, by absorptions in effect)
+// through supersessions, either way, and absorptions in effect, either
+// way, through any entries (Merge.Apart): an entry absorbed into, or the
+// survivor of, an entry of the chain counts as the chain's. PostgreSQL lets
+// the recursive term name lineage once, so each step's neighbours come from
+// one LATERAL union of lookups by id on indexes (knowledge_moderation's
+// key, its supersedes and superseded_by indexes, knowledge_absorbed's
+// entry and merged_into ones): the cost grows with the lineage, not with
+// the table.
 const lineageLinkedSQL = `WITH RECURSIVE
-	gtree(id) AS (SELECT $2::text UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN gtree ON a.merged_into = gtree.id WHERE a.unmerged_at IS NULL),
 	ktree(id) AS (SELECT $1::text UNION SELECT a.entry_id FROM knowledge_absorbed a JOIN ktree ON a.merged_into = ktree.id WHERE a.unmerged_at IS NULL),
-	links(a, b) AS (SELECT entry_id, supersedes FROM knowledge_moderation WHERE supersedes <> ''
-		UNION ALL SELECT supersedes, entry_id FROM knowledge_moderation WHERE supersedes <> ''
-		UNION ALL SELECT entry_id, superseded_by FROM knowledge_moderation WHERE superseded_by <> ''
-		UNION ALL SELECT superseded_by, entry_id FROM knowledge_moderation WHERE superseded_by <> ''),
-	lineage(id) AS (SELECT id FROM gtree UNION SELECT l.b FROM links l JOIN lineage ON l.a = lineage.id)
+	lineage(id) AS (SELECT $2::text
+		UNION SELECT n.id FROM lineage l CROSS JOIN LATERAL (
+			SELECT a.entry_id AS id FROM knowledge_absorbed a WHERE a.merged_into = l.id AND a.unmerged_at IS NULL
+			UNION ALL SELECT a.merged_into FROM knowledge_absorbed a WHERE a.entry_id = l.id AND a.unmerged_at IS NULL
+			UNION ALL SELECT m.supersedes FROM knowledge_moderation m WHERE m.entry_id = l.id AND m.supersedes <> ''
+			UNION ALL SELECT m.superseded_by FROM knowledge_moderation m WHERE m.entry_id = l.id AND m.superseded_by <> ''
+			UNION ALL SELECT m.entry_id FROM knowledge_moderation m WHERE m.supersedes = l.id AND m.supersedes <> ''
+			UNION ALL SELECT m.entry_id FROM knowledge_moderation m WHERE m.superseded_by = l.id AND m.superseded_by <> '') n)
 	SELECT EXISTS (SELECT 1 FROM lineage WHERE id IN (SELECT id FROM ktree))`
 
 // Absorb folds m.EntryID into m.MergedInto in one transaction and keeps

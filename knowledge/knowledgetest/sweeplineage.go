@@ -19,6 +19,7 @@ func runSweepLineage(t *testing.T, newDriver func(t *testing.T) knowledge.Driver
 	}
 	t.Run("SweepKeepsACorrectionOutOfItsTargetsSurvivor", func(t *testing.T) { testSweepLineageTree(t, engine(newDriver(t))) })
 	t.Run("SweepKeepsASupersessionChainApart", func(t *testing.T) { testSweepLineageChain(t, engine(newDriver(t))) })
+	t.Run("AbsorbFollowsMergesInsideAChain", func(t *testing.T) { testLineageThroughAMerge(t, newDriver(t)) })
 	t.Run("AbsorbChecksLineageInItsTransaction", func(t *testing.T) {
 		d := &supersedeBeforeAbsorb{Driver: newDriver(t)}
 		testSweepLineageRace(t, engine(d), d)
@@ -122,5 +123,47 @@ func testSweepLineageRace(t *testing.T, k *knowledge.Engine, d *supersedeBeforeA
 		Similarity: 0.99, Via: knowledge.MergeViaSweep, Apart: true})
 	if pumasi.ErrorCode(err) != pumasi.EPreconditionFailed {
 		t.Fatalf("Absorb of a correction into its target with Apart = %v, want precondition_failed", err)
+	}
+}
+
+// testLineageThroughAMerge: U corrects K and was then absorbed into V; G
+// corrects V. G and K are linked through V's tree (G ← V ∋ U → K), so an
+// absorb of G into K that is to keep lineages apart refuses; one of an
+// unrelated entry into K goes on.
+func testLineageThroughAMerge(t *testing.T, d knowledge.Driver) {
+	ctx := context.Background()
+	k := knowledge.New(d, knowledge.Options{Now: knowClock.now})
+	const hive = "probe-lineage-mid"
+	names := []string{"K", "U", "V", "G", "X"}
+	ids := map[string]string{}
+	for i, n := range names {
+		title := "Lineage probe entry " + n + " about flag --lineage-" + n
+		in := knowIn("agent-"+n, hive, title, title+" holds a concrete detail: port 70"+string(rune('0'+i)), knowVec(i, i+1, 0))
+		in.Threshold = 1.01
+		r := mustContribute(t, k, in)
+		if r.Verdict != knowledge.VerdictAccepted {
+			t.Fatalf("entry %s = %s, want accepted", n, r.Verdict)
+		}
+		ids[n] = r.Entry.ID
+	}
+	at := knowClock.now()
+	if err := d.Supersede(ctx, ids["K"], ids["U"], at); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Absorb(ctx, knowledge.Merge{EntryID: ids["U"], MergedInto: ids["V"], Hive: hive, At: at, Similarity: 0.99,
+		Via: knowledge.MergeViaSweep}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Supersede(ctx, ids["V"], ids["G"], at); err != nil {
+		t.Fatal(err)
+	}
+	err := d.Absorb(ctx, knowledge.Merge{EntryID: ids["G"], MergedInto: ids["K"], Hive: hive, At: at, Similarity: 0.99,
+		Via: knowledge.MergeViaSweep, Apart: true})
+	if pumasi.ErrorCode(err) != pumasi.EPreconditionFailed {
+		t.Fatalf("Absorb of G into K, linked through U inside V, with Apart = %v, want precondition_failed", err)
+	}
+	if err := d.Absorb(ctx, knowledge.Merge{EntryID: ids["X"], MergedInto: ids["K"], Hive: hive, At: at, Similarity: 0.99,
+		Via: knowledge.MergeViaSweep, Apart: true}); err != nil {
+		t.Fatalf("Absorb of an unrelated X into K with Apart = %v, want done", err)
 	}
 }
