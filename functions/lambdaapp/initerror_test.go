@@ -38,6 +38,22 @@ func TestReportInitError(t *testing.T) {
 		t.Errorf("header %q, body %v; want type %q and message %q", got.header, got.body, InitErrorType, cause)
 	}
 
+	leak := errors.New(`function knowledge-query: PUMASI_KNOWLEDGE "postgres://pumasi:hunter2-Zq9@db.internal:5432/k?sslmode=require&sslpassword=s3cr3t-Xy": connect: refused; PUMASI_SECRET=abcdef123456`)
+	if err := ReportInitError(context.Background(), api, leak); err != nil {
+		t.Fatal(err)
+	}
+	msg := got.body["errorMessage"]
+	for _, s := range []string{"hunter2-Zq9", "pumasi:", "s3cr3t-Xy", "abcdef123456"} {
+		if strings.Contains(msg, s) {
+			t.Errorf("init error message %q holds the credential %q", msg, s)
+		}
+	}
+	for _, s := range []string{"PUMASI_KNOWLEDGE", "db.internal:5432", "connect: refused", "PUMASI_SECRET"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("init error message %q lost %q, which tells what to fix", msg, s)
+		}
+	}
+
 	status = http.StatusForbidden
 	if err := ReportInitError(context.Background(), api, cause); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("ReportInitError on a 403 = %v, want an error naming it", err)
