@@ -271,6 +271,14 @@ func quotedSecretPlaceholder(v string) bool {
 	if maskedValue(l) || strings.Contains(v, "$(") {
 		return true
 	}
+	return notGenerated(v, l)
+}
+
+// notGenerated reports whether v (l lowercased) reads as a word or a
+// sample rather than a generated secret: it names a sample ("test",
+// "fake", "secret", …), lacks letters or digits, or has fewer than 8
+// distinct characters.
+func notGenerated(v, l string) bool {
 	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
 		if strings.Contains(l, p) {
 			return true
@@ -305,19 +313,7 @@ func secretValuePlaceholder(v string) bool {
 	if strings.ContainsAny(v[:1], "$%<{[(*") || strings.Contains(v, "$(") {
 		return true
 	}
-	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
-		if strings.Contains(l, p) {
-			return true
-		}
-	}
-	letter, digit := false, false
-	distinct := map[rune]bool{}
-	for _, r := range v {
-		distinct[r] = true
-		letter = letter || unicode.IsLetter(r)
-		digit = digit || unicode.IsDigit(r)
-	}
-	return !letter || !digit || len(distinct) < 8
+	return notGenerated(v, l)
 }
 
 // reQuotedSecret finds a quoted value assigned to a secret name, whatever
