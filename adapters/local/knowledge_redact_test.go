@@ -18,7 +18,8 @@ import (
 // words are in no file under the home — pumasi.db, its -wal and -shm, and
 // anything else — though they were written to the entry, its FTS index,
 // two attribution rows, an updated row (cites) and a flag's note, among
-// hundreds of other entries. An entry not redacted is found by the same
+// hundreds of other entries, nor the stem of an inflected word, which only
+// the stored analysis held. An entry not redacted is found by the same
 // search, so the search can fail.
 func TestRedactionLeavesNoTrace(t *testing.T) {
 	ctx := context.Background()
@@ -32,6 +33,9 @@ func TestRedactionLeavesNoTrace(t *testing.T) {
 	defer d.Close()
 	k := knowledge.New(d, knowledge.Options{})
 	const secret, kept = "zqxvkwpmsecret", "zqxvkwpmkept"
+	// An inflected word whose stem is not in its text: only the stored
+	// analysis (and an index of stems) holds "zqxvkwpmhappi".
+	const inflected, stem = "zqxvkwpmhappy", "zqxvkwpmhappi"
 	vec := func(i int) []float32 {
 		v := make([]float32, 32)
 		v[i%32], v[(i*7+3)%32] = 1, 0.5
@@ -46,7 +50,7 @@ func TestRedactionLeavesNoTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	target := in("author-1", "Token "+secret+" in the title", "The content repeats "+secret+" and more.", []string{secret + "-tag"}, 1)
+	target := in("author-1", "Token "+secret+" in the title", "The content repeats "+secret+" and more, "+inflected+".", []string{secret + "-tag"}, 1)
 	res, err := k.Contribute(ctx, target)
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +83,13 @@ func TestRedactionLeavesNoTrace(t *testing.T) {
 	if found := filesHolding(t, home, secret); len(found) == 0 {
 		t.Fatalf("before the redaction no file holds %q: the search is blind", secret)
 	}
+	stored, err := d.Entries(ctx, []string{id})
+	if err != nil || len(stored[id].Analysis) == 0 || !bytes.Contains(stored[id].Analysis, []byte(stem)) {
+		t.Fatalf("before the redaction the entry's stored analysis is %q (%v), want one holding the stem %q", stored[id].Analysis, err, stem)
+	}
+	if found := filesHolding(t, home, stem); len(found) == 0 {
+		t.Fatalf("before the redaction no file holds the stem %q: the search is blind to analyses", stem)
+	}
 
 	start := time.Now()
 	if err := k.Redact(ctx, id, "admin", "a secret the gate missed"); err != nil {
@@ -88,8 +99,10 @@ func TestRedactionLeavesNoTrace(t *testing.T) {
 	if _, err := k.GetEntry(ctx, id); pumasi.ErrorCode(err) != pumasi.EGone {
 		t.Fatalf("GetEntry after redaction = %v, want gone", err)
 	}
-	if found := filesHolding(t, home, secret); len(found) > 0 {
-		t.Fatalf("after the redaction %q is still in %v", secret, found)
+	for _, w := range []string{secret, stem} {
+		if found := filesHolding(t, home, w); len(found) > 0 {
+			t.Fatalf("after the redaction %q is still in %v", w, found)
+		}
 	}
 	if found := filesHolding(t, home, kept); len(found) == 0 {
 		t.Fatalf("the entry not redacted (%q) is in no file: the search is blind", kept)
@@ -99,8 +112,10 @@ func TestRedactionLeavesNoTrace(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if found := filesHolding(t, home, secret); len(found) > 0 {
-		t.Fatalf("after close %q is in %v", secret, found)
+	for _, w := range []string{secret, stem} {
+		if found := filesHolding(t, home, w); len(found) > 0 {
+			t.Fatalf("after close %q is in %v", w, found)
+		}
 	}
 }
 
