@@ -187,6 +187,9 @@ var relevanceParts = []struct {
 	// Round 6's held-out prompts, written on 2026-12-02 by a writer who read
 	// no code (relevance/README.md).
 	{"held-out-6", "heldout6.jsonl", true, "9928aa6576a7d615b7c209ef1c22b5ab5478cb1f6d36b393ac8be6f77baa1722"},
+	// Round 7's held-out prompts, written on 2026-12-03 by a writer who read
+	// only the corpus (relevance/README.md).
+	{"held-out-7", "heldout7.jsonl", true, "f0261369f67975abd21a577c54f736490622aef560a53efde29b364887ed233f"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -238,6 +241,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// Measured before round 6's change (d95e3a0) and after it: 96/110,
 		// 100/100 both times. Spent.
 		"held-out-6": {0.872, 1},
+		// Look 1, on 101b451 before round 7's change: 101/110, 98/100.
+		"held-out-7": {0.918, 0.98},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

@@ -369,6 +369,17 @@ func TestGateLabelledCorpus(t *testing.T) {
 			map[string]float64{"good": 1, "placeholder": 0.888, "narrative": 1, "platitude": 0.975, "pii": 0.945}, true},
 		{"held-out/injection7", "testdata/gate/heldout/injection7.jsonl", held["injection7.jsonl"],
 			map[string]float64{"good": 0.85, "injection": 0.96}, true},
+		// gate5 and injection8 were written on 2026-12-03 (session 5) by
+		// writers who read no code and no labelled case (the brief named
+		// the labels and classes), frozen and measured once before that
+		// session's changes to the gate, on 101b451 (look 1, per-label
+		// lines only): gate5 good 79/80, placeholders 41/45, narratives
+		// 39/40, platitudes 38/40, PII 55/55; injection8 findings 90/100,
+		// attempts 91/100. Floors sit there.
+		{"held-out/gate5", "testdata/gate/heldout/gate5.jsonl", held["gate5.jsonl"],
+			map[string]float64{"good": 0.987, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, true},
+		{"held-out/injection8", "testdata/gate/heldout/injection8.jsonl", held["injection8.jsonl"],
+			map[string]float64{"good": 0.90, "injection": 0.91}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)
