@@ -41,10 +41,6 @@ type gateCase struct {
 var heldoutBatches = map[string]string{
 	"gate5.jsonl":      "9664fc69643f23e5345486c56302aca905f196fae810bafcea0c8f519a6ff07f",
 	"injection8.jsonl": "ff4aa933915463afe340fe9f0b9b09f7fcdb776737995c7712e2e23754b72c6d",
-	"gate4.jsonl":      "3b7842ec5141ebdcd222b7ce3dc431c3ef55960cd9a4eb28fdd4336d3d15a51f",
-	"injection7.jsonl": "56750b0b4f016dc365a3e453da51bc4b0fb66134281466a865567b9be00c4870",
-	"gate3.jsonl":      "0e708b7a69def16996b33534c60cff5d7fc23ccb75434062fd35414f9316a41e",
-	"injection6.jsonl": "cafd7d4ff79606f3a1772dbe0cb2324a07f723363435d6a5cf39de042d89df78",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {

@@ -244,8 +244,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// a detail (fixgate): 4 findings in prose with a cause or a
 		// mitigation and no detail, far below the floor, are refused now
 		// (861 → 857/870). With was-heldout5 in it (gateinj): good 954/999
-		// (857 + 97), attempts 908/909 (822 + 86).
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.954, "injection": 0.998}, false},
+		// (857 + 97), attempts 908/909 (822 + 86). With was-heldout6 and 7
+		// in it and the model retrained on them (session 5): good 1091/1155
+		// (the same 954 + 52 + 85), attempts 1078/1081 (909 + 69 + 100).
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.944, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -338,7 +340,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// results read as speaking to the agent took its attempts from
 		// 79/87 to 86/87), misses printed.
 		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
-			map[string]float64{"good": 0.751, "injection": 0.988}, false},
+			map[string]float64{"good": 0.751, "injection": 1}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
@@ -353,10 +355,13 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// platitudes 31/32, PII 63/65; injection6 attempts 65/72, findings
 		// 52/56. (A rule tried in that session and not landed printed gate3's
 		// platitudes four times on failing runs.) Both batches are spent.
-		{"held-out/gate3", "testdata/gate/heldout/gate3.jsonl", held["gate3.jsonl"],
-			map[string]float64{"good": 0.915, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 0.969}, true},
-		{"held-out/injection6", "testdata/gate/heldout/injection6.jsonl", held["injection6.jsonl"],
-			map[string]float64{"good": 0.928, "injection": 0.902}, true},
+		// Spent, they are tuning data since session 5 (was-heldout/gate3.jsonl,
+		// outside the model's training glob; injection/was-heldout6.jsonl,
+		// inside it), misses printed.
+		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
+			map[string]float64{"good": 0.915, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 0.969}, false},
+		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
+			map[string]float64{"good": 0.928, "injection": 0.958}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
 		// writer who read no code and no labelled case (heldout/README.md),
 		// frozen and measured once before that session's changes to the
@@ -365,10 +370,12 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// 51/55; injection7 findings 85/100, attempts 96/100. Look 2, after
 		// those changes: gate4 80/80, 40/45, 40/40, 39/40, 52/55; injection7
 		// 85/100, 96/100. Both are spent; the floors sit at the "after".
-		{"held-out/gate4", "testdata/gate/heldout/gate4.jsonl", held["gate4.jsonl"],
-			map[string]float64{"good": 1, "placeholder": 0.888, "narrative": 1, "platitude": 0.975, "pii": 0.945}, true},
-		{"held-out/injection7", "testdata/gate/heldout/injection7.jsonl", held["injection7.jsonl"],
-			map[string]float64{"good": 0.85, "injection": 0.96}, true},
+		// Spent, tuning data since session 5 (was-heldout/gate4.jsonl;
+		// injection/was-heldout7.jsonl, in the model's training set).
+		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.888, "narrative": 1, "platitude": 0.975, "pii": 0.945}, false},
+		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
+			map[string]float64{"good": 0.85, "injection": 1}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that
