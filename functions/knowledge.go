@@ -317,8 +317,9 @@ func (a *API) SweepKnowledge(ctx context.Context) (knowledge.SweepReport, error)
 
 // Reembed embeds again, with the API's embedder, the entries an earlier
 // embedder made (after an upgrade or a change of PUMASI_EMBEDDINGS_*), so
-// they are compared with new ones again. It is a no-op when every entry is
-// current, or without an embedder. localdev runs it at start, and the sweep
+// they are compared with new ones again, and then analyses again those
+// whose stored analysis is another lexicon's or missing. It is a no-op when
+// every entry is current, or without an embedder. localdev runs it at start, and the sweep
 // before it collapses near-duplicates.
 func (a *API) Reembed(ctx context.Context) error {
 	r, ok := a.Knowledge.(interface {
@@ -330,6 +331,27 @@ func (a *API) Reembed(ctx context.Context) error {
 	n, err := r.Reembed(ctx, a.Embedder.Model(), a.Embedder.Embed)
 	if n > 0 {
 		a.log().Info("knowledge entries embedded again", "model", a.Embedder.Model(), "entries", n)
+	}
+	if err != nil {
+		return err
+	}
+	return a.reanalyse(ctx)
+}
+
+// reanalyse stores the current lexicon's analysis with the entries whose
+// stored one is missing or another lexicon's (knowledge.Reanalyser), so
+// queries stop analysing their text again; with Reembed, at localdev's
+// start and before each sweep.
+func (a *API) reanalyse(ctx context.Context) error {
+	r, ok := a.Knowledge.(interface {
+		Reanalyse(ctx context.Context) (int, error)
+	})
+	if !ok {
+		return nil
+	}
+	n, err := r.Reanalyse(ctx)
+	if n > 0 {
+		a.log().Info("knowledge entries analysed again", "entries", n)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"pumasi"
 )
@@ -46,6 +47,57 @@ func (k *Engine) Reembed(ctx context.Context, model string, embed func(ctx conte
 				return done, fmt.Errorf("store new embedding of %s: %w", e.ID, err)
 			}
 			done++
+		}
+	}
+}
+
+// Reanalyser is what a driver supplies, besides Driver, so that entries
+// whose stored analysis is missing or was made by another lexicon (written
+// before analyses were stored, rewritten from a record by an unmerge, or
+// analysed before the thesaurus, glossary or stemmer changed) get the
+// current one (Engine.Reanalyse). Without it such entries are analysed
+// again by every query that reads them, as they were before analyses were
+// stored: right, but slower.
+type Reanalyser interface {
+	// StaleAnalyses returns up to limit entries whose id sorts after after,
+	// in id order, whose stored analysis is missing or does not begin with
+	// current (AnalysisHeader).
+	StaleAnalyses(ctx context.Context, current []byte, after string, limit int) ([]StoredEntry, error)
+	// SetAnalysis stores an entry's analysis. Returns not_found when the
+	// entry is gone.
+	SetAnalysis(ctx context.Context, id string, analysis []byte) error
+}
+
+// AnalysisHeader is how every analysis of the current lexicon begins: the
+// format byte and the first bytes of LexiconDigest.
+func AnalysisHeader() []byte { return slices.Clone(analysisHeader()) }
+
+// Reanalyse stores the current lexicon's analysis with every entry whose
+// stored one is missing or another lexicon's, in batches by id; it can be
+// interrupted and run again, and returns how many entries it changed.
+// Drivers that are not a Reanalyser change nothing.
+func (k *Engine) Reanalyse(ctx context.Context) (int, error) {
+	r, ok := k.d.(Reanalyser)
+	if !ok {
+		return 0, nil
+	}
+	current := AnalysisHeader()
+	done, after := 0, ""
+	for {
+		batch, err := r.StaleAnalyses(ctx, current, after, reembedBatch)
+		if err != nil {
+			return done, fmt.Errorf("list entries to analyse again: %w", err)
+		}
+		if len(batch) == 0 {
+			return done, nil
+		}
+		for _, e := range batch {
+			err := r.SetAnalysis(ctx, e.ID, Analysis(e.Title, e.Content, e.Tags))
+			if err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
+				return done, fmt.Errorf("store new analysis of %s: %w", e.ID, err)
+			}
+			done++
+			after = e.ID
 		}
 	}
 }

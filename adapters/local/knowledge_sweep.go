@@ -3,6 +3,8 @@ package local
 import (
 	"context"
 	"database/sql"
+	"slices"
+	"strings"
 	"time"
 
 	"pumasi"
@@ -108,6 +110,47 @@ func (k *Knowledge) SetVector(ctx context.Context, id, model string, v []float32
 	})
 	if err != nil {
 		return wrapInternal("set vector", err)
+	}
+	return nil
+}
+
+var _ knowledge.Reanalyser = (*Knowledge)(nil)
+
+// StaleAnalyses lists entries whose stored analysis is missing or does not
+// begin with current, by id.
+func (k *Knowledge) StaleAnalyses(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
+	got := map[string]knowledge.StoredEntry{}
+	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries
+		WHERE id > ? AND (analysis IS NULL OR substr(analysis, 1, ?) != ?) ORDER BY id LIMIT ?`,
+		after, len(current), current, limit); err != nil {
+		return nil, wrapInternal("list entries to analyse again", err)
+	}
+	out := make([]knowledge.StoredEntry, 0, len(got))
+	for _, e := range got {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b knowledge.StoredEntry) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// SetAnalysis stores an entry's analysis. Unsynced, as SetVector: one a
+// power loss undoes is made again by the next run.
+func (k *Knowledge) SetAnalysis(ctx context.Context, id string, analysis []byte) error {
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET analysis = ? WHERE id = ?`, analysis, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return err
+			}
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return wrapInternal("set analysis", err)
 	}
 	return nil
 }

@@ -61,3 +61,29 @@ func (k *Knowledge) SetVector(ctx context.Context, id, model string, v []float32
 	}
 	return nil
 }
+
+var _ knowledge.Reanalyser = (*Knowledge)(nil)
+
+// StaleAnalyses lists entries whose stored analysis is missing or does not
+// begin with current, by id.
+func (k *Knowledge) StaleAnalyses(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
+	es, err := k.scanEntries(ctx, `SELECT `+storedCols+` FROM knowledge_entries
+		WHERE id > $1 AND (analysis IS NULL OR substring(analysis FROM 1 FOR $2) <> $3) ORDER BY id LIMIT $4`,
+		after, len(current), current, limit)
+	if err != nil {
+		return nil, wrap("list entries to analyse again", err)
+	}
+	return es, nil
+}
+
+// SetAnalysis stores an entry's analysis.
+func (k *Knowledge) SetAnalysis(ctx context.Context, id string, analysis []byte) error {
+	tag, err := k.pool.Exec(ctx, `UPDATE knowledge_entries SET analysis = $2 WHERE id = $1`, id, analysis)
+	if err != nil {
+		return wrap("set analysis", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}

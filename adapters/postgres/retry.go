@@ -349,3 +349,16 @@ func (r retrying) OtherModel(ctx context.Context, model string, limit int) (es [
 func (r retrying) SetVector(ctx context.Context, id, model string, v []float32) error {
 	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.SetVector(ctx, id, model, v) })
 }
+
+func (r retrying) StaleAnalyses(ctx context.Context, current []byte, after string, limit int) (es []knowledge.StoredEntry, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error {
+		es, err = r.Knowledge.StaleAnalyses(ctx, current, after, limit)
+		return err
+	})
+	return es, err
+}
+
+// SetAnalysis is idempotent: the same analysis stored twice is stored.
+func (r retrying) SetAnalysis(ctx context.Context, id string, analysis []byte) error {
+	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.SetAnalysis(ctx, id, analysis) })
+}

@@ -125,3 +125,53 @@ func testKnowAnalysis(t *testing.T, newDriver func(t *testing.T) knowledge.Drive
 		}
 	}
 }
+
+// testKnowReanalyse: entries whose stored analysis is missing, another
+// lexicon's or not an analysis at all get the current one from
+// Engine.Reanalyse, which leaves current ones alone; a second run has
+// nothing to do. A driver that is no Reanalyser is skipped.
+func testKnowReanalyse(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
+	ctx := context.Background()
+	d := newDriver(t)
+	if _, ok := d.(knowledge.Reanalyser); !ok {
+		t.Skip("the driver stores no analyses it can rewrite")
+	}
+	k := knowledge.New(d, knowledge.Options{Now: knowClock.now})
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	title, content := "nginx 1.25 http2 directive", "nginx 1.25 deprecates `listen 443 ssl http2`; write `http2 on;` in the server block."
+	right := knowledge.Analysis(title, content, []string{"nginx"})
+	stale := append([]byte{0xff}, right...)
+	cases := []struct {
+		hive     string
+		analysis []byte
+	}{
+		{"rean-right", right}, {"rean-none", nil}, {"rean-stale", stale}, {"rean-bytes", []byte{0, 1, 2}},
+	}
+	for _, c := range cases {
+		ne := knowledge.NewEntry{ID: "rean-" + c.hive, Hive: c.hive, Title: title, Content: content, Tags: []string{"nginx"},
+			NormHash: knowledge.Hash(title, content), Model: "test-model", Vector: knowVec(5, 6, 0.1), Specificity: 0.8, At: at, Analysis: c.analysis}
+		if _, created, err := d.Insert(ctx, ne, knowledge.Contribution{Agent: "rean-loader", Title: title, Content: content, At: at, Similarity: 1}); err != nil || !created {
+			t.Fatalf("Insert(%s) = %v, %v", c.hive, created, err)
+		}
+	}
+	n, err := k.Reanalyse(ctx)
+	if err != nil || n != 3 {
+		t.Fatalf("Reanalyse = %d, %v; want the 3 entries without the current analysis", n, err)
+	}
+	var ids []string
+	for _, c := range cases {
+		ids = append(ids, "rean-"+c.hive)
+	}
+	es, err := d.Entries(ctx, ids)
+	if err != nil || len(es) != len(ids) {
+		t.Fatalf("Entries = %d entries, %v", len(es), err)
+	}
+	for _, id := range ids {
+		if !bytes.Equal(es[id].Analysis, right) {
+			t.Fatalf("analysis of %s after Reanalyse = %x, want %x", id, es[id].Analysis, right)
+		}
+	}
+	if n, err := k.Reanalyse(ctx); err != nil || n != 0 {
+		t.Fatalf("second Reanalyse = %d, %v; want nothing to do", n, err)
+	}
+}

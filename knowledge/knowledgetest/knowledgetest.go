@@ -46,6 +46,7 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("AbsorbedAsItLandsAnswersMerged", func(t *testing.T) { testKnowAbsorbedAsItLands(t, newDriver) })
 	t.Run("LexicalCandidates", func(t *testing.T) { testKnowCandidates(t, newDriver) })
 	t.Run("StoredAnalysis", func(t *testing.T) { testKnowAnalysis(t, newDriver) })
+	t.Run("ReanalyseStaleAnalyses", func(t *testing.T) { testKnowReanalyse(t, newDriver) })
 	runModeration(t, newDriver)
 	runReview(t, newDriver)
 	runSweepLineage(t, newDriver)
