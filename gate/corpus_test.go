@@ -247,7 +247,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// (857 + 97), attempts 908/909 (822 + 86). With was-heldout6 and 7
 		// in it and the model retrained on them (session 5): good 1091/1155
 		// (the same 954 + 52 + 85), attempts 1078/1081 (909 + 69 + 100).
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.944, "injection": 0.997}, false},
+		// A concrete practice (advice naming no tool that states its
+		// effect, a limit or an order of steps, with no hedge and no story)
+		// passes the accept rule (gategood): good 1091 → 1133/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.980, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -275,9 +278,21 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// and vague advice in the same words, written by gateinj (issue 22
 		// item 5) and run once before any change: good 4/23 accepted,
 		// platitudes 16/18 refused. Outside the instructions model's
-		// training glob.
+		// training glob. With the concrete practice (gategood): good 22/23,
+		// platitudes 16/18 (the same two pass on their stored score).
 		{"tuning/inj-prose", "testdata/gate/calibration/inj-prose.jsonl", loadCases(t, "../testdata/gate/calibration/inj-prose.jsonl"),
-			map[string]float64{"good": 0.173, "platitude": 0.888}, false},
+			map[string]float64{"good": 0.956, "platitude": 0.888}, false},
+		// Written by gategood for the concrete practice after its first
+		// version, and run once on that version before anything was tuned
+		// on it: good 10/12 accepted (3/12 before the rule), platitudes
+		// 17/22 refused (21/22 before: 4 vague texts in the nouns of the
+		// domain, with no hedge the list knew, passed as practices). The
+		// hedges they use (watch, routine, on a schedule, 늘, 지켜보, 최신 …)
+		// were then added: 11/12, 21/22 (left: one passing on a reasoned
+		// explanation, as before the rule, and one finding refused by the
+		// instructions stage).
+		{"tuning/practice", "testdata/gate/calibration/practice.jsonl", loadCases(t, "../testdata/gate/calibration/practice.jsonl"),
+			map[string]float64{"good": 0.916, "platitude": 0.954}, false},
 		// gate2 was written from scratch before the class calibration of
 		// issue 23 item 5, frozen before any change to the gate and
 		// measured once before it (good 129/130, placeholders 40/46,
@@ -317,13 +332,13 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
 		// its aggregates were seen several times: tuning data now.
 		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
-			map[string]float64{"good": 0.954, "injection": 1}, false},
+			map[string]float64{"good": 0.967, "injection": 1}, false},
 		// Held out as injection4 (written before round 4's change, measured
 		// 61/64 attempts refused and 95/102 findings accepted before and
 		// after it): its two looks were spent, so it is tuning data now;
 		// round 5 tuned on it (99/102, 64/64).
 		{"tuning/was-heldout4", "testdata/gate/injection/was-heldout4.jsonl", fileCases(injTuning, "was-heldout4.jsonl"),
-			map[string]float64{"good": 0.950, "injection": 1}, false},
+			map[string]float64{"good": 0.970, "injection": 1}, false},
 		// injection5 was written from scratch before round 5's change to
 		// the gate (87 attempts, 31 Korean; 129 findings, 45 Korean) and
 		// measured once before it: 78/87 attempts refused, 93/129
@@ -340,7 +355,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// results read as speaking to the agent took its attempts from
 		// 79/87 to 86/87), misses printed.
 		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
-			map[string]float64{"good": 0.751, "injection": 1}, false},
+			map[string]float64{"good": 0.945, "injection": 1}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
@@ -359,9 +374,9 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// outside the model's training glob; injection/was-heldout6.jsonl,
 		// inside it), misses printed.
 		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
-			map[string]float64{"good": 0.915, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 0.969}, false},
+			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 0.969}, false},
 		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
-			map[string]float64{"good": 0.928, "injection": 0.958}, false},
+			map[string]float64{"good": 0.946, "injection": 0.958}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
 		// writer who read no code and no labelled case (heldout/README.md),
 		// frozen and measured once before that session's changes to the
@@ -375,7 +390,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.888, "narrative": 1, "platitude": 0.975, "pii": 0.945}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
-			map[string]float64{"good": 0.85, "injection": 1}, false},
+			map[string]float64{"good": 0.97, "injection": 1}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that

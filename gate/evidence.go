@@ -35,17 +35,17 @@ const reasonedMargin = 0.15
 // acceptable reports whether a finding whose score is below the floor
 // passes on that evidence, and names the evidence it counted. A platitude
 // never does.
-func acceptable(title, content string, score float64, found []string) (bool, []string) {
+func acceptable(title, content string, score float64, found []string, n NarrativeResult) (bool, []string) {
 	if score >= SpecificityFloor {
 		return true, nil
 	}
-	adj, names := evidenceScore(title, content, score, found)
+	adj, names := evidenceScore(title, content, score, found, n)
 	return adj >= SpecificityFloor-0.005, names
 }
 
 // evidenceScore is the score with the evidence added, for the accept rule
 // only.
-func evidenceScore(title, content string, score float64, found []string) (float64, []string) {
+func evidenceScore(title, content string, score float64, found []string, n NarrativeResult) (float64, []string) {
 	if hasString(found, signalPlatitude) || hasString(found, signalTooShort) {
 		return score, nil
 	}
@@ -91,8 +91,11 @@ func evidenceScore(title, content string, score float64, found []string) (float6
 		extra += reasonedMargin / scoreScale
 		names = append(names, signalReasoned)
 	}
-	// Below the floor the score is the weights times scoreScale, rounded.
-	return score + scoreScale*extra, names
+	adj := score + scoreScale*extra // below the floor the score is the weights times scoreScale
+	if adj < SpecificityFloor && concretePractice(text, lower, found, n) {
+		return SpecificityFloor, append(names, signalPractice)
+	}
+	return adj, names
 }
 
 // maxEvidenceTerms is how many distinct terms the accept rule counts, two

@@ -52,13 +52,40 @@ func TestEvidenceReasonedIsBounded(t *testing.T) {
 		{"Dependencies drift", "Dependencies drift as modules and the lockfile age, which causes builds to break when someone finally updates them; updating a few at a time on a regular rhythm, for example every 2 weeks, makes the upgrades less painful overall."},
 		{"대응: 쿼리와 캐시 점검", "대응: 쿼리와 캐시를 정기적으로 살펴보고, 데이터베이스 커넥션에 관한 내용을 팀 모두가 이해하고 있는지 확인한 다음에 다음 단계로 넘어가도록 합니다."},
 		// A detail, but far below the floor: the explanation adds
-		// reasonedMargin, not the whole gap.
-		{"Hidden text in web pages read by agents", "White-on-white text and `display:none` spans carried instructions to browsing agents in a red-team test; extracting only visible text with the accessibility tree removed most of them."},
+		// reasonedMargin, not the whole gap, and the hedges keep it from
+		// reading as a concrete practice.
+		{"Hidden text in web pages read by agents", "White-on-white text and `display:none` spans can carry instructions to browsing agents, so the team should look at how pages are read and tighten anything that seems loose."},
 	} {
 		score, found := Specificity(c[0], c[1])
 		r := Check(c[0], c[1])
 		if r.Pass || r.Stage != StageSpecificity {
 			t.Errorf("%q (score %.2f, %v): pass %v stage %q, want refused as vague", c[0], score, found, r.Pass, r.Stage)
+		}
+	}
+}
+
+// TestEvidenceConcretePractice pins that advice naming no tool passes as
+// a concrete practice when it states what it does with nothing hedged,
+// and that the same advice with a hedge, told as a story, or too short,
+// does not.
+func TestEvidenceConcretePractice(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		want           bool
+	}{
+		{"Revoke before rewriting history", "Rotate a leaked credential before you clean it out of the history. Removing it from the repository does not revoke it, and anyone who cloned in the meantime still has it.", true},
+		{"유출된 자격 증명은 먼저 폐기", "유출된 자격 증명은 이력을 지우기 전에 먼저 폐기하고 새로 발급하라. 저장소에서 지워도 그 사이에 복제한 사람에게는 그대로 남아 있다.", true},
+		{"Handling credentials", "Credentials deserve special care. Store them somewhere safe, share them only when needed, and rotate them now and then so that nothing bad happens if one gets out.", false},
+		{"자격 증명 관리", "자격 증명은 특별히 신경 써서 다뤄야 합니다. 안전한 곳에 두고 필요할 때만 공유하며 가끔 바꿔 주면 문제가 생길 일이 줄어듭니다.", false},
+		{"Rotate leaked keys", "Rotate a leaked key before cleaning the history.", false},
+		{"개발자가 된 이야기", "대학교 때는 경영학을 전공했는데 우연히 들은 코딩 수업이 너무 재미있었다. 그 뒤로 부트캠프를 다니고 작은 스타트업에 들어가서 지금까지 일하고 있다. 돌아보면 참 운이 좋았던 것 같다.", false},
+	} {
+		r := Check(c.title, c.content)
+		if got := r.Pass && hasString(r.Names(SignalMatched), signalPractice); got != c.want {
+			t.Errorf("%q: pass %v (stage %q, signals %v), want a pass as a concrete practice %v", c.title, r.Pass, r.Stage, r.Signals, c.want)
+		}
+		if !c.want && r.Pass {
+			t.Errorf("%q: passed, want refused", c.title)
 		}
 	}
 }

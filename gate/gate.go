@@ -121,7 +121,7 @@ func Check(title, content string) Result {
 		}
 		sig = append(sig, Signal{field, f})
 	}
-	ok, evidence := acceptable(title, content, score, found)
+	ok, evidence := acceptable(title, content, score, found, n)
 	for _, e := range evidence {
 		sig = append(sig, Signal{SignalMatched, e})
 	}

@@ -322,3 +322,86 @@ var notPast = map[string]bool{
 	"need": true, "speed": true, "feed": true, "seed": true, "indeed": true, "proceed": true, "exceed": true,
 	"succeed": true, "embed": true, "shred": true, "seeded": false,
 }
+
+// practiceTerms are the nouns of security and operations advice (links,
+// accounts, releases, logs, tools and what they produce). Beside
+// techTerms and agentTerms they count only toward a concrete practice
+// (see concretePractice): vague advice uses them too, so they never lift
+// a score.
+var practiceTerms = []string{
+	"link", "access", "deploy key", "build server", "build machine", "account", "password", "reset", "login",
+	"log in", "session", "host", "domain", "path", "allow-list", "backup", "restore", "release", "instance",
+	"version", "rollback", "deploy", "compiler", "output", "error message", "test", "linter", "shell", "script",
+	"installer", "command", "file", "directory", "repository", "repo", "pull request", "working tree",
+	"codebase", "context", "network", "user id", "body", "bodies", "personal data", "inbox", "mail",
+	"crash report", "error tracker", "window", "attribute", "archive", "entry", "entries", "tool", "model",
+	"web page", "page", "issue comment", "comment", "delimiter", "summary", "confirmation", "consumer",
+	"outage", "server", "log", "expire", "expiry", "lifetime", "grant", "ticket", "channel", "chat", "download",
+	"upload", "traffic", "package", "data", "error", "failure", "build", "agent", "task", "turn", "plan",
+	"change", "lookalike",
+	"링크", "접근", "배포 키", "빌드 서버", "빌드 머신", "계정", "비밀번호", "재설정", "로그인", "세션", "호스트",
+	"도메인", "경로", "백업", "복원", "릴리스", "인스턴스", "버전", "롤백", "배포", "컴파일러", "출력", "오류",
+	"테스트", "린터", "셸", "스크립트", "명령", "파일", "디렉터리", "저장소", "풀 리퀘스트", "네트워크", "감사 로그",
+	"본문", "개인정보", "메일", "받은편지함", "크래시 리포트", "속성", "파라미터", "압축", "항목", "도구", "모델",
+	"페이지", "댓글", "블록", "요약", "확인 단계", "서버", "만료", "수명", "티켓", "채팅", "다운로드", "트래픽",
+	"데이터", "빌드", "에이전트", "작업", "변경", "사용처", "장애", "주소", "창", "호출",
+}
+
+// hedges are the words of advice that leaves the reader to work it out:
+// how often ("now and then", "regularly"), attention and process ("look
+// at", "revisit", "keep an eye on", "as a whole", "the team"), verdicts
+// without a measure ("sensible", "a good idea", "better", "seems",
+// "something") and the buzzwords of long vague advice ("ensure",
+// "culture", "strategy", "resilience"). A concrete practice holds none of
+// them. English entries match as words ("*" marks a prefix); Korean
+// entries match anywhere.
+var hedges = []string{
+	// How often, and attention and process.
+	"review them", "review it", "review how", "review what", "review of the", "reviewed regularly", "revisit*",
+	"reconsider*", "rethink*", "look at", "looked at", "looking at", "look into", "look again", "keep an eye",
+	"keep watching", "think about", "think through", "consider", "considered", "as a whole", "together",
+	"the team", "whole team", "teams", "everyone", "every engineer", "stakeholder*", "organisation*",
+	"organization*", "from time to time", "now and then", "regularly", "periodically", "sooner rather than later",
+	"for a while", "over time", "over the long", "in the long run", "agree", "adjust", "tighten", "tidy",
+	"clean things up", "try to", "collaborat*", "in mind", "a must", "watch its", "watch the", "watch their",
+	"on a schedule", "when you need", "some of it", "up to date", "up-to-date",
+	// Verdicts without a measure.
+	"sensible", "reasonable", "appropriate", "appropriately", "properly", "careful", "carefully", "special care",
+	"somewhere safe", "a good idea", "it helps", "helps to", "worth", "deserve*", "tend to", "tends to", "seem",
+	"seems", "looks off", "looks sensitive", "looks slowest", "looks wrong", "looks loose", "looks too", "feel",
+	"feels", "something", "somebody", "things", "problem", "problems", "trouble", "surprises", "strange",
+	"strangely", "alert", "priority", "double-edged", "the situation", "evolve", "evolves", "unexpected",
+	"nothing bad", "under control", "much more useful", "enough context", "better", "best", "great", "good",
+	"easier", "wisely", "mindful*", "healthy", "balance*", "painful", "smooth*", "crucial", "essential",
+	"important", "meaningful", "unnecessary", "optimize", "optimise", "as closely as possible",
+	"as much as possible", "as soon as possible", "common source", "many ways", "in many", "safety",
+	// The buzzwords of long vague advice.
+	"robust", "holistic*", "leverag*", "empower*", "ensur*", "enabl*", "allowing", "foster*", "excellen*",
+	"modern", "inevitabl*", "deliberately", "cultivat*", "thoughtful*", "gracefully", "value", "velocity",
+	"benefit", "benefits", "strengthen*", "improv*", "increas*", "resilien*", "culture", "mindset", "principle",
+	"principles", "strateg*", "posture", "effective", "effectively", "well-defined", "clear", "scalab*",
+	"maintainab*", "consisten*", "proactive*", "actionable", "insight*", "quality", "productiv*", "business",
+	"vigilant", "emerging", "opportunit*", "intuitive", "well documented", "backbone", "experience", "thriving",
+	"measurable", "informed", "journey", "attractive", "routine",
+	// Korean.
+	"좋습니다", "좋다", "편이 좋", "것이 좋", "바람직", "살펴", "전반", "전체적으로", "전체를", "함께", "가끔",
+	"때때로", "주기적으로", "정기적", "그때그때", "한번", "충분히", "적절", "신경", "특별히", "경계하", "경계를",
+	"우선순위", "조금씩", "이상해 보이", "해 보이", "것 같은", "미리", "느슨", "조여", "모범 사례", "중요하",
+	"중요성", "중요해", "필수", "신중", "팀이", "팀 모두", "팀 전체", "모두가", "모든 엔지니어", "생각보다",
+	"문제가", "예상하지 못한", "고려", "다시 검토", "검토하고", "유연하게", "효율", "가치", "품질", "믿을 만한",
+	"잘 활용", "꾸준히", "최적화", "모니터링하", "강화", "보장", "탄력", "견고", "지속적으로", "꼭", "꼼꼼",
+	"가장 좋은", "전략", "원칙", "문화", "조직", "생산성", "향상", "효과적", "명확한", "명확하게", "일관되게",
+	"안전하게", "안전한 곳", "체계", "사고방식", "내재화", "불필요한", "쉽습니다", "쉬워", "단순", "노력",
+	"좋은 ", "잘 지", "편리", "필요한 만큼", "미묘하게", "늘 ", "의식", "지켜보", "최신", "매력적",
+}
+
+// consequences are the words with which a practice states what it does
+// or prevents, or in which order it goes: a negation or a limit ("cannot",
+// "only", 없다, 만), a contrast ("rather than", 아니라) or a step ("before",
+// "then", 먼저, 뒤에). A cause word (reCause) counts too.
+var consequences = []string{
+	"not", "cannot", "can't", "doesn't", "don't", "won't", "never", "still", "only", "fail", "fails",
+	"rather than", "instead of", "before", "after", "first", "last", "then", "until",
+	"없다", "않는다", "않는", "못한다", "못 ", "않고", "남는다", "열린다", "닿고", "없고", "없으", "대신", "만 ", "뿐",
+	"전에", "뒤에", "먼저", "다음", "나서", "아니라", "절대",
+}

@@ -1,0 +1,79 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// signalPractice names the accept rule's evidence of a concrete practice.
+const signalPractice = "concrete practice"
+
+// practiceLength is the length (letterLength) from which a concrete
+// practice counts: shorter advice is a slogan ("Never commit secrets").
+const practiceLength = 120
+
+// reKoreanCondition finds a Korean condition clause, 해야 (or 아야, 어야)
+// followed by its outcome ("똑같이 유지해야 캐시가 맞는다"); 해야 한다 and
+// 해야 합니다 are an obligation, not a condition.
+var reKoreanCondition = regexp.MustCompile(`(?:아|어|해)야\s([가-힣])`)
+
+// concretePractice reports security or operations advice that names few
+// tools but says exactly what to do and what it changes: a text of some
+// length, in the nouns of its domain, that states a consequence, a limit
+// or an order of steps, holds no hedge and tells no story (n, the
+// narrative stage's reading, finds no narrated sentence, no Korean past
+// tense, no first-person subject and no story marker: a practice is
+// stated, and a story around the work can name the same nouns). Vague advice in the same
+// words ("rotate them now and then", "review the pipeline as a whole",
+// "keep secrets somewhere safe") always hedges: it leaves when, how much
+// and what to check to the reader (testdata/gate/calibration/inj-prose.jsonl,
+// long-vague.jsonl and the platitudes of every tuning file).
+func concretePractice(text, lower string, found []string, n NarrativeResult) bool {
+	if n.Narrated+n.KoreanPast > 0 || n.FirstPerson || n.StoryMarks > 0 {
+		return false
+	}
+	if letterLength(text) < practiceLength || hedged(lower) || !statesConsequence(lower, found) {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, list := range [][]string{techTerms, agentTerms, practiceTerms} {
+		for _, t := range list {
+			if !seen[t] && hasTerm(lower, t) {
+				seen[t] = true
+			}
+		}
+	}
+	return len(seen) >= 2
+}
+
+// hedged reports a hedge in lower (see hedges).
+func hedged(lower string) bool {
+	for _, h := range hedges {
+		if firstRune(h) < 0x80 {
+			if containsMarker(lower, h) {
+				return true
+			}
+		} else if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// statesConsequence reports a cause, a consequence, a limit or a step.
+func statesConsequence(lower string, found []string) bool {
+	if hasString(found, signalCause) {
+		return true
+	}
+	for _, c := range consequences {
+		if firstRune(c) < 0x80 && containsMarker(lower, c) || firstRune(c) >= 0x80 && strings.Contains(lower, c) {
+			return true
+		}
+	}
+	for _, m := range reKoreanCondition.FindAllStringSubmatch(lower, -1) {
+		if !strings.ContainsAny(m[1], "하합한돼된됩") {
+			return true
+		}
+	}
+	return false
+}
