@@ -113,7 +113,14 @@ type DetailSet struct {
 	// maxmemory-policy allkeys-lru: a word with - or _, or one of
 	// settingValues).
 	Settings map[string][]string
+	// Parts are the parts, as written, of the identifiers of three parts
+	// or more (useLayoutEffect → use, layout, effect), by the atom they
+	// give: atoms are case-folded, and a camelCase hump is a part's edge.
+	Parts map[string][]string
 }
+
+// identToken is an identifier as written, for DetailSet.Parts.
+var identToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:[_.-]?[A-Za-z0-9]+)*`)
 
 // settingPattern is a setting and the value after it; settingValues the
 // plain words that read as a setting's value after a space.
@@ -157,7 +164,13 @@ var (
 
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
-	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{}}
+	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
+		Parts: map[string][]string{}}
+	for _, w := range identToken.FindAllString(text, -1) {
+		if parts := identParts(w); len(parts) >= 3 {
+			d.Parts[strings.ToLower(w)] = parts
+		}
+	}
 	for _, m := range settingPattern.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
 		key, sep, val := strings.ToLower(m[1]), m[2], strings.Trim(strings.ToLower(m[3]), ".-")
 		spaced := strings.TrimSpace(sep) == ""

@@ -52,7 +52,7 @@ func DetailsConflict(a, b DetailSet) bool {
 	}
 	for _, x := range onlyA {
 		for _, y := range onlyB {
-			if atomsRival(x, y) {
+			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) {
 				return true
 			}
 		}
@@ -249,6 +249,44 @@ func atomsRival(x, y string) bool {
 		return false
 	}
 	return identifierLike(x) && identifierLike(y) && (similarWords(x, y) || sameEnding(x, y) || insertedVariant(x, y) || insertedVariant(y, x))
+}
+
+// sameFrame reports whether two identifiers of three parts or more (split
+// at camelCase humps and at _ - ., as written: DetailSet.Parts) begin and
+// end with the same part and differ between (useLayoutEffect,
+// useInsertionEffect; get_user_by_id, get_group_by_id): one member of an
+// API's family named for another.
+func sameFrame(px, py []string) bool {
+	if len(px) < 3 || len(py) < 3 {
+		return false
+	}
+	return px[0] == py[0] && px[len(px)-1] == py[len(py)-1] && !slices.Equal(px, py)
+}
+
+// identParts splits an identifier at camelCase humps and at _ - ., lower
+// cased: useLayoutEffect → use, layout, effect; HTTPServer → http, server.
+func identParts(s string) []string {
+	var parts []string
+	var cur []rune
+	rs := []rune(s)
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return parts
 }
 
 // insertedVariant reports whether identifier long is short with a part

@@ -55,3 +55,24 @@ func TestModifierLike(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFrame: identifiers of one family named for another rival; an
+// identifier and itself, or two of different frames, do not.
+func TestSameFrame(t *testing.T) {
+	for _, c := range []struct {
+		x, y string
+		want bool
+	}{
+		{"useLayoutEffect", "useInsertionEffect", true},
+		{"get_user_by_id", "get_group_by_id", true},
+		{"HTTPServerTimeout", "HTTPClientTimeout", true},
+		{"useLayoutEffect", "useLayoutEffect", false},
+		{"useEffect", "useLayoutEffect", false}, // two parts: insertedVariant's case
+		{"getElementById", "querySelectorAll", false},
+		{"max_connections", "max_wal_senders", false},
+	} {
+		if got := sameFrame(identParts(c.x), identParts(c.y)); got != c.want {
+			t.Errorf("sameFrame(%s, %s) = %v, want %v (parts %v, %v)", c.x, c.y, got, c.want, identParts(c.x), identParts(c.y))
+		}
+	}
+}

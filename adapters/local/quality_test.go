@@ -78,7 +78,7 @@ var (
 	tuning4Part  = corpusPart{name: "tuning-4", dir: "retrieval4"}
 	tuning5Part  = corpusPart{name: "tuning-5", dir: "retrieval5"}
 	tuning6Part  = corpusPart{name: "tuning-6", dir: "retrieval6"}
-	tuning7Part  = corpusPart{name: "tuning-7", dir: "retrieval7"}
+	tuning7Part  = corpusPart{name: "tuning-7", dir: "retrieval7", tunerPairs: "pairs-tuner.jsonl"}
 	heldOut7Part = corpusPart{name: "held-out-7", dir: "heldout7", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last
 	// (none until a new batch is written).
@@ -424,6 +424,12 @@ func TestRetrievalQuality(t *testing.T) {
 				{"korean recall@5", f.recall5(gKorean), 0.95},
 				{"rewordings merged", f.merges.rewordings(), 0.75},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+				// pairs-tuner.jsonl: 120 pairs an outside writer wrote for
+				// tuning in session 5, run once before any change: 49/50
+				// rewordings merged, 1/70 look-alikes merged (two React hooks
+				// of one family); after sameFrame 49/50, 0/70.
+				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0.98},
+				{"tuner-written look-alikes kept apart", ratio(f.tunerMerges.tn, f.tunerMerges.tn+f.tunerMerges.fp), 1},
 			}
 		},
 		// Session 5's held-out batch (heldout7/), written on 2026-12-03 by a
