@@ -197,12 +197,18 @@ var notSecretNames = []string{"next", "page", "continuation", "pagination", "cur
 	"idempotency", "public", "publishable", "pub_", "pub.", "pub-", "max_token"}
 
 // secretKeyNames are what must come before "key" for a name to be a
-// secret's (api_key, merchant_secret_key, hmacKey, X-Api-Key), unlike
-// cache_key, sort_key or a bare key.
+// secret's (api_key, merchant_secret_key, hmacKey, X-Api-Key, a vendor's
+// AZURE_OPENAI_KEY), unlike cache_key, sort_key or a bare key.
 var secretKeyNames = []string{"api", "secret", "private", "signing", "encryption", "enc", "hmac", "master",
 	"access", "auth", "client", "app", "merchant", "webhook", "license", "service", "account", "admin",
 	"crypto", "aes", "jwt", "session", "cookie", "shared", "storage", "subscription", "consumer",
-	"integration", "partner"}
+	"integration", "partner",
+	// A vendor's name before key names its API key (AZURE_OPENAI_KEY,
+	// SENDGRID_KEY).
+	"openai", "azure", "anthropic", "gemini", "stripe", "twilio", "sendgrid", "mailgun", "github", "gitlab",
+	"slack", "google", "gcp", "aws", "cohere", "mistral", "huggingface", "pinecone", "datadog", "sentry",
+	"algolia", "mapbox", "firebase", "supabase", "vercel", "cloudflare", "openrouter", "groq", "replicate",
+	"elevenlabs", "paypal", "shopify", "okta", "auth0", "netlify", "heroku", "digitalocean"}
 
 // secretName reports whether the name a value is assigned to says it is
 // secret: it ends in secret or token, or in key after one of
@@ -279,6 +285,11 @@ func quotedSecretPlaceholder(v string) bool {
 // "fake", "secret", …), lacks letters or digits, or has fewer than 8
 // distinct characters.
 func notGenerated(v, l string) bool {
+	// Django writes its generated keys as django-insecure-<50 random
+	// characters>: the word names the key's use, not a sample.
+	if r, ok := strings.CutPrefix(l, "django-insecure-"); ok && len(r) >= 32 {
+		v, l = v[len(v)-len(r):], r
+	}
 	for _, p := range []string{"test", "sample", "fake", "insecure", "secret", "token", "password"} {
 		if strings.Contains(l, p) {
 			return true
@@ -351,7 +362,7 @@ var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass
 	`\bsqlplus\b[ \t]+(?:-[a-zA-Z]+[ \t]+)*['"]?[\w$#]+/([^\s@/'"]+)@|` +
 	`\bxfreerdp\b[^\n|;&]*?[ \t]/p:['"]?([^\s'"]+)|` +
 	`\baz[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
-	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:([^\s'"@]+)|` +
+	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:['"]?([^\s'"@]+)|` +
 	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
 	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:password|passwd|pass|passphrase)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
