@@ -170,6 +170,12 @@ func TestDetectPIITable(t *testing.T) {
 		{"iban GB82 WEST 1234 5698 7654 32", nil},
 		{"call 07700 900123 or +44 7700 900123", nil},
 		{"call 07700 123456", []string{PIIPhone}},
+		// An account told as user / password; not an error code or a path.
+		{"관리자 페이지 계정은 admin / Sk!9wq#2Lm 입니다.", []string{PIIPassword}},
+		{"the login is deploy / Hx7vQ29aRt", []string{PIIPassword}},
+		{"login fails / ERR_AUTH_401 in the log", nil},
+		{"account settings / security/two-factor2fa", nil},
+		{"credentials are `user` / `<password>`", nil},
 		{"call +61 491 570 156 or (02) 5550 4321", nil},
 		{"call 02-5550-4321", []string{PIIPhone}},
 		{"cpf 123.456.789-09", nil},

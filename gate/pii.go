@@ -108,6 +108,7 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: reDockerAuth, valid: dockerAuth, placeholder: dockerAuthPlaceholder, hints: []string{`"auth"`}},
 	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
 	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
+	{kind: PIIPassword, re: reAccountPair, valid: accountPassword, placeholder: prosePlaceholder, hints: accountPairHints},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
 	// Secret-looking values assigned to secret names.

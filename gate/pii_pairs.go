@@ -70,6 +70,32 @@ var reProsePassword = regexp.MustCompile("(?i)\\b(?:password|passphrase)(?:\\s+(
 
 var prosePasswordHints = []string{"password", "passphrase", "비밀번호", "패스워드", "비번"}
 
+// reAccountPair finds an account told as user / password after a word for
+// an account or a login ("관리자 계정은 admin / Sk!9wq#2Lm", "the login is
+// deploy / Hx7v!29a"); the value is the last group, and accountPassword
+// asks it to read as a password, not an error code or a path.
+var reAccountPair = regexp.MustCompile(`(?i)(?:계정|account|login|credentials?|로그인)(?:은|는|이|:|\s+is|\s+was|\s)*\s*[A-Za-z0-9._@-]{2,32}\s*/\s*([!-~]{8,40})`)
+
+var accountPairHints = []string{"계정", "account", "login", "credential", "로그인"}
+
+// accountPassword reports whether the value after the slash of an account
+// pair reads as a password: no further slash (a path), and a symbol or
+// letters of both cases with a digit (not ERR_AUTH_401).
+func accountPassword(m string) bool {
+	v := strings.TrimRight(reAccountPair.FindStringSubmatch(m)[1], ".,;:)")
+	if strings.Contains(v, "/") {
+		return false
+	}
+	upper, lower, digit, symbol := false, false, false, false
+	for _, r := range v {
+		upper = upper || unicode.IsUpper(r)
+		lower = lower || unicode.IsLower(r)
+		digit = digit || unicode.IsDigit(r)
+		symbol = symbol || strings.ContainsRune("!#$%&*@^~?+=", r)
+	}
+	return digit && (symbol || upper && lower)
+}
+
 // prosePlaceholder passes what prose says about a password that is not
 // one: a word, a template, a mask, or anything without both a letter and
 // a digit ("the password is bcrypt-hashed").
