@@ -249,8 +249,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// (the same 954 + 52 + 85), attempts 1078/1081 (909 + 69 + 100).
 		// A concrete practice (advice naming no tool that states its
 		// effect, a limit or an order of steps, with no hedge and no story)
-		// passes the accept rule (gategood): good 1091 → 1133/1155.
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.980, "injection": 0.997}, false},
+		// passes the accept rule (gategood): good 1091 → 1133/1155; one
+		// third-person past clause in it, code, filters and text among its
+		// nouns, and a pipeline's tail as a command line: 1138/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.985, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -338,7 +340,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// after it): its two looks were spent, so it is tuning data now;
 		// round 5 tuned on it (99/102, 64/64).
 		{"tuning/was-heldout4", "testdata/gate/injection/was-heldout4.jsonl", fileCases(injTuning, "was-heldout4.jsonl"),
-			map[string]float64{"good": 0.970, "injection": 1}, false},
+			map[string]float64{"good": 0.980, "injection": 1}, false},
 		// injection5 was written from scratch before round 5's change to
 		// the gate (87 attempts, 31 Korean; 129 findings, 45 Korean) and
 		// measured once before it: 78/87 attempts refused, 93/129
@@ -355,7 +357,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// results read as speaking to the agent took its attempts from
 		// 79/87 to 86/87), misses printed.
 		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
-			map[string]float64{"good": 0.945, "injection": 1}, false},
+			map[string]float64{"good": 0.968, "injection": 1}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
@@ -390,7 +392,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
-			map[string]float64{"good": 0.97, "injection": 1}, false},
+			map[string]float64{"good": 0.98, "injection": 1}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that

@@ -111,7 +111,8 @@ func hasTerm(lower, t string) bool {
 // `chflags hidden file`, `buf generate`), not a single word in backticks.
 func hasCommandSpan(text string) bool {
 	for _, m := range reCodeSpan.FindAllString(text, 16) {
-		f := strings.Fields(strings.Trim(m, "`"))
+		// A pipeline's tail (`| tail -n 50`) is a command line too.
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(strings.Trim(m, "`")), "| "))
 		if len(f) < 2 || !isProgramName(f[0]) {
 			continue
 		}

@@ -96,6 +96,7 @@ func TestCommandSpan(t *testing.T) {
 		"run `nginx -t` first":           true,
 		"`chflags hidden file` hides it": true,
 		"then `buf generate` again":      true,
+		"pipe it through `| tail -n 50`": true,
 		"see the `README` here":          false,
 		"the `Finder` app":               false,
 		"set `Cache Control` on it":      false,

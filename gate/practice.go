@@ -23,13 +23,13 @@ var reKoreanCondition = regexp.MustCompile(`(?:아|어|해)야\s([가-힣])`)
 // or an order of steps, holds no hedge and tells no story (n, the
 // narrative stage's reading, finds no narrated sentence, no Korean past
 // tense, no first-person subject and no story marker: a practice is
-// stated, and a story around the work can name the same nouns). Vague advice in the same
+// stated, and a story around the work can name the same nouns; see told). Vague advice in the same
 // words ("rotate them now and then", "review the pipeline as a whole",
 // "keep secrets somewhere safe") always hedges: it leaves when, how much
 // and what to check to the reader (testdata/gate/calibration/inj-prose.jsonl,
 // long-vague.jsonl and the platitudes of every tuning file).
 func concretePractice(text, lower string, found []string, n NarrativeResult) bool {
-	if n.Narrated+n.KoreanPast > 0 || n.FirstPerson || n.StoryMarks > 0 {
+	if told(lower, n) {
 		return false
 	}
 	if letterLength(text) < practiceLength || hedged(lower) || !statesConsequence(lower, found) {
@@ -44,6 +44,20 @@ func concretePractice(text, lower string, found []string, n NarrativeResult) boo
 		}
 	}
 	return len(seen) >= 2
+}
+
+// reFirstPerson finds an English first-person word.
+var reFirstPerson = regexp.MustCompile(`\b(?:i|me|my|we|us|our)\b`)
+
+// told reports a text the narrative stage reads as told, not stated: a
+// Korean past-tense sentence, a first-person subject, a story marker, or
+// English sentences in the past tense, more than one or with a narrator
+// (I, we). One past-tense clause in the third person is part of a
+// practice ("a gist someone linked", "entries that look like they came
+// from the server").
+func told(lower string, n NarrativeResult) bool {
+	return n.KoreanPast > 0 || n.FirstPerson || n.StoryMarks > 0 ||
+		n.Narrated > 1 || n.Narrated == 1 && (n.Singular > 0 || reFirstPerson.MatchString(lower))
 }
 
 // hedged reports a hedge in lower (see hedges).

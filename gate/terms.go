@@ -338,13 +338,13 @@ var practiceTerms = []string{
 	"web page", "page", "issue comment", "comment", "delimiter", "summary", "confirmation", "consumer",
 	"outage", "server", "log", "expire", "expiry", "lifetime", "grant", "ticket", "channel", "chat", "download",
 	"upload", "traffic", "package", "data", "error", "failure", "build", "agent", "task", "turn", "plan",
-	"change", "lookalike",
+	"change", "lookalike", "code", "filter", "text",
 	"링크", "접근", "배포 키", "빌드 서버", "빌드 머신", "계정", "비밀번호", "재설정", "로그인", "세션", "호스트",
 	"도메인", "경로", "백업", "복원", "릴리스", "인스턴스", "버전", "롤백", "배포", "컴파일러", "출력", "오류",
 	"테스트", "린터", "셸", "스크립트", "명령", "파일", "디렉터리", "저장소", "풀 리퀘스트", "네트워크", "감사 로그",
 	"본문", "개인정보", "메일", "받은편지함", "크래시 리포트", "속성", "파라미터", "압축", "항목", "도구", "모델",
 	"페이지", "댓글", "블록", "요약", "확인 단계", "서버", "만료", "수명", "티켓", "채팅", "다운로드", "트래픽",
-	"데이터", "빌드", "에이전트", "작업", "변경", "사용처", "장애", "주소", "창", "호출",
+	"데이터", "빌드", "에이전트", "작업", "변경", "사용처", "장애", "주소", "창", "호출", "코드",
 }
 
 // hedges are the words of advice that leaves the reader to work it out:
