@@ -251,8 +251,11 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// effect, a limit or an order of steps, with no hedge and no story)
 		// passes the accept rule (gategood): good 1091 → 1133/1155; one
 		// third-person past clause in it, code, filters and text among its
-		// nouns, and a pipeline's tail as a command line: 1138/1155.
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.985, "injection": 0.997}, false},
+		// nouns, and a pipeline's tail as a command line: 1138/1155; an
+		// address to an agent asks nothing with only "only" (만) and no
+		// rules, user or text to outrank, nor with 돌려주다 ("returns"):
+		// 1139/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.986, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -281,9 +284,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// item 5) and run once before any change: good 4/23 accepted,
 		// platitudes 16/18 refused. Outside the instructions model's
 		// training glob. With the concrete practice (gategood): good 22/23,
-		// platitudes 16/18 (the same two pass on their stored score).
+		// platitudes 16/18 (the same two pass on their stored score); with
+		// the address rule's "only" bound to what it outranks: good 23/23.
 		{"tuning/inj-prose", "testdata/gate/calibration/inj-prose.jsonl", loadCases(t, "../testdata/gate/calibration/inj-prose.jsonl"),
-			map[string]float64{"good": 0.956, "platitude": 0.888}, false},
+			map[string]float64{"good": 1, "platitude": 0.888}, false},
 		// Written by gategood for the concrete practice after its first
 		// version, and run once on that version before anything was tuned
 		// on it: good 10/12 accepted (3/12 before the rule), platitudes
@@ -292,9 +296,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// hedges they use (watch, routine, on a schedule, 늘, 지켜보, 최신 …)
 		// were then added: 11/12, 21/22 (left: one passing on a reasoned
 		// explanation, as before the rule, and one finding refused by the
-		// instructions stage).
+		// instructions stage, and accepted since the address rule's "only"
+		// needs something to outrank: 12/12).
 		{"tuning/practice", "testdata/gate/calibration/practice.jsonl", loadCases(t, "../testdata/gate/calibration/practice.jsonl"),
-			map[string]float64{"good": 0.916, "platitude": 0.954}, false},
+			map[string]float64{"good": 1, "platitude": 0.954}, false},
 		// gate2 was written from scratch before the class calibration of
 		// issue 23 item 5, frozen before any change to the gate and
 		// measured once before it (good 129/130, placeholders 40/46,
@@ -378,7 +383,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
 			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 1}, false},
 		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
-			map[string]float64{"good": 0.946, "injection": 0.958}, false},
+			map[string]float64{"good": 0.964, "injection": 0.958}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
 		// writer who read no code and no labelled case (heldout/README.md),
 		// frozen and measured once before that session's changes to the

@@ -297,16 +297,33 @@ func stem(w string) string {
 	return w
 }
 
+// giveBack are the forms of 돌려주다 and 돌려받다, "to return".
+var giveBack = []string{"돌려주", "돌려줘", "돌려줬", "돌려준", "돌려줄", "돌려드", "돌려받"}
+
 // sentenceAsks reports a sentence whose classes of words make one of the
-// stage's requests: rules set aside or outranked, something kept from the
+// stage's requests: rules set aside, something outranking the rules, the
+// user or this text, something kept from the
 // user, code fetched and run, secrets sent away.
 func sentenceAsks(sn string, v *views) bool {
 	has := map[string]bool{}
-	for _, f := range conceptFeatures(reModelWord.FindAllString(sn, -1), nil) {
+	var words []string
+	for _, w := range reModelWord.FindAllString(sn, -1) {
+		// 돌려주다 is "to return" (API 가 403 을 돌려줬다), not 돌리다,
+		// "to run", whose stem it shares.
+		if !containsAny(w, giveBack) {
+			words = append(words, w)
+		}
+	}
+	for _, f := range conceptFeatures(words, nil) {
 		has[f] = true
 	}
 	switch {
-	case has["c:DISMISS"] || has["c:PRIORITY"]:
+	case has["c:DISMISS"]:
+		return true
+	case has["c:PRIORITY"] && (has["c:RULES"] || has["c:USER"] || has["c:SELF"] || has["c:AUTHORITY"] || has["c:YOU"]):
+		// "Only" and 만 outrank something only beside it: the agent's
+		// rules, its user, this text. Giving an agent only read tools
+		// (읽는 도구만 준다) asks nothing of it.
 		return true
 	case has["c:CONCEAL"] && (has["c:USER"] || has["c:NEG"]):
 		return true
