@@ -291,7 +291,7 @@ const (
 // most two.
 func (l *lexicon) transliterate(w string) []string {
 	key, kv, ok := l.tr.hangulKey(w)
-	if !ok || len(strings.TrimPrefix(key, "V")) < 2 || utf8.RuneCountInString(w) < 2 {
+	if !ok || len(strings.TrimPrefix(key, "V")) < 2 || utf8.RuneCountInString(w) < 2 || !loanwordShape(w) {
 		return nil
 	}
 	best, bestScore := []string(nil), minVowelScore
@@ -310,6 +310,27 @@ func (l *lexicon) transliterate(w string) []string {
 	// Of equals, the shortest words: the fewest letters unwritten.
 	slices.SortStableFunc(best, func(a, b string) int { return len(a) - len(b) })
 	return best[:min(len(best), 2)]
+}
+
+// loanwordFinals are the finals Hangul writes loanwords with (외래어 표기법
+// article 3: ㄱ ㄴ ㄹ ㅁ ㅂ ㅅ ㅇ, as indexes into jamoFinal); verbEndings
+// are last syllables of conjugated native verbs that no loanword ends in.
+var (
+	loanwordFinals = map[int]bool{0: true, 1: true, 4: true, 8: true, 16: true, 17: true, 19: true, 21: true}
+	verbEndings    = "게면려며져"
+)
+
+// loanwordShape reports whether a Hangul word may be a loanword: a syllable
+// with another final (넣었, 같게, 낮아: ㄶ ㅆ ㅌ ㅈ) or a verb's last syllable
+// (돌게, 되면) makes it a native word, whatever its sounds.
+func loanwordShape(w string) bool {
+	rs := []rune(w)
+	for _, r := range rs {
+		if s, ok := decompose(r); ok && !loanwordFinals[s.f] {
+			return false
+		}
+	}
+	return !strings.ContainsRune(verbEndings, rs[len(rs)-1])
 }
 
 // addVocab adds an English word to the transliteration vocabulary.
