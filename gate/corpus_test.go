@@ -398,6 +398,16 @@ func TestGateLabelledCorpus(t *testing.T) {
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 0.98, "injection": 1}, false},
+		// own11 (session 5): 100 attempts in 21 disguises (conditional,
+		// future, multi-step, authority among the new ones) and 60 findings
+		// that look like them, by an outside writer, run once before it was
+		// tuned on: good 52/60, attempts 88/100. Outside the model's
+		// training set: retrained with it, the model's out-of-fold recall
+		// fell from 80.7 % to 71.9 % of the tuning attempts and its
+		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
+		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
+		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
+			map[string]float64{"good": 0.866, "injection": 0.88}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that
