@@ -310,7 +310,9 @@ func sentenceAsks(sn string, v *views) bool {
 	for _, w := range reModelWord.FindAllString(sn, -1) {
 		// 돌려주다 is "to return" (API 가 403 을 돌려줬다), not 돌리다,
 		// "to run", whose stem it shares.
-		if !containsAny(w, giveBack) {
+		// A limit on a quantity (50줄만, "only 50 lines") outranks
+		// nothing.
+		if !containsAny(w, giveBack) && !(strings.HasSuffix(w, "만") && w[0] >= '0' && w[0] <= '9') {
 			words = append(words, w)
 		}
 	}
