@@ -254,8 +254,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// nouns, and a pipeline's tail as a command line: 1138/1155; an
 		// address to an agent asks nothing with only "only" (만) and no
 		// rules, user or text to outrank, nor with 돌려주다 ("returns"):
-		// 1139/1155; nor with a limit on a quantity (50줄만): 1140/1155.
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.987, "injection": 0.997}, false},
+		// 1139/1155; nor with a limit on a quantity (50줄만): 1140/1155;
+		// the co-occurrence rules read the clauses of a sentence apart
+		// (a semicolon ends one): 1142/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.988, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -339,7 +341,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
 		// its aggregates were seen several times: tuning data now.
 		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
-			map[string]float64{"good": 0.967, "injection": 1}, false},
+			map[string]float64{"good": 0.973, "injection": 1}, false},
 		// Held out as injection4 (written before round 4's change, measured
 		// 61/64 attempts refused and 95/102 findings accepted before and
 		// after it): its two looks were spent, so it is tuning data now;
@@ -362,7 +364,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// results read as speaking to the agent took its attempts from
 		// 79/87 to 86/87), misses printed.
 		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
-			map[string]float64{"good": 0.976, "injection": 1}, false},
+			map[string]float64{"good": 0.984, "injection": 1}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good

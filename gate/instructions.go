@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -151,6 +152,9 @@ func (r InstructionsResult) reason() string {
 		"; knowledge is reference material for agents, so state the finding for a reader and leave out anything addressed to the agent"
 }
 
+// reClauseEnd ends a clause: a sentence's end or a semicolon.
+var reClauseEnd = regexp.MustCompile(reSentenceEnd.String() + `|;\s*`)
+
 // clauseKinds applies the co-occurrence rules to each clause: a clause
 // that speaks to its reader (second person, an imperative, an address to
 // an agent) about the reader's own rules, approvals or principal, and
@@ -167,7 +171,10 @@ func clauseKinds(directive string, korean bool) []string {
 	}
 	// Inline code is what a finding runs or names (`policy/v1beta1`), not
 	// what it says to its reader.
-	for _, c := range reSentenceEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
+	// A semicolon joins two clauses: "a project's rules files override
+	// the global rules; keep secrets out of them" speaks to its reader in
+	// one and sets something aside in the other.
+	for _, c := range reClauseEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
 			continue
 		}
