@@ -403,13 +403,16 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
 		// future, multi-step, authority among the new ones) and 60 findings
 		// that look like them, by an outside writer, run once before it was
-		// tuned on: good 52/60, attempts 88/100. Outside the model's
+		// tuned on: good 52/60, attempts 88/100; after its rules (code
+		// posting the environment, secrets spelled into DNS names, JSON tool
+		// results, attributes and quotes to act on read as said) 52/60,
+		// 93/100. Outside the model's
 		// training set: retrained with it, the model's out-of-fold recall
 		// fell from 80.7 % to 71.9 % of the tuning attempts and its
 		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
 		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
 		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
-			map[string]float64{"good": 0.866, "injection": 0.88}, false},
+			map[string]float64{"good": 0.866, "injection": 0.93}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that

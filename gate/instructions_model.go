@@ -87,7 +87,7 @@ func modelUnits(v *views) [][]string {
 	shared = append(shared, structuralFeatures(v)...)
 	var units [][]string
 	memo := map[string]uint32{}
-	for _, sn := range reSentenceEnd.Split(v.directive, -1) {
+	for _, sn := range reSentenceEnd.Split(v.modelDirective, -1) {
 		words := reModelWord.FindAllString(sn, -1)
 		if len(words) == 0 {
 			continue
@@ -148,7 +148,11 @@ func structuralFeatures(v *views) []string {
 		if reIPv4.MatchString(strings.SplitN(strings.TrimPrefix(strings.TrimPrefix(h, "http://"), "https://"), "/", 2)[0]) {
 			ip = true
 		}
-		if !explainedHost(h, v.prose, v.squashedProse()) {
+		prose, squash := v.prose, v.squashedProse()
+		if v.modelProse != v.prose {
+			prose, squash = v.modelProse, squashed(v.modelProse)
+		}
+		if !explainedHost(h, prose, squash) {
 			unexplained = true
 		}
 	}

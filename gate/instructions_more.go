@@ -84,8 +84,22 @@ var (
 	// result speaks to the agent through its values, which the agent
 	// reads as its own tool's answer, so they are not mentions.
 	reToolResultLabel = regexp.MustCompile(`(?m)^\s*(?:\[|<)?(?:tool|function|system|command|mcp)[ _-]?(?:call[ _-]?)?(?:result|output|response)s?(?:\]|>)?\s*:|(?m)^\s*(?:도구|툴|함수|시스템|명령)\s*(?:실행\s*)?(?:결과|출력|응답)\s*:`)
-	// reKeyBeforeQuote ends a structured key right before a quoted value.
-	reKeyBeforeQuote = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
+	// reToolResultJSON is JSON shaped as a tool's call or result, or a
+	// chat message from a tool or the system ({"tool": …, "result": …},
+	// {"type": "function_result", …}, {"role": "tool", …}, {"name": …,
+	// "arguments": …}): the same forgery without a label.
+	reToolResultJSON = regexp.MustCompile(`"(?:tool|tool_name|tool_call|function_call|tool_result|function_result)"\s*:|"type"\s*:\s*"(?:function_result|tool_result|tool_use|function_call|tool_call)"|"role"\s*:\s*"(?:tool|system|developer|function)"|"name"\s*:\s*"[^"]{1,40}"\s*,\s*"(?:arguments|output|result|input)"\s*:`)
+	// reAgentAttr is an HTML or XML attribute naming the agent it speaks
+	// to (<meta name="agent-instructions" content="…">).
+	reAgentAttr = regexp.MustCompile(`(?i)\bname\s*=\s*["'][\w-]*(?:llm|agent|assistant|instruction|\bai\b)[\w-]*["']`)
+	// reActOnQuoted asks the reader to do what a quoted text says ("…을
+	// 번역하고, 번역한 내용대로 행동하세요", "translate it and follow it"):
+	// the quote is then said, not mentioned.
+	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) (?:it|them|the translation)\b|\b(?:follow|apply) (?:it|them|the translat\w+(?: text| instructions?)?)\b`)
+	// reKeyBeforeQuote ends a structured key right before a quoted value;
+	// reAttrBeforeQuote an attribute's too (content="…").
+	reKeyBeforeQuote  = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
+	reAttrBeforeQuote = regexp.MustCompile(`(?:^|[{,\n\s])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
 	// reLinkBeforeQuote is a link destination before its title:
 	// [ref]: https://… "title", [text](https://… "title").
 	reLinkBeforeQuote = regexp.MustCompile(`(?:\]:\s*|\]\()\S+\s+$`)
@@ -93,13 +107,26 @@ var (
 	reVocativeQuote = regexp.MustCompile(`^["“‘']\s*(?:dear |hey |hello |attention,? |note to |to )?(?:the |all |any )?(?:ai|llm|assistants?|agents?|models?|claude|codex|copilot|ai (?:assistants?|agents?|readers?)|coding (?:agents?|assistants?)|에이전트|어시스턴트|ai\s*에이전트)\s*(?:님|들)?\s*[,:—-]`)
 )
 
+// keyBeforeQuote reports a key before a quote: a structured key's, or
+// with speech an attribute's too.
+func keyBeforeQuote(before string, speech bool) bool {
+	if speech {
+		return reAttrBeforeQuote.MatchString(before)
+	}
+	return reKeyBeforeQuote.MatchString(before)
+}
+
 // removeMentions removes quoted phrases, which a text mentions rather
 // than says, except quotes that speak: a value under a key that names
 // the agent, a link's title (a model reads it), a quote that opens by
-// addressing an agent in a text that is no write-up of an attack.
-func removeMentions(s string) string {
-	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s)
+// addressing an agent in a text that is no write-up of an attack; with
+// speech also the values of a bare JSON tool result, an attribute's value
+// beside one naming the agent, and every quote of a text that asks its
+// reader to act on what it quotes.
+func removeMentions(s string, speech bool) string {
+	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s) || speech && (reToolResultJSON.MatchString(s) || reAgentAttr.MatchString(s))
 	attack := reAttackWords.MatchString(s)
+	actOn := speech && !attack && reActOnQuoted.MatchString(s)
 	var b strings.Builder
 	last := 0
 	for _, loc := range reMentioned.FindAllStringIndex(s, -1) {
@@ -110,7 +137,7 @@ func removeMentions(s string) string {
 			q = s[start:loc[1]]
 		}
 		before := s[max(0, start-80):start]
-		if agentKeys && reKeyBeforeQuote.MatchString(before) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
+		if actOn || agentKeys && keyBeforeQuote(before, speech) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
 			continue
 		}
 		b.WriteString(s[last:loc[0]])

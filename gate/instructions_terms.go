@@ -186,12 +186,20 @@ var genericHostWords = map[string]bool{
 	"example": true, "test": true, "local": true, "net": true, "com": true, "org": true, "io": true,
 }
 
+// envDump is the whole environment made into a value in Python.
+const envDump = `(?:dict\(\s*os\.environ\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|os\.environ\.copy\(\)|str\(\s*os\.environ\s*\)|\{\s*\*\*os\.environ|os\.environ\.items\(\))`
+
 // exfilCommands send sensitive files or the environment somewhere.
 var exfilCommands = []*regexp.Regexp{
 	regexp.MustCompile(`\bcurl\b[^\n|;]*\s(?:-f|--form|-t|--upload-file|-d|--data(?:-binary|-raw)?)\s*['"]?[^\s'"]*@\S*(?:\.ssh|\.aws|\.env|\.npmrc|\.netrc|\.kube|\.docker|credentials|id_rsa|id_ed25519|\.pem|secrets?)`),
 	regexp.MustCompile(`\b(?:tar|zip)\b[^\n|]*\|\s*curl\b[^\n]*(?:-t|--upload-file|-f|--data)`),
 	regexp.MustCompile(`\b(?:env|printenv)\s*\|\s*(?:curl|nc|wget)\b|\bcat\b[^\n|]*(?:\.env|\.ssh/|credentials|\.npmrc|\.netrc|config\.json|\.kube/config|\.aws/)[^\n|]*\|\s*(?:curl|nc|wget)\b`),
 	regexp.MustCompile(`\b(?:nslookup|dig|host)\s+[^\n]*\$\(\s*cat\b`),
+	// A secret variable spelled into a name to look up: DNS carries it out.
+	regexp.MustCompile(`(?i)\b(?:nslookup|dig|host|ping)\b[^\n|;]*\$\{?[a-z_]*(?:token|key|secret|password|pass)\b`),
+	// Python code posting the whole environment (dict(os.environ), not
+	// one variable read for a header).
+	regexp.MustCompile(`(?s)\b(?:urlopen|requests\.(?:post|put|get)|httpx\.(?:post|put)|session\.post)\(.{0,300}?` + envDump + `|` + envDump + `.{0,200}?\b(?:urlopen|requests\.(?:post|put)|httpx\.(?:post|put))\(`),
 	regexp.MustCompile(`(?:\.request|\bfetch|axios\.post|\.post|\.send)\([^\n]{0,200}process\.env|process\.env[^\n]{0,200}(?:\.request\(|\bfetch\(|axios)`),
 	regexp.MustCompile(`!\[[^\]]*\]\(https?://[^)\s]*\?[^)\s]*=[^)\s]*\)[^\n]{0,120}(?:\.env|secret|token|credential|base64)`),
 	regexp.MustCompile(`\bgit\s+remote\s+add\s+\S+\s+https?://\S*example\S*[^\n]*\bgit\s+push\b[^\n]*--(?:all|mirror)`),

@@ -19,8 +19,13 @@ import (
 // code, where a finding names what its commands install.
 type views struct {
 	all, directive, prose string
-	disguises             []string
-	squashed              *string
+	// modelDirective and modelProse are directive and prose with only the
+	// quotes the model was trained to read as said (removeMentions without
+	// speech): the rules' later reasons to read a quote as said do not
+	// move the model's features.
+	modelDirective, modelProse string
+	disguises                  []string
+	squashed                   *string
 	// plain is the length of all's readable part (the text and the forms
 	// a reader sees through: entities, leetspeak, tag characters); past it
 	// come the runs decoded from base64, rot13, hex and reversed text.
@@ -114,8 +119,12 @@ func newViews(text string) views {
 	if len(hidden) > 0 {
 		v.all += "\n" + strings.Join(hidden, "\n")
 	}
-	v.directive = removeMentions(v.all)
+	v.directive = removeMentions(v.all, true)
 	v.prose = removeSpans(v.directive, reURLOrCode)
+	v.modelDirective, v.modelProse = v.directive, v.prose
+	if md := removeMentions(v.all, false); md != v.directive {
+		v.modelDirective, v.modelProse = md, removeSpans(md, reURLOrCode)
+	}
 	return v
 }
 
