@@ -20,19 +20,15 @@ var reKoreanCondition = regexp.MustCompile(`(?:아|어|해)야\s([가-힣])`)
 // concretePractice reports security or operations advice that names few
 // tools but says exactly what to do and what it changes: a text of some
 // length, in the nouns of its domain, that states a consequence, a limit
-// or an order of steps, holds no hedge and tells no story (n, the
-// narrative stage's reading, finds no narrated sentence, no Korean past
-// tense, no first-person subject and no story marker: a practice is
-// stated, and a story around the work can name the same nouns; see told). Vague advice in the same
-// words ("rotate them now and then", "review the pipeline as a whole",
-// "keep secrets somewhere safe") always hedges: it leaves when, how much
+// or an order of steps, holds no hedge and is not told as a story (see
+// told; a story around the work can name the same nouns). Vague advice in
+// the same words ("rotate them now and then", "review the pipeline as a
+// whole", "keep secrets somewhere safe") hedges: it leaves when, how much
 // and what to check to the reader (testdata/gate/calibration/inj-prose.jsonl,
-// long-vague.jsonl and the platitudes of every tuning file).
+// long-vague.jsonl, practice.jsonl and the platitudes of every tuning
+// file carry at least one hedge).
 func concretePractice(text, lower string, found []string, n NarrativeResult) bool {
-	if told(lower, n) {
-		return false
-	}
-	if letterLength(text) < practiceLength || hedged(lower) || !statesConsequence(lower, found) {
+	if told(lower, n) || letterLength(text) < practiceLength || hedged(lower) || !statesConsequence(lower, found) {
 		return false
 	}
 	seen := map[string]bool{}
