@@ -15,6 +15,7 @@ var knownTech = []string{
 	"Go", "golang", "python", "cpython", "typescript", "javascript", "node.js", "nodejs", "Node", "deno", "Bun",
 	"rust", "java", "jvm", "kotlin", "Swift", "ruby", "php", "c++", "c#", ".net", "scala", "elixir", "erlang",
 	"haskell", "lua", "perl", "bash", "zsh", "posix", "wasm", "webassembly", "sql", "html", "CSS", "css",
+	"gcc", "clang", "llvm", "msvc",
 	// Databases and data.
 	"postgres", "postgresql", "pgvector", "pgbouncer", "pgx", "libpq", "mysql", "mariadb", "sqlite", "sqlite3",
 	"redis", "valkey", "memcached", "mongodb", "dynamodb", "cassandra", "elasticsearch", "opensearch", "kafka",
