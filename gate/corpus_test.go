@@ -256,8 +256,9 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// rules, user or text to outrank, nor with 돌려주다 ("returns"):
 		// 1139/1155; nor with a limit on a quantity (50줄만): 1140/1155;
 		// the co-occurrence rules read the clauses of a sentence apart
-		// (a semicolon ends one): 1142/1155.
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.988, "injection": 0.997}, false},
+		// (a semicolon ends one): 1142/1155; 비밀 is a concealment cue only
+		// as 비밀로 (keep secret), not as a secret (비밀 접근): 1143/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.989, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -399,7 +400,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
-			map[string]float64{"good": 0.98, "injection": 1}, false},
+			map[string]float64{"good": 0.99, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
 		// future, multi-step, authority among the new ones) and 60 findings
 		// that look like them, by an outside writer, run once before it was
