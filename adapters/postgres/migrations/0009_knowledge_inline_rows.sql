@@ -1,0 +1,23 @@
+-- 0009_knowledge_inline_rows: an entry's row keeps its values, its vector
+-- included, in the heap unless the row cannot fit a page. pgvector gives the
+-- vector column EXTERNAL storage and PostgreSQL toasts a row past about
+-- 2 kB (toast_tuple_target), so every 512-dimension vector (2,052 bytes)
+-- went to TOAST, and a query's 100 vector candidates, scored by their cosine
+-- where they are stored (NearestScored), read each vector through the TOAST
+-- index: 1,550 buffers a query at 100,000 entries, 746 with the vectors in
+-- their rows (EXPLAIN, warm). STORAGE MAIN on the vector alone is worse:
+-- the row still passes the target, so the toaster compresses the vector and
+-- moves every other value longer than a TOAST pointer (id, title, content,
+-- norm_hash, model, analysis) out instead, six TOAST reads a row. At a
+-- target of a page nothing is compressed or moved out of a row that fits
+-- (a 512-dimension row is about 2.7 kB, three to a page); a larger one (a
+-- 3072-dimension vector, 64k characters of content) is toasted as before,
+-- the largest value first.
+--
+-- A reloption: it takes effect for rows written from now on and rewrites
+-- nothing (the HNSW graph is not rebuilt). Rows already in TOAST stay
+-- there until the table is rewritten, an operator's step (README,
+-- "Knowledge on Postgres", rows written before 0009): VACUUM FULL holds
+-- an exclusive lock and rebuilds every index; pg_repack does it online.
+
+ALTER TABLE knowledge_entries SET (toast_tuple_target = 8160);
