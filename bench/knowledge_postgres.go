@@ -53,9 +53,9 @@ type pgOpts struct {
 	// trigramAB measures the queries and contributions again without the
 	// trigram index (knowledge_postgres_trigram.go).
 	trigramAB bool
-	// storage, when set, is the embedding column's STORAGE (such as MAIN)
+	// layout, when set, names the table's storage layout (pgLayouts), set
 	// before the seed, for knowledge-postgres-storage.
-	storage string
+	layout string
 }
 
 // benchKnowledgePostgres runs benchKnowledgePostgresAt at 10,000 and
@@ -109,7 +109,7 @@ func benchKnowledgePostgres(ctx context.Context, cfg config) ([]row, error) {
 // request's time goes. The entries are seeded by COPY and the indexes built
 // after, as a bulk load would be (seedPostgres).
 func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o pgOpts) ([]row, error) {
-	dbURL, reused, err := cl.database(ctx, fmt.Sprintf("%d%s", o.n, o.storage))
+	dbURL, reused, err := cl.database(ctx, fmt.Sprintf("%d%s", o.n, o.layout))
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +118,8 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 		return nil, err
 	}
 	defer pool.Close()
-	if o.storage != "" {
-		if _, err := pool.Exec(ctx, `ALTER TABLE knowledge_entries ALTER COLUMN embedding SET STORAGE `+o.storage); err != nil {
+	if o.layout != "" {
+		if _, err := pool.Exec(ctx, pgLayouts[o.layout]); err != nil {
 			return nil, err
 		}
 	}
@@ -131,8 +131,8 @@ func benchKnowledgePostgresAt(ctx context.Context, cfg config, cl pgCluster, o p
 	if o.n >= 1000000 {
 		k = fmt.Sprintf("%dM", o.n/1000000)
 	}
-	if o.storage != "" {
-		k += ", embedding STORAGE " + o.storage
+	if o.layout != "" {
+		k += ", layout " + o.layout
 	}
 
 	vecs, ids, seed, model, err := seedPostgres(ctx, dbURL, o.n, hashed, o.mwm, reused)

@@ -65,10 +65,11 @@ func (s *statements) print(ctx context.Context, phase string) {
 }
 
 // explainQuery prints EXPLAIN (ANALYZE, BUFFERS) of a query's nearest
-// neighbour search, as the driver runs it, to stderr.
+// neighbour search, as the engine asks the driver for it (NearestScored:
+// the rows scored where their vectors are stored), to stderr.
 func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb benchEmbedder, text string) {
 	v := emb.Vector(text)
-	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestEntriesSQL(len(v)),
+	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestScoredSQL(len(v)),
 		emb.Model(), "academy", pgvector.NewVector(v), 100)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: explain: %v\n", err)
@@ -82,5 +83,5 @@ func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb benchEmbedder, te
 			lines = append(lines, "bench:   "+l)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of NearestEntries(100):\n%s\n", strings.Join(lines, "\n"))
+	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of NearestScored(100):\n%s\n", strings.Join(lines, "\n"))
 }
