@@ -57,3 +57,29 @@ func TestNativeWordsStayNative(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineeringWordsKoEn: the Korean words engineers write for common
+// operations and symptoms, bare and with their particles and endings, meet
+// the English words an English finding uses for them. The bare 권한, 경로,
+// 추가, 제한, 초과, 재시도 and 분할 are not listed: trimKorean still cuts them as
+// a stem and an ending (권 + 한, 초 + 과, read as second; issue 23 item 3).
+func TestEngineeringWordsKoEn(t *testing.T) {
+	for _, c := range []struct{ text, en string }{
+		{"배포", "deploy"}, {"배포했더니", "deploy"}, {"롤백", "rollback"}, {"롤백하면", "rollback"},
+		{"재시작", "restart"}, {"재시작해도", "restart"}, {"권한이", "permission"}, {"인증서", "certificate"},
+		{"인증서가", "certificate"}, {"만료", "expire"}, {"만료됐다", "expire"}, {"만료된", "expire"},
+		{"누수", "leak"}, {"누수가", "leak"}, {"느려짐", "slow"}, {"느려졌다", "slow"}, {"끊김", "disconnect"},
+		{"끊겼다", "disconnect"}, {"충돌", "conflict"}, {"충돌이", "crash"}, {"빌드", "build"}, {"빌드가", "build"},
+		{"캐시", "cache"}, {"캐시를", "cache"}, {"경로가", "path"}, {"추가했다", "add"}, {"재시도가", "retry"},
+		{"타임아웃", "timeout"}, {"지연", "latency"}, {"복구", "restore"}, {"의존성", "dependency"},
+		{"장애", "outage"}, {"중복", "duplicate"}, {"삭제", "delete"}, {"업그레이드", "upgrade"},
+	} {
+		ws := SearchWords(c.text)
+		if len(ws) != 1 {
+			t.Fatalf("SearchWords(%q) = %v, want one word", c.text, ws)
+		}
+		if got := Analyze(ws[0]).Bridges; !slices.Contains(got, c.en) {
+			t.Errorf("%s (%s) → %v, want %s", c.text, ws[0], got, c.en)
+		}
+	}
+}
