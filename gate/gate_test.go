@@ -174,6 +174,7 @@ func TestDetectPIITable(t *testing.T) {
 		{"관리자 페이지 계정은 admin / Sk!9wq#2Lm 입니다.", []string{PIIPassword}},
 		{"the login is deploy / Hx7vQ29aRt", []string{PIIPassword}},
 		{"login fails / ERR_AUTH_401 in the log", nil},
+		{"The login is ghcr.io / ReadPackages2 scope", nil},
 		{"account settings / security/two-factor2fa", nil},
 		{"credentials are `user` / `<password>`", nil},
 		{"call +61 491 570 156 or (02) 5550 4321", nil},

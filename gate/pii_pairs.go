@@ -79,8 +79,9 @@ var reAccountPair = regexp.MustCompile(`(?i)(?:계정|account|login|credentials?
 var accountPairHints = []string{"계정", "account", "login", "credential", "로그인"}
 
 // accountPassword reports whether the value after the slash of an account
-// pair reads as a password: no further slash (a path), and a symbol or
-// letters of both cases with a digit (not ERR_AUTH_401).
+// pair reads as a password: no further slash (a path), a digit, and a
+// symbol or letters of both cases in no word (not ERR_AUTH_401, not
+// ReadPackages2).
 func accountPassword(m string) bool {
 	v := strings.TrimRight(reAccountPair.FindStringSubmatch(m)[1], ".,;:)")
 	if strings.Contains(v, "/") {
@@ -93,8 +94,12 @@ func accountPassword(m string) bool {
 		digit = digit || unicode.IsDigit(r)
 		symbol = symbol || strings.ContainsRune("!#$%&*@^~?+=", r)
 	}
-	return digit && (symbol || upper && lower)
+	return digit && (symbol || upper && lower && !reLowerRun.MatchString(v))
 }
+
+// reLowerRun is a run of four lower-case letters: a word's (ReadPackages2,
+// OAuth2Proxy), which a generated password seldom holds.
+var reLowerRun = regexp.MustCompile(`[a-z]{4}`)
 
 // prosePlaceholder passes what prose says about a password that is not
 // one: a word, a template, a mask, or anything without both a letter and

@@ -96,7 +96,9 @@ func (k *Engine) Reanalyse(ctx context.Context) (int, error) {
 			if err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
 				return done, fmt.Errorf("store new analysis of %s: %w", e.ID, err)
 			}
-			done++
+			if err == nil { // not one absorbed or redacted meanwhile
+				done++
+			}
 			after = e.ID
 		}
 	}

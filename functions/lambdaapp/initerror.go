@@ -58,11 +58,14 @@ func runtimeAPI() string { return os.Getenv("AWS_LAMBDA_RUNTIME_API") }
 
 var (
 	// reURLUser is the user information of a URL (postgres://user:pw@host).
-	reURLUser = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/@\s"']+@`)
+	// It runs to the last @ before the end of the URL, as Go's URL parser
+	// splits (a password may hold @ or /).
+	reURLUser = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^\s"']*@`)
 	// reSecretParam is a credential passed as name=value: a URL's query
-	// parameter or a connection string's keyword (password=…, sslpassword,
-	// X-Amz-Credential, token, secret, key).
-	reSecretParam = regexp.MustCompile(`(?i)\b([A-Za-z0-9_-]*(?:password|passwd|pwd|secret|token|credential|key))(=|:\s*)("[^"]*"|'[^']*'|[^\s&;"',]+)`)
+	// parameter or a connection string's keyword (password=…, password =
+	// …, sslpassword, X-Amz-Credential, X-Amz-Signature, token, secret,
+	// key), or name:value with no space; "NAME: message" is a message.
+	reSecretParam = regexp.MustCompile(`(?i)\b([A-Za-z0-9_-]*(?:password|passwd|pwd|secret|token|credential|signature|key))(\s*=\s*|:)("[^"]*"|'[^']*'|[^\s&;"',]+)`)
 )
 
 // Scrub masks what may be a credential in msg: the user and password of

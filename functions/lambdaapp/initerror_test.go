@@ -54,6 +54,20 @@ func TestReportInitError(t *testing.T) {
 		}
 	}
 
+	for _, c := range []struct{ in, gone, kept string }{
+		{`PUMASI_KNOWLEDGE "postgres://pumasi:p@ss-Zq9@db.internal/k": refused`, "ss-Zq9", "db.internal/k"},
+		{`PUMASI_KNOWLEDGE "postgres://u:a/b-Zq9@db.internal/k": refused`, "a/b-Zq9", "db.internal/k"},
+		{`connect: password = hunter2Zq user=app`, "hunter2Zq", "user=app"},
+		{`s3: X-Amz-Signature=abc123def456&X-Amz-Date=20261203`, "abc123def456", "X-Amz-Date"},
+		{`PUMASI_SECRET: must be at least 32 bytes`, "", "must be at least 32 bytes"},
+		{`invalid key: PUMASI_EMBEDDINGS_KEY is empty`, "", "PUMASI_EMBEDDINGS_KEY is empty"},
+	} {
+		got := Scrub(c.in)
+		if c.gone != "" && strings.Contains(got, c.gone) || !strings.Contains(got, c.kept) {
+			t.Errorf("Scrub(%q) = %q: want %q gone and %q kept", c.in, got, c.gone, c.kept)
+		}
+	}
+
 	status = http.StatusForbidden
 	if err := ReportInitError(context.Background(), api, cause); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("ReportInitError on a 403 = %v, want an error naming it", err)
