@@ -1,0 +1,167 @@
+package local
+
+// retrievalFloors are the figures each corpus part reached, less rounding:
+// the corpus and the embedder are deterministic, so a drop is a regression
+// (the approximate vector index moves a query now and then: a floor leaves
+// it that much). TestRetrievalQuality fails below them.
+func retrievalFloors() map[string]func(f retrievalFigures) []floor {
+	return map[string]func(f retrievalFigures) []floor{
+		tuningPart.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.44},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.78}, // 158/202 with round 6's feedback (152 before)
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.89},
+				{"korean recall@5", f.recall5(gKorean), 0.92},
+				{"rewordings merged", f.merges.rewordings(), 0.85},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0.99},
+				{"tuner-written look-alikes kept apart", ratio(f.tunerMerges.tn, f.tunerMerges.tn+f.tunerMerges.fp), 1},
+			}
+		},
+		// Issue 23's first held-out batch, tuning data since round 2.
+		tuning2Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.72},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.94},
+				{"rewordings merged", f.merges.rewordings(), 0.97},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+			}
+		},
+		// Round 2's held-out batch, tuning data since round 3.
+		tuning3Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.79}, // 64/80 with round 6's feedback (63 before)
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.95},
+				{"rewordings merged", f.merges.rewordings(), 0.99},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+			}
+		},
+		// Round 3's held-out batch, tuning data since round 4. Its floors
+		// are still the figures measured as held-out on the code it was
+		// written against (2026-12-02, round 3, commit acfb251) and again
+		// once round 3's change was done (commit d74954c), unchanged, not
+		// goals: keyword
+		// 1.000 / 1.000, paraphrase 0.850 / 0.950, ko→en 1.000, en→ko
+		// 1.000, Korean 1.000 (recall@5), rewordings 16/20, look-alikes
+		// merged 2/20 (the issue's goal is none); round 4 (a plain
+		// setting given with =, a command's options reordered) keeps
+		// all 20 look-alikes apart, rewordings still 16/20.
+		tuning4Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.84},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.94},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.99},
+				{"rewordings merged", f.merges.rewordings(), 0.8},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+			}
+		},
+		// Round 4's held-out batch, tuning data since round 5. Its floors
+		// are the figures measured as held-out on the code it was written
+		// against (commit f566d7a) and again after round 4's change
+		// (744dbb6): keyword 1.000 / 1.000, paraphrase 0.875 / 0.938,
+		// ko→en 1.000 (2), en→ko 1.000 (4), Korean 0.889 / 0.944,
+		// rewordings 24/26, look-alikes merged 2/27; round 5 (a noun
+		// swapped, one file in two places) keeps all 27 apart, and a
+		// qualified name read as the same name merges 25/26.
+		tuning5Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.87},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.93},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.94},
+				{"rewordings merged", f.merges.rewordings(), 0.96},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+			}
+		},
+		// Round 5's held-out batch, tuning data since round 6. Its floors
+		// are the figures measured as held-out on the code it was written
+		// against (2026-12-02, round 5, commit eda42ca): keyword 1.000 /
+		// 1.000, paraphrase 0.967 / 1.000, ko→en 0.933 / 0.967 (30), en→ko
+		// 0.867 / 0.967 (30), Korean 0.971 / 0.986 (70), rewordings 29/32,
+		// look-alikes merged 1/33; after round 5's change (commit 286960a,
+		// second and last look): recall the same, rewordings 30/32,
+		// look-alikes 0/33.
+		tuning6Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.96},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.99},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.96},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.96},
+				{"korean recall@5", f.recall5(gKorean), 0.98},
+				{"rewordings merged", f.merges.rewordings(), 0.93},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+			}
+		},
+		// Round 6's held-out batch (heldout6/), written on 2026-12-02 by a
+		// writer who read no code, no lexicon and no other part's data (its
+		// README), frozen and measured once before round 6's change, on
+		// d95e3a0 with the panic fix d991518 (before it, contributing the
+		// batch crashed the engine): keyword 1.000 / 1.000 (90), paraphrase
+		// 0.456 / 0.800 (90), ko→en 0.933 / 0.967 (30), en→ko 0.852 / 1.000
+		// (27), Korean 0.833 / 0.952 (84), rewordings 30/40, look-alikes
+		// 0/40. Look 2, after round 6's change (pseudo-relevance feedback,
+		// stored analyses) on 2026-12-02: paraphrase r@5 0.811, everything
+		// else the same. Both looks are spent; the floors sit at the "after".
+		// Tuning data (retrieval7/) since session 5.
+		tuning7Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.81},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.96},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.95},
+				{"rewordings merged", f.merges.rewordings(), 0.75},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+				// pairs-tuner.jsonl: 120 pairs an outside writer wrote for
+				// tuning in session 5, run once before any change: 49/50
+				// rewordings merged, 1/70 look-alikes merged (two React hooks
+				// of one family); after sameFrame 49/50, 0/70.
+				{"tuner-written rewordings merged", f.tunerMerges.rewordings(), 0.98},
+				{"tuner-written look-alikes kept apart", ratio(f.tunerMerges.tn, f.tunerMerges.tn+f.tunerMerges.fp), 1},
+			}
+		},
+		// Session 5's held-out batch (heldout7/), written on 2026-12-03 by a
+		// writer who read no project file (its README), frozen and measured
+		// once before session 5's changes, on 101b451: keyword 1.000 / 1.000
+		// (90), paraphrase 0.767 / 0.933 (90), ko→en 0.367 / 0.567 (30),
+		// en→ko 0.926 / 1.000 (27), Korean 0.702 / 0.833 (84), rewordings
+		// 37/40, look-alikes merged 1/40; the semantic stand-in 40/40, 0/40.
+		heldOut7Part.name: func(f retrievalFigures) []floor {
+			return []floor{
+				{"keyword recall@1", f.recall1(gKeyword), 0.99},
+				{"keyword recall@5", f.recall5(gKeyword), 0.99},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.76},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.93},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.56},
+				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
+				{"korean recall@5", f.recall5(gKorean), 0.83},
+				{"rewordings merged", f.merges.rewordings(), 0.92},
+				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.975},
+			}
+		},
+	}
+}
