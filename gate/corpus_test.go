@@ -257,8 +257,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// 1139/1155; nor with a limit on a quantity (50줄만): 1140/1155;
 		// the co-occurrence rules read the clauses of a sentence apart
 		// (a semicolon ends one): 1142/1155; 비밀 is a concealment cue only
-		// as 비밀로 (keep secret), not as a secret (비밀 접근): 1143/1155.
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.989, "injection": 0.997}, false},
+		// as 비밀로 (keep secret), not as a secret (비밀 접근): 1143/1155; a
+		// practice may state what can happen ("a fetched page can contain
+		// text that reads like instructions"): 1144/1155.
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.990, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -365,7 +367,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// results read as speaking to the agent took its attempts from
 		// 79/87 to 86/87), misses printed.
 		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
-			map[string]float64{"good": 0.984, "injection": 1}, false},
+			map[string]float64{"good": 0.992, "injection": 1}, false},
 		// gate3 and injection6 were written on 2026-12-02 for the next
 		// change to the gate, by a helper who read no case of testdata/gate,
 		// and measured once before it on f3e5537 (look 1 of 2): gate3 good

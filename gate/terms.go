@@ -396,13 +396,15 @@ var hedges = []string{
 	"좋은 ", "잘 지", "편리", "필요한 만큼", "미묘하게", "늘 ", "의식", "지켜보", "최신", "매력적",
 }
 
-// consequences are the words with which a practice states what it does
-// or prevents, or in which order it goes: a negation or a limit ("cannot",
-// "only", 없다, 만), a contrast ("rather than", 아니라) or a step ("before",
-// "then", 먼저, 뒤에). A cause word (reCause) counts too.
+// consequences are the words with which a practice states what it does,
+// prevents or lets happen, or in which order it goes: a negation or a
+// limit ("cannot", "only", 없다, 만), a possibility ("a fetched page can
+// contain …"), a contrast ("rather than", 아니라) or a step ("before",
+// "then", 먼저, 뒤에). A cause word (reCause) counts too. Most vague advice
+// states one as well; the hedges are what keep it out.
 var consequences = []string{
 	"not", "cannot", "can't", "doesn't", "don't", "won't", "never", "still", "only", "fail", "fails",
-	"rather than", "instead of", "before", "after", "first", "last", "then", "until",
+	"rather than", "instead of", "before", "after", "first", "last", "then", "until", "can", "could",
 	"없다", "않는다", "않는", "못한다", "못 ", "않고", "남는다", "열린다", "닿고", "없고", "없으", "대신", "만 ", "뿐",
 	"전에", "뒤에", "먼저", "다음", "나서", "아니라", "절대",
 }
