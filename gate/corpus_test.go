@@ -247,19 +247,10 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// (857 + 97), attempts 908/909 (822 + 86). With was-heldout6 and 7
 		// in it and the model retrained on them (session 5): good 1091/1155
 		// (the same 954 + 52 + 85), attempts 1078/1081 (909 + 69 + 100).
-		// A concrete practice (advice naming no tool that states its
-		// effect, a limit or an order of steps, with no hedge and no story)
-		// passes the accept rule (gategood): good 1091 → 1133/1155; one
-		// third-person past clause in it, code, filters and text among its
-		// nouns, and a pipeline's tail as a command line: 1138/1155; an
-		// address to an agent asks nothing with only "only" (만) and no
-		// rules, user or text to outrank, nor with 돌려주다 ("returns"):
-		// 1139/1155; nor with a limit on a quantity (50줄만): 1140/1155;
-		// the co-occurrence rules read the clauses of a sentence apart
-		// (a semicolon ends one): 1142/1155; 비밀 is a concealment cue only
-		// as 비밀로 (keep secret), not as a secret (비밀 접근): 1143/1155; a
-		// practice may state what can happen ("a fetched page can contain
-		// text that reads like instructions"): 1144/1155.
+		// gategood: a concrete practice passes the accept rule, and the
+		// instructions stage's address and clause rules read "only", 돌려주다,
+		// semicolons and 비밀 more closely: good 1091 → 1144/1155 (steps in
+		// testdata/gate/README.md and the commit messages).
 		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.990, "injection": 0.997}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
