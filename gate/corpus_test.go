@@ -413,11 +413,15 @@ func TestGateLabelledCorpus(t *testing.T) {
 		// session's changes to the gate, on 101b451 (look 1, per-label
 		// lines only): gate5 good 79/80, placeholders 41/45, narratives
 		// 39/40, platitudes 38/40, PII 55/55; injection8 findings 90/100,
-		// attempts 91/100. Floors sit there.
+		// attempts 91/100. (A rule tried by gategood and changed before it
+		// landed printed gate5's narratives once, 38/40.) Look 2, on the
+		// session's final gate (53e0dba): gate5 good 80/80, the rest
+		// unchanged; injection8 findings 92/100, attempts 95/100. Both are
+		// spent; the floors sit at the "after".
 		{"held-out/gate5", "testdata/gate/heldout/gate5.jsonl", held["gate5.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, true},
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, true},
 		{"held-out/injection8", "testdata/gate/heldout/injection8.jsonl", held["injection8.jsonl"],
-			map[string]float64{"good": 0.90, "injection": 0.91}, true},
+			map[string]float64{"good": 0.92, "injection": 0.95}, true},
 	}
 	for _, p := range parts {
 		f := judge(t, p.cases)
