@@ -20,15 +20,8 @@ import (
 // the transaction ends, so Absorb or Redact cannot delete it meanwhile.
 // Returns not_found.
 func lockEntry(ctx context.Context, tx pgx.Tx, id string) (string, error) {
-	var hive string
-	err := tx.QueryRow(ctx, `SELECT hive FROM knowledge_entries WHERE id = $1 FOR SHARE`, id).Scan(&hive)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", notFound(id)
-	}
-	if err != nil {
-		return "", fmt.Errorf("read entry: %w", err)
-	}
-	return hive, nil
+	hives, err := lockEntries(ctx, tx, id)
+	return hives[id], err
 }
 
 // lockEntries locks the rows of ids FOR SHARE in one statement, in id

@@ -35,26 +35,17 @@ func TestInlineRowsMigration(t *testing.T) {
 		}
 		return n
 	}
-	files := func() string {
-		t.Helper()
-		var s string
-		if err := pool.QueryRow(ctx, `SELECT string_agg(relname || ' ' || relfilenode, ', ' ORDER BY relname) FROM pg_class
-			WHERE relname IN ('knowledge_entries', $1)`, VectorIndexName(512)).Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	old, fresh := unitVector(512, 1), unitVector(512, 2)
 	insertEntry(t, pool, "old", "academy", "Replica lag", "The replica lagged behind the primary during a vacuum freeze", nil, "a", old)
 	if got := toasted(); got != 1 {
 		t.Fatalf("before 0009: %d values in TOAST, want 1 (the old entry's vector)", got)
 	}
-	was := files()
+	was := tableFiles(t, pool, 512)
 	if err := Migrate(ctx, pool); err != nil {
 		t.Fatal(err)
 	}
 	wantAllApplied(t, pool)
-	if got := files(); got != was {
+	if got := tableFiles(t, pool, 512); got != was {
 		t.Errorf("0009 rewrote the table or its vector index: %s, was %s", got, was)
 	}
 	insertEntry(t, pool, "new", "academy", "Pool size", "Size the pgx pool to the cores the database has, not the clients", nil, "b", fresh)

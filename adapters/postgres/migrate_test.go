@@ -80,6 +80,20 @@ func schemaMigrations(t *testing.T, pool *pgxpool.Pool) []string {
 	return got
 }
 
+// tableFiles names the files (relfilenodes) of knowledge_entries and of
+// its vector index for dims, so a test can tell whether a migration
+// rewrote either; both must exist.
+func tableFiles(t *testing.T, pool *pgxpool.Pool, dims int) string {
+	t.Helper()
+	var s string
+	var n int
+	if err := pool.QueryRow(context.Background(), `SELECT string_agg(relname || ' ' || relfilenode, ', ' ORDER BY relname), count(*)
+		FROM pg_class WHERE relname IN ('knowledge_entries', $1)`, VectorIndexName(dims)).Scan(&s, &n); err != nil || n != 2 {
+		t.Fatalf("relfilenodes = %q (%d), %v; want the table and its vector index", s, n, err)
+	}
+	return s
+}
+
 func wantAllApplied(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
 	ms, err := loadMigrations()
