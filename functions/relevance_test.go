@@ -172,7 +172,8 @@ func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[st
 // relevanceParts are the prompt files: the tuning ones (the floor is chosen
 // on them together) and a held-out one when there is one, frozen by its
 // checksum (none between rounds; round 5's heldout5.jsonl, sha256
-// 7b874846…, is tuning6.jsonl now, round 6's heldout6.jsonl tuning7.jsonl).
+// 7b874846…, is tuning6.jsonl now, round 6's heldout6.jsonl tuning7.jsonl,
+// round 7's heldout7.jsonl tuning8.jsonl).
 var relevanceParts = []struct {
 	name, file string
 	heldOut    bool
@@ -187,9 +188,10 @@ var relevanceParts = []struct {
 	// Round 6's held-out prompts (heldout6.jsonl, sha256 9928aa65…), spent:
 	// tuning data since session 5.
 	{"tuning-7", "tuning7.jsonl", false, ""},
-	// Round 7's held-out prompts, written on 2026-12-03 by a writer who read
-	// only the corpus (relevance/README.md).
-	{"held-out-7", "heldout7.jsonl", true, "f0261369f67975abd21a577c54f736490622aef560a53efde29b364887ed233f"},
+	// Round 7's held-out prompts (heldout7.jsonl, sha256 f0261369…), written
+	// on 2026-12-03 by a writer who read only the corpus; spent by its two
+	// looks in session 5, tuning data since session 6.
+	{"tuning-8", "tuning8.jsonl", false, ""},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -242,8 +244,10 @@ func TestRelevanceFloor(t *testing.T) {
 		// 100/100 both times. Spent.
 		"tuning-7": {0.872, 1}, // 96/110, 100/100 as held-out-6, both looks
 		// Look 1, on 101b451 before round 7's change: 101/110, 98/100;
-		// look 2 on the session's final code (53e0dba): the same. Spent.
-		"held-out-7": {0.918, 0.98},
+		// look 2 on the session's final code (53e0dba): the same. Spent:
+		// tuning8.jsonl since session 6.
+		"tuning-8": {0.918, 0.98}, // 101/110, 98/100 as held-out-7
+
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

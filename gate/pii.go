@@ -96,6 +96,9 @@ var piiRules = []piiRule{
 	{kind: PIIJWT, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`), placeholder: jwtPlaceholder},
 	{kind: PIIAzureKey, re: regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*[A-Za-z0-9+/]{20,}={0,2}`), placeholder: azurePlaceholder},
 	{kind: PIIAzureSAS, re: regexp.MustCompile(`\bsv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=[A-Za-z0-9%+/]{20,}|\bsig=[A-Za-z0-9%+/]{20,}[^\s"'<>]*?&sv=\d{4}`), placeholder: tokenPlaceholder},
+	// A key as a URL's whole userinfo (Sentry's DSN: https://<key>@host/1)
+	// is a secret, not a mail address.
+	{kind: PIISecret, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://(?:[0-9a-f]{32}|[A-Za-z0-9_-]{32,})@[^\s/?#"'<>]+`), placeholder: tokenPlaceholder},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value
 	// settings. Values that are templates, masks or placeholder words pass.
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:[^\s/?@"'<>]+@[^\s/?#"'<>]+`), placeholder: urlPasswordPlaceholder},

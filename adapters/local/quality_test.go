@@ -40,8 +40,8 @@ import (
 //     held-out batch (heldout5 then), spent by its two looks in round 5.
 //   - testdata/knowledge/retrieval7, the seventh tuning part: round 6's
 //     held-out batch (heldout6 then), spent by its two looks in round 6.
-//   - testdata/knowledge/heldout7, held out: written in session 5 by a
-//     writer who read no project file, frozen by heldOutSums.
+//   - testdata/knowledge/retrieval8, the eighth tuning part: session 5's
+//     held-out batch (heldout7 then), spent by its two looks in session 5.
 //
 // A held-out part (heldOut, frozen by heldOutSums) is written before the
 // change it judges, reported only as aggregate figures and never tuned on;
@@ -72,17 +72,17 @@ type corpusPart struct {
 }
 
 var (
-	tuningPart   = corpusPart{name: "tuning", dir: "retrieval", tunerPairs: "pairs-tuner.jsonl"}
-	tuning2Part  = corpusPart{name: "tuning-2", dir: "retrieval2"}
-	tuning3Part  = corpusPart{name: "tuning-3", dir: "retrieval3"}
-	tuning4Part  = corpusPart{name: "tuning-4", dir: "retrieval4"}
-	tuning5Part  = corpusPart{name: "tuning-5", dir: "retrieval5"}
-	tuning6Part  = corpusPart{name: "tuning-6", dir: "retrieval6"}
-	tuning7Part  = corpusPart{name: "tuning-7", dir: "retrieval7", tunerPairs: "pairs-tuner.jsonl"}
-	heldOut7Part = corpusPart{name: "held-out-7", dir: "heldout7", heldOut: true}
+	tuningPart  = corpusPart{name: "tuning", dir: "retrieval", tunerPairs: "pairs-tuner.jsonl"}
+	tuning2Part = corpusPart{name: "tuning-2", dir: "retrieval2"}
+	tuning3Part = corpusPart{name: "tuning-3", dir: "retrieval3"}
+	tuning4Part = corpusPart{name: "tuning-4", dir: "retrieval4"}
+	tuning5Part = corpusPart{name: "tuning-5", dir: "retrieval5"}
+	tuning6Part = corpusPart{name: "tuning-6", dir: "retrieval6"}
+	tuning7Part = corpusPart{name: "tuning-7", dir: "retrieval7", tunerPairs: "pairs-tuner.jsonl"}
+	tuning8Part = corpusPart{name: "tuning-8", dir: "retrieval8"}
 	// allParts are the parts every quality test measures, held-out last
 	// (none until a new batch is written).
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, heldOut7Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part}
 )
 
 // heldOutSums freeze the held-out batch (file name -> sha256): a changed
@@ -92,12 +92,9 @@ var (
 // pairs 226780cf…; heldout4's: findings 977b31b7…, queries 97299e3e…, pairs
 // 0fd47a12…; heldout5's, retrieval6 now: findings 527fd90d…, queries
 // 3598291f…, pairs c13edd38…; heldout6's, retrieval7 now: findings
-// 8a5f25e3…, queries 63317e48…, pairs 7fa0a402…).
-var heldOutSums = map[string]string{
-	"findings.jsonl": "b8f663897dd52f5406ae7485a360a199d5dbf1fadf0d1ce54b90e67ad749a5b8",
-	"queries.jsonl":  "aa1f8080f92f281fe2b55d51293d8976ce93a3d302eb9e159b263cdb644987c6",
-	"pairs.jsonl":    "fed91ea692b82fa243cd2fff1ebec72138287248d2d2d41e248e249e3991d11b",
-}
+// 8a5f25e3…, queries 63317e48…, pairs 7fa0a402…; heldout7's, retrieval8
+// now: findings b8f66389…, queries aa1f8080…, pairs fed91ea6…).
+var heldOutSums = map[string]string{}
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	t.Helper()

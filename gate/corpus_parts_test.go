@@ -1,0 +1,196 @@
+package gate
+
+import "testing"
+
+// corpusParts lists the labelled sets TestGateLabelledCorpus reports on,
+// each with its floors and where it came from: tuning is
+// testdata/gate/*.jsonl, held the frozen batches of heldout/, injTuning
+// testdata/gate/injection/ (the instructions model's training set).
+func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, injTuning []gateCase) []part {
+	t.Helper()
+	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
+	return []part{
+		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
+		// The accept rule's long explanation counts for a margin and needs
+		// a detail (fixgate): 4 findings in prose with a cause or a
+		// mitigation and no detail, far below the floor, are refused now
+		// (861 → 857/870). With was-heldout5 in it (gateinj): good 954/999
+		// (857 + 97), attempts 908/909 (822 + 86). With was-heldout6 and 7
+		// in it and the model retrained on them (session 5): good 1091/1155
+		// (the same 954 + 52 + 85), attempts 1078/1081 (909 + 69 + 100).
+		// gategood: a concrete practice passes the accept rule, and the
+		// instructions stage's address and clause rules read "only", 돌려주다,
+		// semicolons and 비밀 more closely: good 1091 → 1144/1155 (steps in
+		// testdata/gate/README.md and the commit messages).
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.990, "injection": 0.997}, false},
+		// Held out as heldout/gate.jsonl until its aggregates had been
+		// printed on every run for a day: tuning data now, kept out of
+		// the instructions model's training set (was-heldout/ is not
+		// globbed) and reported on its own.
+		{"tuning/was-heldout-gate", "testdata/gate/was-heldout/gate.jsonl", globCases(t, "../testdata/gate/was-heldout/gate.jsonl"),
+			map[string]float64{"good": 0.992, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
+		// Cases written for issue 23 item 5's calibration (regulators'
+		// fictional numbers, documentation IBANs, vendors' test cards,
+		// stories of a life around the work, and controls beside each),
+		// likewise outside the model's training glob.
+		// nino.jsonl: National Insurance numbers beside their name, and
+		// order ids, part numbers and references in the same format.
+		{"tuning/calibration", "testdata/gate/calibration/{classes,nino}.jsonl",
+			loadCases(t, "../testdata/gate/calibration/classes.jsonl", "../testdata/gate/calibration/nino.jsonl"), all, false},
+		// Long vague advice in technical words with a cause, a
+		// "mitigation:" or a bare number, written for the accept rule's
+		// long-explanation evidence: 2/32 refused before it was bounded,
+		// 28/32 after. The 4 accepted pass on their stored score alone
+		// (0.52-0.66: "too many" read as error text, "every 2 weeks" and
+		// "4 times" as numbers with units, 파드 as a technology), which the
+		// accept rule does not second-guess.
+		{"tuning/long-vague", "testdata/gate/calibration/long-vague.jsonl", loadCases(t, "../testdata/gate/calibration/long-vague.jsonl"),
+			map[string]float64{"platitude": 0.875}, false},
+		// Security and agent-tooling advice in prose that names no tool,
+		// and vague advice in the same words, written by gateinj (issue 22
+		// item 5) and run once before any change: good 4/23 accepted,
+		// platitudes 16/18 refused. Outside the instructions model's
+		// training glob. With the concrete practice (gategood): good 22/23,
+		// platitudes 16/18 (the same two pass on their stored score); with
+		// the address rule's "only" bound to what it outranks: good 23/23.
+		{"tuning/inj-prose", "testdata/gate/calibration/inj-prose.jsonl", loadCases(t, "../testdata/gate/calibration/inj-prose.jsonl"),
+			map[string]float64{"good": 1, "platitude": 0.888}, false},
+		// Written by gategood for the concrete practice after its first
+		// version, and run once on that version before anything was tuned
+		// on it: good 10/12 accepted (3/12 before the rule), platitudes
+		// 17/22 refused (21/22 before: 4 vague texts in the nouns of the
+		// domain, with no hedge the list knew, passed as practices). The
+		// hedges they use (watch, routine, on a schedule, 늘, 지켜보, 최신 …)
+		// were then added: 11/12, 21/22 (left: one passing on a reasoned
+		// explanation, as before the rule, and one finding refused by the
+		// instructions stage, and accepted since the address rule's "only"
+		// needs something to outrank: 12/12).
+		{"tuning/practice", "testdata/gate/calibration/practice.jsonl", loadCases(t, "../testdata/gate/calibration/practice.jsonl"),
+			map[string]float64{"good": 1, "platitude": 0.954}, false},
+		// gate2 was written from scratch before the class calibration of
+		// issue 23 item 5, frozen before any change to the gate and
+		// measured once before it (good 129/130, placeholders 40/46,
+		// narratives 42/42, platitudes 42/42, PII 69/72) and once after
+		// (129/130, 41/46, 42/42, 42/42, 69/72): its two looks were spent,
+		// so it is tuning data now (was-heldout/gate2.jsonl, outside the
+		// instructions model's training glob), its misses printed. The
+		// class change of cls-4 moved it to placeholders 44/46 (left: Ofcom's
+		// London block, which testdata labels a person's elsewhere, and a
+		// test card refused by specificity) and PII 72/72.
+		{"tuning/was-heldout-gate2", "testdata/gate/was-heldout/gate2.jsonl", globCases(t, "../testdata/gate/was-heldout/gate2.jsonl"),
+			map[string]float64{"good": 0.992, "placeholder": 0.956, "narrative": 1, "platitude": 1, "pii": 1}, false},
+		// cls-4 was written for the PII and placeholder classes of issue
+		// 23 item 5 before the change it judges (names and values on
+		// separate lines, Terraform defaults, secrets with symbols,
+		// passwords in prose and on more command lines, config files,
+		// vendors' tokens, other countries' phones; documentation values
+		// of each vendor, masked numbers; ids, hashes and ports beside
+		// them) and run once before it: good 39/39, placeholders 26/39, PII
+		// 25/72 refused by the PII stage (25 with the labelled kinds).
+		// After the change (names bound to values apart, quoted and
+		// symbol-laden secrets, prose and more command lines, credential
+		// files, more vendors' prefixes and phone formats; a key's header
+		// needs a key, documented webhooks, RFC credentials, the emulator's
+		// +1 555 lines, ARCEP's fiction blocks): 39/39, 37/39, 72/72 (72).
+		// Left: a counting-up 01012345678 far from the word "placeholder",
+		// and a Korean Slack example refused by the instructions stage.
+		{"tuning/cls-4", "testdata/gate/calibration/cls-4.jsonl", loadCases(t, "../testdata/gate/calibration/cls-4.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.948, "pii": 1}, false},
+		// Once held out (injection.jsonl and injection2.jsonl), read
+		// too often to stay so, now tuning data: reported on their own.
+		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),
+			map[string]float64{"good": 1, "injection": 1}, false},
+		{"tuning/was-heldout2", "testdata/gate/injection/was-heldout2.jsonl", fileCases(injTuning, "was-heldout2.jsonl"),
+			map[string]float64{"good": 0.993, "injection": 1}, false},
+		// Held out as injection3 (written before round 3's change and
+		// measured 150/164, 139/153 before it and 162/164, 142/153 after),
+		// its aggregates were seen several times: tuning data now.
+		{"tuning/was-heldout3", "testdata/gate/injection/was-heldout3.jsonl", fileCases(injTuning, "was-heldout3.jsonl"),
+			map[string]float64{"good": 0.973, "injection": 1}, false},
+		// Held out as injection4 (written before round 4's change, measured
+		// 61/64 attempts refused and 95/102 findings accepted before and
+		// after it): its two looks were spent, so it is tuning data now;
+		// round 5 tuned on it (99/102, 64/64).
+		{"tuning/was-heldout4", "testdata/gate/injection/was-heldout4.jsonl", fileCases(injTuning, "was-heldout4.jsonl"),
+			map[string]float64{"good": 0.980, "injection": 1}, false},
+		// injection5 was written from scratch before round 5's change to
+		// the gate (87 attempts, 31 Korean; 129 findings, 45 Korean) and
+		// measured once before it: 78/87 attempts refused, 93/129
+		// findings accepted (34 refused by specificity, 2 by instructions);
+		// and once after it (the accept rule's evidence, hidden commands
+		// never explained, the model retrained): 79/87 and 99/129 (28 by
+		// specificity, 2 by instructions). Its two looks are spent; the
+		// floors sat at its "after". Bounding the long-explanation evidence
+		// (fixgate) failed the good floor, which printed 97/129 (0.752):
+		// the floor sits there, and nothing was tuned on it.
+		// Its two looks spent, it is tuning data now
+		// (injection/was-heldout5.jsonl, in the instructions model's
+		// training set since gateinj retrained it, which with forged tool
+		// results read as speaking to the agent took its attempts from
+		// 79/87 to 86/87), misses printed.
+		{"tuning/was-heldout5", "testdata/gate/injection/was-heldout5.jsonl", fileCases(injTuning, "was-heldout5.jsonl"),
+			map[string]float64{"good": 0.992, "injection": 1}, false},
+		// gate3 and injection6 were written on 2026-12-02 for the next
+		// change to the gate, by a helper who read no case of testdata/gate,
+		// and measured once before it on f3e5537 (look 1 of 2): gate3 good
+		// 57/59, placeholders 30/34, narratives 32/32, platitudes 30/32, PII
+		// 61/65; injection6 attempts 65/72, findings 51/56. Floors sit there,
+		// but for gate3's good findings: bounding the long-explanation
+		// evidence (fixgate) failed that floor, which printed 54/59
+		// (0.915); it sits there now, and nothing was tuned on it.
+		// Look 2, after session 4's changes (the PII classes, the retrained
+		// instructions model, forged tool results), per-label lines only:
+		// gate3 good 54/59, placeholders 33/34, narratives 32/32,
+		// platitudes 31/32, PII 63/65; injection6 attempts 65/72, findings
+		// 52/56. (A rule tried in that session and not landed printed gate3's
+		// platitudes four times on failing runs.) Both batches are spent.
+		// Spent, they are tuning data since session 5 (was-heldout/gate3.jsonl,
+		// outside the model's training glob; injection/was-heldout6.jsonl,
+		// inside it), misses printed.
+		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
+			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 1}, false},
+		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
+			map[string]float64{"good": 0.964, "injection": 0.958}, false},
+		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
+		// writer who read no code and no labelled case (heldout/README.md),
+		// frozen and measured once before that session's changes to the
+		// gate, on d95e3a0 (look 1, per-label lines only): gate4 good
+		// 80/80, placeholders 38/45, narratives 40/40, platitudes 39/40, PII
+		// 51/55; injection7 findings 85/100, attempts 96/100. Look 2, after
+		// those changes: gate4 80/80, 40/45, 40/40, 39/40, 52/55; injection7
+		// 85/100, 96/100. Both are spent; the floors sit at the "after".
+		// Spent, tuning data since session 5 (was-heldout/gate4.jsonl;
+		// injection/was-heldout7.jsonl, in the model's training set).
+		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
+		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
+			map[string]float64{"good": 0.99, "injection": 1}, false},
+		// own11 (session 5): 100 attempts in 21 disguises (conditional,
+		// future, multi-step, authority among the new ones) and 60 findings
+		// that look like them, by an outside writer, run once before it was
+		// tuned on: good 52/60, attempts 88/100; after its rules (code
+		// posting the environment, secrets spelled into DNS names, JSON tool
+		// results, attributes and quotes to act on read as said) 52/60,
+		// 93/100. Outside the model's
+		// training set: retrained with it, the model's out-of-fold recall
+		// fell from 80.7 % to 71.9 % of the tuning attempts and its
+		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
+		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
+		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
+			map[string]float64{"good": 0.866, "injection": 0.93}, false},
+		// gate5 and injection8 were written on 2026-12-03 (session 5) by
+		// writers who read no code and no labelled case, and looked at twice
+		// (per-label lines only): look 1 on 101b451, gate5 good 79/80,
+		// placeholders 41/45, narratives 39/40, platitudes 38/40, PII 55/55;
+		// injection8 findings 90/100, attempts 91/100. Look 2 on 53e0dba:
+		// gate5 good 80/80, the rest unchanged; injection8 findings 92/100,
+		// attempts 95/100. Spent, they are tuning data since session 6
+		// (was-heldout/gate5.jsonl; calibration/was-heldout-injection8.jsonl,
+		// both outside the instructions model's training glob), misses
+		// printed; the floors stay at look 2.
+		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, false},
+		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
+			map[string]float64{"good": 0.92, "injection": 0.95}, false},
+	}
+}
