@@ -192,6 +192,9 @@ var relevanceParts = []struct {
 	// on 2026-12-03 by a writer who read only the corpus; spent by its two
 	// looks in session 5, tuning data since session 6.
 	{"tuning-8", "tuning8.jsonl", false, ""},
+	// Session 6's held-out prompts, written on 2026-12-03 by a writer who
+	// read only the corpus (relevance/README.md).
+	{"held-out-8", "heldout8.jsonl", true, "777bf27821d905d0ea4642f6f32a5ddd314976f33aad2b6041a4fc5768cd6206"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -247,6 +250,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// look 2 on the session's final code (53e0dba): the same. Spent:
 		// tuning8.jsonl since session 6.
 		"tuning-8": {0.918, 0.98}, // 101/110, 98/100 as held-out-7
+		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100.
+		"held-out-8": {0.854, 0.95},
 
 	}
 	var tuning []relevancePrompt
