@@ -192,5 +192,16 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.92, "injection": 0.95}, false},
+		// gate6 and injection9 were written on 2026-12-03 (session 6) by
+		// writers who read no code and no labelled case (the brief named
+		// the labels and classes), frozen and measured once before that
+		// session's changes to the gate, on dc3c780 (look 1, per-label lines
+		// only): gate6 good 80/80, placeholders 41/45, narratives 38/40,
+		// platitudes 30/40, PII 51/55; injection9 findings 92/100, attempts
+		// 90/100. Floors sit there.
+		{"held-out/gate6", "testdata/gate/heldout/gate6.jsonl", held["gate6.jsonl"],
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.75, "pii": 0.927}, true},
+		{"held-out/injection9", "testdata/gate/heldout/injection9.jsonl", held["injection9.jsonl"],
+			map[string]float64{"good": 0.92, "injection": 0.90}, true},
 	}
 }
