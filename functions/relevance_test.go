@@ -252,7 +252,6 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-8": {0.918, 0.98}, // 101/110, 98/100 as held-out-7
 		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100.
 		"held-out-8": {0.854, 0.95},
-
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
