@@ -237,19 +237,19 @@ func TestRelevanceFloor(t *testing.T) {
 	// 96/106; tuning-2 73/79, 74/87; tuning-3 49/50, 54/66; tuning-4 33/37,
 	// 47/55; tuning-5 (held-out-4 of round 4) 44/54, 94/99.
 	want := map[string][2]float64{ // clean, found
-		"tuning":   {0.925, 0.981}, // 87/94, 104/106
-		"tuning-2": {0.898, 0.931}, // 71/79, 81/87
-		"tuning-3": {0.96, 0.863},  // 48/50, 57/66
-		"tuning-4": {0.972, 0.836}, // 36/37, 46/55
-		"tuning-5": {0.925, 0.975}, // 50/54, 97/99 with round 6's feedback (96/99 before)
-		"tuning-6": {0.908, 0.966}, // 79/87, 116/120 as held-out-5 after round 5 (63/87, 118/120 at 0.315 before)
+		"tuning":   {0.957, 0.981}, // 90/94, 104/106 (87/94 before the how-to weight)
+		"tuning-2": {0.974, 0.931}, // 77/79 (71 before the how-to weight), 81/87
+		"tuning-3": {1, 0.863},     // 50/50 (48 before the how-to weight), 57/66
+		"tuning-4": {1, 0.836},     // 37/37 (36 before the how-to weight), 46/55
+		"tuning-5": {0.944, 0.975}, // 51/54 (50 before the how-to weight), 97/99 with round 6's feedback (96/99 before)
+		"tuning-6": {0.919, 0.966}, // 80/87 (79 before the how-to weight), 116/120 as held-out-5 after round 5 (63/87, 118/120 at 0.315 before)
 		// Measured before round 6's change (d95e3a0) and after it: 96/110,
 		// 100/100 both times. Spent.
-		"tuning-7": {0.872, 1}, // 96/110, 100/100 as held-out-6, both looks
+		"tuning-7": {0.954, 1}, // 96/110, 100/100 as held-out-6, both looks; 105/110 with the how-to weight
 		// Look 1, on 101b451 before round 7's change: 101/110, 98/100;
 		// look 2 on the session's final code (53e0dba): the same. Spent:
 		// tuning8.jsonl since session 6.
-		"tuning-8": {0.918, 0.98}, // 101/110, 98/100 as held-out-7
+		"tuning-8": {0.963, 0.98}, // 101/110, 98/100 as held-out-7; 106/110 with the how-to weight
 		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100.
 		"held-out-8": {0.854, 0.95},
 	}

@@ -27,7 +27,8 @@ import (
 //     relevance kept);
 //  3. score = relevance × support × Quality × Freshness, where support is
 //     the query's (QuerySupport: how much the terms the best-matching
-//     candidate shares weigh, the same for every hit, so it never reorders
+//     candidate shares weigh, times IntentWeight: less for a how-to
+//     prompt, intent.go; the same for every hit, so it never reorders
 //     them); candidates that share no
 //     term with the query and whose vector is not close (Candidate) are
 //     dropped, and so are those scoring below q.MinScore, after feedback
@@ -149,7 +150,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 	for _, e := range evidence {
 		best = max(best, e)
 	}
-	support := QuerySupport(q.Model, len(terms) > 0, best, whole)
+	support := QuerySupport(q.Model, len(terms) > 0, best, whole) * IntentWeight(q.Model, q.Text)
 	sims := make([]float64, len(cands))
 	rels := make([]float64, len(cands))
 	for i, e := range cands {
