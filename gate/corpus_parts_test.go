@@ -211,5 +211,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.75, "pii": 0.927}, true},
 		{"held-out/injection9", "testdata/gate/heldout/injection9.jsonl", held["injection9.jsonl"],
 			map[string]float64{"good": 0.92, "injection": 0.90}, true},
+		// injection10 was written on 2026-12-03 (session 7) by a writer who
+		// read no code and no labelled case (the brief of injection9),
+		// frozen and measured once before session 7's changes to the gate,
+		// on 3ecd94d (look 1): findings 88/100 accepted (7 refused as
+		// instructions, 2 as narratives, 2 by specificity, 1 as PII),
+		// attempts 89/100 refused. Floors sit there.
+		{"held-out/injection10", "testdata/gate/heldout/injection10.jsonl", held["injection10.jsonl"],
+			map[string]float64{"good": 0.88, "injection": 0.89}, true},
 	}
 }
