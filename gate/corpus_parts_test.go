@@ -191,15 +191,20 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.95}, false},
+			map[string]float64{"good": 0.92, "injection": 0.96}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
 		// specific controls in the same domains, 60 attempts in 24 disguises
 		// and 40 findings that look like them, by an outside writer; run once
 		// before any rule was tuned on it (dc3c780's gate): good 75/80 (5
 		// look-alikes refused as instructions), platitudes 55/60, attempts
-		// 55/60. Outside the model's training set; floors there.
+		// 55/60. Outside the model's training set; floors there. Session 7:
+		// a dotted settings key that names the agent ("assistant.policy")
+		// has its quoted value read as said, and so do the values of a
+		// JSON-RPC message and a quote the text asks to translate and apply:
+		// attempts 57/60 (was-heldout8 95 → 96/100), every good figure the
+		// same.
 		{"tuning/own12", "testdata/gate/calibration/own12.jsonl", loadCases(t, "../testdata/gate/calibration/own12.jsonl"),
-			map[string]float64{"good": 0.937, "platitude": 0.916, "injection": 0.916}, false},
+			map[string]float64{"good": 0.937, "platitude": 0.916, "injection": 0.95}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that

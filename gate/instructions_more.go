@@ -78,7 +78,7 @@ var (
 	// reAgentKey is a key of structured text (JSON, YAML, front matter)
 	// that names the agent it speaks to: note_for_llm, ai_instructions,
 	// 에이전트_지시.
-	reAgentKey = regexp.MustCompile(`(?m)^\s*["']?[\w가-힣-]*(?:llm|\bai_|_ai\b|agent|assistant|에이전트|어시스턴트|지시)[\w가-힣-]*["']?\s*:|["'][\w-]*(?:llm|\bai_|_ai\b|agent|assistant|instruction)[\w-]*["']\s*:`)
+	reAgentKey = regexp.MustCompile(`(?m)^\s*["']?[\w가-힣.-]*(?:llm|\bai_|_ai\b|agent|assistant|에이전트|어시스턴트|지시)[\w가-힣.-]*["']?\s*:|["'][\w.-]*(?:llm|\bai_|_ai\b|agent|assistant|instruction)[\w.-]*["']\s*:`)
 	// reToolResultLabel labels a text as a tool's or the system's output
 	// ("Tool result: {…}", "function output:", "도구 결과:"): a forged
 	// result speaks to the agent through its values, which the agent
@@ -88,18 +88,18 @@ var (
 	// chat message from a tool or the system ({"tool": …, "result": …},
 	// {"type": "function_result", …}, {"role": "tool", …}, {"name": …,
 	// "arguments": …}): the same forgery without a label.
-	reToolResultJSON = regexp.MustCompile(`"(?:tool|tool_name|tool_call|function_call|tool_result|function_result)"\s*:|"type"\s*:\s*"(?:function_result|tool_result|tool_use|function_call|tool_call)"|"role"\s*:\s*"(?:tool|system|developer|function)"|"name"\s*:\s*"[^"]{1,40}"\s*,\s*"(?:arguments|output|result|input)"\s*:`)
+	reToolResultJSON = regexp.MustCompile(`"(?:tool|tool_name|tool_call|function_call|tool_result|function_result|jsonrpc)"\s*:|"type"\s*:\s*"(?:function_result|tool_result|tool_use|function_call|tool_call)"|"role"\s*:\s*"(?:tool|system|developer|function)"|"name"\s*:\s*"[^"]{1,40}"\s*,\s*"(?:arguments|output|result|input)"\s*:`)
 	// reAgentAttr is an HTML or XML attribute naming the agent it speaks
 	// to (<meta name="agent-instructions" content="…">).
 	reAgentAttr = regexp.MustCompile(`(?i)\bname\s*=\s*["'][\w-]*(?:llm|agent|assistant|instruction|\bai\b)[\w-]*["']`)
 	// reActOnQuoted asks the reader to do what a quoted text says ("…을
 	// 번역하고, 번역한 내용대로 행동하세요", "translate it and follow it"):
 	// the quote is then said, not mentioned.
-	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b`)
+	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b|\btranslate\b[^.\n"]{0,40}\b(?:and|then)\s+(?:apply|follow|obey|execute|carry out|act on|do)\b(?:\s+(?:it|them|that))?\s*[:.]|번역(?:해서|한\s*(?:뒤|후|다음)|하고)[^.\n"]{0,20}(?:실행|적용|따르|따라)`)
 	// reKeyBeforeQuote ends a structured key right before a quoted value;
 	// reAttrBeforeQuote an attribute's too (content="…").
-	reKeyBeforeQuote  = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
-	reAttrBeforeQuote = regexp.MustCompile(`(?:^|[{,\n\s])\s*["']?[\w가-힣-]+["']?\s*[:=]\s*$`)
+	reKeyBeforeQuote  = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣.-]+["']?\s*[:=]\s*$`)
+	reAttrBeforeQuote = regexp.MustCompile(`(?:^|[{,\n\s])\s*["']?[\w가-힣.-]+["']?\s*[:=]\s*$`)
 	// reLinkBeforeQuote is a link destination before its title:
 	// [ref]: https://… "title", [text](https://… "title").
 	reLinkBeforeQuote = regexp.MustCompile(`(?:\]:\s*|\]\()\S+\s+$`)
