@@ -247,21 +247,52 @@ var reNotAttack = regexp.MustCompile(`\b(?:not|no|isn't|never|nothing)\s+(?:\w+\
 func describedAsAttack(text string, start, end int) bool {
 	from := start
 	for n := 0; n < 2 && from > 0; n++ {
-		i := strings.LastIndexAny(text[:from-1], ".!?\n")
+		i := lastSentenceEnd(text[:from-1])
 		if i < 0 {
 			from = 0
 			break
 		}
 		from = i + 1
 	}
-	to := end
-	if i := strings.IndexAny(text[end:], ".!?\n"); i >= 0 {
+	to := len(text)
+	if i := nextSentenceEnd(text[end:]); i >= 0 {
 		to = end + i
-	} else {
-		to = len(text)
 	}
 	window := text[from:to]
 	return reAttackWords.MatchString(window) && !reNotAttack.MatchString(window) && !reRunVerbToReader.MatchString(window)
+}
+
+// lastSentenceEnd is the index of the last sentence end in s: a newline,
+// or a full stop, "!" or "?" that ends s or comes before a space (so the
+// dots of setup.py, os.system and evil.example end no sentence); -1 when
+// there is none.
+func lastSentenceEnd(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if endsSentence(s, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// nextSentenceEnd is the index of the first sentence end in s, or -1.
+func nextSentenceEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if endsSentence(s, i) {
+			return i
+		}
+	}
+	return -1
+}
+
+func endsSentence(s string, i int) bool {
+	switch s[i] {
+	case '\n':
+		return true
+	case '.', '!', '?':
+		return i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '\n'
+	}
+	return false
 }
 
 // reRunVerbToReader tells the reader to run something.

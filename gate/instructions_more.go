@@ -230,11 +230,11 @@ var reCautionWords = regexp.MustCompile(`\b(?:we replaced|replaced it|rather tha
 // describedAsRisky reports a command whose sentence or the next warns
 // about it, in a text that tells no reader to run it.
 func describedAsRisky(text string, start, end int) bool {
-	from := strings.LastIndexAny(text[:start], ".!?\n") + 1
+	from := lastSentenceEnd(text[:start]) + 1
 	to := len(text)
 	n := 0
 	for i := end; i < len(text); i++ {
-		if strings.IndexByte(".!?\n", text[i]) >= 0 {
+		if endsSentence(text, i) {
 			if n++; n == 2 {
 				to = i
 				break
