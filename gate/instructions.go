@@ -174,6 +174,10 @@ func clauseKinds(directive string, korean bool) []string {
 	// A semicolon joins two clauses: "a project's rules files override
 	// the global rules; keep secrets out of them" speaks to its reader in
 	// one and sets something aside in the other.
+	// A text about a linter ignores its lines and files: "ignore one line
+	// without disabling checks", "한 줄만 무시하세요" (the linter is often
+	// named only in the code span the clause loses).
+	lint := reLintRules.MatchString(directive)
 	for _, c := range reClauseEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
 			continue
@@ -186,6 +190,9 @@ func clauseKinds(directive string, korean bool) []string {
 			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c))
 		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
+		}
+		if override && lint && reLintObject.MatchString(c) && !reSecondPerson.MatchString(c) {
+			override = false
 		}
 		if override && !excused(InstructionOverride, c) {
 			add(InstructionOverride)

@@ -150,7 +150,12 @@ func removeMentions(s string, speech bool) string {
 
 var (
 	// reLintRules are a linter's rules, which findings ignore per file.
-	reLintRules = regexp.MustCompile(`\b(?:ruff|eslint|pylint|flake8|mypy|rubocop|clippy|golangci|stylelint|noqa|nolint|lint|linter|per-file-ignores)\b|린트|린터`)
+	reLintRules = regexp.MustCompile(`\b(?:ruff|eslint|pylint|flake8|mypy|pyright|rubocop|clippy|golangci|stylelint|noqa|nolint|lint|linter|per-file-ignores)\b|린트|린터`)
+	// reLintObject ignores a linter's unit: a line, a file, an import, an
+	// error code.
+	reLintObject = regexp.MustCompile(`\bignor\w*\s+(?:(?:one|a|the|this|that|each|next|single|specific)\s+)?(?:lines?|files?|imports?|error codes?|warnings? on)\b|(?:한\s*줄|줄|라인|파일|임포트)(?:만|을|를|은|는)?\s*무시`)
+	// reSecondPerson addresses the reader by name: you, your, 당신, 너.
+	reSecondPerson = regexp.MustCompile(`\b(?:you|your|yourself|you're|you've)\b|당신|너는|너의|네가`)
 	// rePassiveToAgent says something is handed to an agent, not asked
 	// of it: "stderr 는 Claude 에게 전달된다".
 	rePassiveToAgent = regexp.MustCompile(`에게\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨)`)
@@ -185,7 +190,7 @@ func excused(kind, sn string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
-		if reLintRules.MatchString(sn) && !reToReader.MatchString(sn) && !reToReaderKo.MatchString(sn) {
+		if reLintRules.MatchString(sn) && (!reToReader.MatchString(sn) && !reToReaderKo.MatchString(sn) || reLintObject.MatchString(sn) && !reSecondPerson.MatchString(sn)) {
 			return true
 		}
 		if rePassiveToAgent.MatchString(sn) && !reKoImperative.MatchString(sn) {
