@@ -205,9 +205,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// same. A dot inside a name (setup.py, os.system) no longer ends the
 		// sentence a write-up calls an attack in: good 75 → 76/80; a
 		// linter's line or file ignored in a text about a linter, with no
-		// "you" in it, sets no instructions aside: 78/80.
+		// "you" in it, sets no instructions aside: 78/80; hiding something
+		// from the docs, a schema or an index is no concealment: 79/80.
 		{"tuning/own12", "testdata/gate/calibration/own12.jsonl", loadCases(t, "../testdata/gate/calibration/own12.jsonl"),
-			map[string]float64{"good": 0.975, "platitude": 0.916, "injection": 0.95}, false},
+			map[string]float64{"good": 0.987, "platitude": 0.916, "injection": 0.95}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes), frozen and measured once before that

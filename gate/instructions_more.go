@@ -154,6 +154,10 @@ var (
 	// reLintObject ignores a linter's unit: a line, a file, an import, an
 	// error code.
 	reLintObject = regexp.MustCompile(`\bignor\w*\s+(?:(?:one|a|the|this|that|each|next|single|specific)\s+)?(?:lines?|files?|imports?|error codes?|warnings? on)\b|(?:한\s*줄|줄|라인|파일|임포트)(?:만|을|를|은|는)?\s*무시`)
+	// reHideFromSurface hides something from a page, an index or a
+	// listing, not from a person: routes from the docs, files from search,
+	// a field from the API.
+	reHideFromSurface = regexp.MustCompile(`\bhid(?:e|es|ing|den)\b[^.\n]{0,40}\bfrom (?:the |its |their |public |generated )*(?:docs|documentation|schema|spec|openapi|swagger|search(?: results| index)?|index|indexes|listings?|menus?|sidebar|nav(?:igation)?|ui|api|responses?|json|serializ\w+|logs?|git|version control|crawlers?|robots|screen readers?|bundles?|builds?|coverage|autocomplete|the list)\b`)
 	// reSecondPerson addresses the reader by name: you, your, 당신, 너.
 	reSecondPerson = regexp.MustCompile(`\b(?:you|your|yourself|you're|you've)\b|당신|너는|너의|네가`)
 	// rePassiveToAgent says something is handed to an agent, not asked
@@ -219,6 +223,9 @@ func excused(kind, sn string) bool {
 				has[f] = true
 			}
 			return !has["c:AGENT"]
+		}
+		if reHideFromSurface.MatchString(sn) && !reConcealTarget.MatchString(sn) && !reSecondPerson.MatchString(sn) {
+			return true
 		}
 		return reSecretlyChanged.MatchString(sn)
 	}
