@@ -11,18 +11,33 @@ import (
 )
 
 // The counting statements of one term (see knowledge_lexical.go): the
-// matches, up to a limit. Each is planned with its own term, so the
+// matches, up to a limit ($2). Each is planned with its own term, so the
 // planner's statistics decide how: the index for a rare term (a short
-// posting list), a scan that stops at the limit for a common one. A word's
-// statement also answers its lexemes ($3 the plain word), as the search
-// index holds them, so the driver can tell which words the statistics show
-// common (Match) without a round trip of its own.
+// posting list), a scan that stops at the limit for a common one. A term
+// knowledge_common_terms holds past the limit at the current epoch
+// (migration 0010) is answered from there: no row can have left it since,
+// and no plan counts a word held by most entries cheaply. Each also answers
+// the epoch it read and whether the table answered, so TermCounts records
+// the terms it found common. A word's statement also answers its lexemes
+// ($3 the plain word), as the search index holds them, so the driver can
+// tell which words the statistics show common (Match) without a round trip
+// of its own.
 const (
-	countWordSQL = `SELECT (SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
-		WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1) LIMIT $2) m),
-		tsvector_to_array(to_tsvector('english', knowledge_words($3)))`
-	countSubstringSQL = `SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
-		WHERE knowledge_text(title, content, tags) ILIKE $1 LIMIT $2) m`
+	countWordSQL = `SELECT CASE WHEN c.at_least >= $2::bigint THEN $2::bigint ELSE (SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
+		WHERE knowledge_search(title, content, tags) @@ to_tsquery('english', $1) LIMIT $2::bigint) m) END,
+		tsvector_to_array(to_tsvector('english', knowledge_words($3))), e.epoch, coalesce(c.at_least >= $2::bigint, false)
+		FROM knowledge_text_epoch e LEFT JOIN knowledge_common_terms c ON c.term = $3 AND NOT c.substring AND c.epoch = e.epoch`
+	countSubstringSQL = `SELECT CASE WHEN c.at_least >= $2::bigint THEN $2::bigint ELSE (SELECT count(*) FROM (SELECT 1 FROM knowledge_entries
+		WHERE knowledge_text(title, content, tags) ILIKE $1 LIMIT $2::bigint) m) END,
+		e.epoch, coalesce(c.at_least >= $2::bigint, false)
+		FROM knowledge_text_epoch e LEFT JOIN knowledge_common_terms c ON c.term = $3 AND c.substring AND c.epoch = e.epoch`
+	// rememberCommonSQL records terms found past the limit at an epoch;
+	// a record of an older epoch gives way.
+	rememberCommonSQL = `INSERT INTO knowledge_common_terms (term, substring, at_least, epoch)
+		SELECT * FROM unnest($1::text[], $2::boolean[], $3::bigint[], $4::bigint[])
+		ON CONFLICT (term, substring) DO UPDATE SET at_least = EXCLUDED.at_least, epoch = EXCLUDED.epoch
+		WHERE knowledge_common_terms.epoch < EXCLUDED.epoch
+			OR (knowledge_common_terms.epoch = EXCLUDED.epoch AND knowledge_common_terms.at_least < EXCLUDED.at_least)`
 )
 
 // A word matching more entries than a count's limit is common; how common
@@ -96,28 +111,49 @@ func (k *Knowledge) commonWord(word string) (est, rows float64) {
 }
 
 // TermCounts counts, for each term, the entries it matches, up to limit
-// + 1: one statement per term, all in one round trip. A word past limit
-// that the statistics show far more common is remembered for Match.
+// + 1: one statement per term, all in one round trip. A term past limit
+// is recorded in knowledge_common_terms for every process's next count (one
+// more round trip, only when a count found one); a word past limit that
+// the statistics show far more common is remembered for Match.
 func (k *Knowledge) TermCounts(ctx context.Context, terms []knowledge.Term, limit int) ([]int, error) {
 	out := make([]int, len(terms))
 	if len(terms) == 0 {
 		return out, nil
 	}
 	stems := make([][]string, len(terms))
+	epochs := make([]int64, len(terms))
+	known := make([]bool, len(terms))
 	batch := &pgx.Batch{}
 	for i, t := range terms {
 		if t.Substring {
-			batch.Queue(countSubstringSQL, termArg(t), limit+1).QueryRow(func(row pgx.Row) error { return row.Scan(&out[i]) })
+			batch.Queue(countSubstringSQL, termArg(t), limit+1, t.Text).QueryRow(func(row pgx.Row) error {
+				return row.Scan(&out[i], &epochs[i], &known[i])
+			})
 			continue
 		}
-		batch.Queue(countWordSQL, termArg(t), limit+1, t.Text).QueryRow(func(row pgx.Row) error { return row.Scan(&out[i], &stems[i]) })
+		batch.Queue(countWordSQL, termArg(t), limit+1, t.Text).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&out[i], &stems[i], &epochs[i], &known[i])
+		})
 	}
 	if err := k.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, wrap("count terms", err)
 	}
+	var words []string
+	var subs []bool
+	var counts, at []int64
+	for i, t := range terms {
+		if out[i] > limit && !known[i] {
+			words, subs, counts, at = append(words, t.Text), append(subs, t.Substring), append(counts, int64(out[i])), append(at, epochs[i])
+		}
+	}
+	if len(words) > 0 {
+		if _, err := k.pool.Exec(ctx, rememberCommonSQL, words, subs, counts, at); err != nil {
+			return nil, wrap("record common terms", err)
+		}
+	}
 	var lex map[string]float64
 	for i, t := range terms {
-		if out[i] <= limit || len(stems[i]) != 1 || knowledge.HangulOnly(t.Text) { // a Hangul word matches as a prefix
+		if t.Substring || out[i] <= limit || len(stems[i]) != 1 || knowledge.HangulOnly(t.Text) { // a Hangul word matches as a prefix
 			continue
 		}
 		if lex == nil {
