@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -85,5 +86,42 @@ func TestCommonTermsRecorded(t *testing.T) {
 	want = []int{8, 8, 8, 0}
 	if got := count(k); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("TermCounts after a deletion = %v, want %v", got, want)
+	}
+}
+
+// TestCommonTermsConcurrent records the same common terms from many
+// queries at once, in opposite orders and with a term twice: no deadlock,
+// no "cannot affect row a second time", the same counts for each.
+func TestCommonTermsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	k := newKnowledgeDriver(t)
+	for i := range 6 {
+		title := fmt.Sprintf("redis 7.2 replica lag finding %d", i)
+		at := time.Now().UTC()
+		e := knowledge.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title + " content",
+			NormHash: knowledge.Hash(title, title), Model: "m", Vector: []float32{1, 0}, Specificity: 0.5, At: at}
+		if _, _, err := k.Insert(ctx, e, knowledge.Contribution{Agent: "a", Title: title, Content: title, Similarity: 1, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	terms := []knowledge.Term{{Text: "redis"}, {Text: "replica"}, {Text: "lag"}, {Text: "7.2", Substring: true}, {Text: "redis"}}
+	errs := make(chan error, 16)
+	for g := range 16 {
+		go func() {
+			ts := slices.Clone(terms)
+			if g%2 == 1 {
+				slices.Reverse(ts)
+			}
+			got, err := NewKnowledgeDriver(k.pool).TermCounts(ctx, ts, 3)
+			if err == nil && !slices.Equal(got, []int{4, 4, 4, 4, 4}) {
+				err = fmt.Errorf("TermCounts = %v, want 4 each", got)
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

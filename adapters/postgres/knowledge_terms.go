@@ -1,8 +1,10 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -168,18 +170,8 @@ func (k *Knowledge) TermCounts(ctx context.Context, terms []knowledge.Term, limi
 	if err := k.pool.SendBatch(ctx, batch).Close(); err != nil {
 		return nil, wrap("count terms", err)
 	}
-	var words []string
-	var subs []bool
-	var counts, at []int64
-	for i, t := range terms {
-		if out[i] > limit && !known[i] {
-			words, subs, counts, at = append(words, t.Text), append(subs, t.Substring), append(counts, int64(out[i])), append(at, epochs[i])
-		}
-	}
-	if len(words) > 0 {
-		if _, err := k.pool.Exec(ctx, rememberCommonSQL, words, subs, counts, at); err != nil {
-			return nil, wrap("record common terms", err)
-		}
+	if err := k.rememberCommon(ctx, terms, out, epochs, known, limit); err != nil {
+		return nil, err
 	}
 	var lex map[string]float64
 	for i, t := range terms {
@@ -194,6 +186,44 @@ func (k *Knowledge) TermCounts(ctx context.Context, terms []knowledge.Term, limi
 		}
 	}
 	return out, nil
+}
+
+// rememberCommon records the terms counted past limit that the table did
+// not answer, once each and in key order, so two queries recording the
+// same terms take their row locks in one order and cannot deadlock.
+func (k *Knowledge) rememberCommon(ctx context.Context, terms []knowledge.Term, counts []int, epochs []int64, known []bool, limit int) error {
+	var found []int
+	for i := range terms {
+		if counts[i] > limit && !known[i] {
+			found = append(found, i)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	slices.SortFunc(found, func(a, b int) int {
+		return cmp.Or(cmp.Compare(terms[a].Text, terms[b].Text), cmp.Compare(b2i(terms[a].Substring), b2i(terms[b].Substring)))
+	})
+	var words []string
+	var subs []bool
+	var n, at []int64
+	for j, i := range found {
+		if j > 0 && terms[i] == terms[found[j-1]] {
+			continue
+		}
+		words, subs, n, at = append(words, terms[i].Text), append(subs, terms[i].Substring), append(n, int64(counts[i])), append(at, epochs[i])
+	}
+	if _, err := k.pool.Exec(ctx, rememberCommonSQL, words, subs, n, at); err != nil {
+		return wrap("record common terms", err)
+	}
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // remember notes word as common, held by about est entries.
