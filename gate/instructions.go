@@ -65,7 +65,7 @@ func Instructions(title, content string) InstructionsResult {
 			continue
 		}
 		for _, sn := range sentences {
-			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) && !excused(p.kind, sn) {
+			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) && !excused(p.kind, sn, v.directive) {
 				kinds[p.kind] = true
 				break
 			}
@@ -174,10 +174,6 @@ func clauseKinds(directive string, korean bool) []string {
 	// A semicolon joins two clauses: "a project's rules files override
 	// the global rules; keep secrets out of them" speaks to its reader in
 	// one and sets something aside in the other.
-	// A text about a linter ignores its lines and files: "ignore one line
-	// without disabling checks", "한 줄만 무시하세요" (the linter is often
-	// named only in the code span the clause loses).
-	lint := reLintRules.MatchString(directive)
 	for _, c := range reClauseEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
 			continue
@@ -191,13 +187,10 @@ func clauseKinds(directive string, korean bool) []string {
 		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
-		if override && lint && reLintObject.MatchString(c) && !reSecondPerson.MatchString(c) {
-			override = false
-		}
-		if override && !excused(InstructionOverride, c) {
+		if override && !excused(InstructionOverride, c, directive) {
 			add(InstructionOverride)
 		}
-		if conceal && !excused(InstructionConceal, c) {
+		if conceal && !excused(InstructionConceal, c, directive) {
 			add(InstructionConceal)
 		}
 	}
