@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
-
 	"pumasi/knowledge"
 )
 
@@ -22,14 +20,7 @@ func TestCommonTermsRecorded(t *testing.T) {
 	k := newKnowledgeDriver(t)
 	var kafka []string
 	for i := range 14 {
-		title := fmt.Sprintf("kafka 4.1 broker finding %d", i)
-		at := time.Now().UTC()
-		e := knowledge.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title + " content",
-			NormHash: knowledge.Hash(title, title), Model: "m", Vector: []float32{1, 0}, Specificity: 0.5, At: at}
-		if _, _, err := k.Insert(ctx, e, knowledge.Contribution{Agent: "a", Title: title, Content: title, Similarity: 1, At: at}); err != nil {
-			t.Fatal(err)
-		}
-		kafka = append(kafka, e.ID)
+		kafka = append(kafka, insertTitled(t, k, "academy", fmt.Sprintf("kafka 4.1 broker finding %d", i)))
 	}
 	terms := []knowledge.Term{{Text: "kafka"}, {Text: "4.1", Substring: true}, {Text: "broker"}, {Text: "absent"}}
 	count := func(d *Knowledge) []int {
@@ -96,13 +87,7 @@ func TestCommonTermsConcurrent(t *testing.T) {
 	ctx := context.Background()
 	k := newKnowledgeDriver(t)
 	for i := range 6 {
-		title := fmt.Sprintf("redis 7.2 replica lag finding %d", i)
-		at := time.Now().UTC()
-		e := knowledge.NewEntry{ID: uuid.NewString(), Hive: "academy", Title: title, Content: title + " content",
-			NormHash: knowledge.Hash(title, title), Model: "m", Vector: []float32{1, 0}, Specificity: 0.5, At: at}
-		if _, _, err := k.Insert(ctx, e, knowledge.Contribution{Agent: "a", Title: title, Content: title, Similarity: 1, At: at}); err != nil {
-			t.Fatal(err)
-		}
+		insertTitled(t, k, "academy", fmt.Sprintf("redis 7.2 replica lag finding %d", i))
 	}
 	terms := []knowledge.Term{{Text: "redis"}, {Text: "replica"}, {Text: "lag"}, {Text: "7.2", Substring: true}, {Text: "redis"}}
 	errs := make(chan error, 16)

@@ -12,6 +12,19 @@ import (
 	"pumasi/knowledge"
 )
 
+// insertTitled stores an entry whose text is its title, for the tests
+// that count words, and returns its id.
+func insertTitled(t *testing.T, k *Knowledge, hive, title string) string {
+	t.Helper()
+	at := time.Now().UTC()
+	e := knowledge.NewEntry{ID: uuid.NewString(), Hive: hive, Title: title, Content: title + " content",
+		NormHash: knowledge.Hash(title, title), Model: "m", Vector: []float32{1, 0}, Specificity: 0.5, At: at}
+	if _, _, err := k.Insert(context.Background(), e, knowledge.Contribution{Agent: "a", Title: title, Content: title, Similarity: 1, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	return e.ID
+}
+
 // TestCommonWordsByStatistics pins the statistics' shortcuts against exact
 // answers: once ANALYZE shows a word in most entries, TermCounts answers
 // past the limit without counting it, and Match, looking for it among the
@@ -22,16 +35,7 @@ func TestCommonWordsByStatistics(t *testing.T) {
 	ctx := context.Background()
 	k := newKnowledgeDriver(t)
 	var redis, other []string // newest first
-	insert := func(hive, title string) string {
-		t.Helper()
-		at := time.Now().UTC()
-		e := knowledge.NewEntry{ID: uuid.NewString(), Hive: hive, Title: title, Content: title + " content",
-			NormHash: knowledge.Hash(title, title), Model: "m", Vector: []float32{1, 0}, Specificity: 0.5, At: at}
-		if _, _, err := k.Insert(ctx, e, knowledge.Contribution{Agent: "a", Title: title, Content: title, Similarity: 1, At: at}); err != nil {
-			t.Fatal(err)
-		}
-		return e.ID
-	}
+	insert := func(hive, title string) string { return insertTitled(t, k, hive, title) }
 	for i := range 300 {
 		if i%3 == 0 {
 			insert("academy", fmt.Sprintf("kafka finding %d", i))
