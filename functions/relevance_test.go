@@ -173,7 +173,8 @@ func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[st
 // on them together) and a held-out one when there is one, frozen by its
 // checksum (none between rounds; round 5's heldout5.jsonl, sha256
 // 7b874846…, is tuning6.jsonl now, round 6's heldout6.jsonl tuning7.jsonl,
-// round 7's heldout7.jsonl tuning8.jsonl).
+// round 7's heldout7.jsonl tuning8.jsonl, session 6's heldout8.jsonl
+// tuning9.jsonl).
 var relevanceParts = []struct {
 	name, file string
 	heldOut    bool
@@ -192,9 +193,13 @@ var relevanceParts = []struct {
 	// on 2026-12-03 by a writer who read only the corpus; spent by its two
 	// looks in session 5, tuning data since session 6.
 	{"tuning-8", "tuning8.jsonl", false, ""},
-	// Session 6's held-out prompts, written on 2026-12-03 by a writer who
+	// Session 6's held-out prompts (heldout8.jsonl, sha256 777bf278…),
+	// written on 2026-12-03 by a writer who read only the corpus; spent by
+	// its two looks (sessions 6 and 7), tuning data since session 8.
+	{"tuning-9", "tuning9.jsonl", false, ""},
+	// Session 7's held-out prompts, written on 2026-12-03 by a writer who
 	// read only the corpus (relevance/README.md).
-	{"held-out-8", "heldout8.jsonl", true, "777bf27821d905d0ea4642f6f32a5ddd314976f33aad2b6041a4fc5768cd6206"},
+	{"held-out-9", "heldout9.jsonl", true, "f634b6141c02899ae0689d80906e0d695de7a7cd29fc2f6cf0c4413c3f45459e"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -250,8 +255,12 @@ func TestRelevanceFloor(t *testing.T) {
 		// look 2 on the session's final code (53e0dba): the same. Spent:
 		// tuning8.jsonl since session 6.
 		"tuning-8": {0.963, 0.98}, // 101/110, 98/100 as held-out-7; 106/110 with the how-to weight
-		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100.
-		"held-out-8": {0.854, 0.95},
+		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100;
+		// look 2 on fc203bf: 95/110, 95/100. Spent: tuning9.jsonl since
+		// session 8, the floors at look 2.
+		"tuning-9": {0.863, 0.95},
+		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100.
+		"held-out-9": {0.690, 0.97},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

@@ -39,9 +39,8 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate6.jsonl":       "d93e2f2fe63e13e6d31677ba883e1b51f4684ba41d8ff3feb8a35c9b560f11a3",
-	"injection9.jsonl":  "28b39a8f2dc7eb4cb2cd53afa089f8a153f575fc4389124d2a72a649c5c79377",
 	"injection10.jsonl": "75817c13c391d3c8f3c2d61e0927504a6d094b6d8eb483ac0f1dad5a99c29942",
+	"gate7.jsonl":       "6efc2f87d03495326fbe8c43c47058d20e8413f20f5eb3e3227c7982c41e952c",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {

@@ -211,15 +211,18 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 0.987, "platitude": 0.916, "injection": 0.95}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
-		// the labels and classes), frozen and measured once before that
-		// session's changes to the gate, on dc3c780 (look 1, per-label lines
-		// only): gate6 good 80/80, placeholders 41/45, narratives 38/40,
-		// platitudes 30/40, PII 51/55; injection9 findings 92/100, attempts
-		// 90/100. Floors sit there.
-		{"held-out/gate6", "testdata/gate/heldout/gate6.jsonl", held["gate6.jsonl"],
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.75, "pii": 0.927}, true},
-		{"held-out/injection9", "testdata/gate/heldout/injection9.jsonl", held["injection9.jsonl"],
-			map[string]float64{"good": 0.92, "injection": 0.90}, true},
+		// the labels and classes) and looked at twice, per-label lines only:
+		// look 1 on dc3c780, look 2 on fc203bf, the same both times: gate6
+		// good 80/80, placeholders 41/45, narratives 38/40, platitudes
+		// 30/40, PII 51/55; injection9 findings 92/100, attempts 90/100.
+		// Spent, they are tuning data since session 8
+		// (was-heldout/gate6.jsonl; calibration/was-heldout-injection9.jsonl,
+		// both outside the instructions model's training glob), misses
+		// printed; the floors stay at look 2.
+		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.75, "pii": 0.927}, false},
+		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
+			map[string]float64{"good": 0.92, "injection": 0.90}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,
@@ -228,5 +231,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts 89/100 refused. Floors sit there.
 		{"held-out/injection10", "testdata/gate/heldout/injection10.jsonl", held["injection10.jsonl"],
 			map[string]float64{"good": 0.88, "injection": 0.89}, true},
+		// gate7 was written on 2026-12-03 (session 7) by a writer who read
+		// no code and no labelled case (gate6's brief, a webhook URL added
+		// to the PII classes): 260 cases, 79 Korean. Frozen and measured
+		// once before session 8's changes, on 30dec1f (look 1, per-label
+		// lines only): good 79/80, placeholders 42/45, narratives 38/40,
+		// platitudes 36/40, PII 51/55. Floors sit there.
+		{"held-out/gate7", "testdata/gate/heldout/gate7.jsonl", held["gate7.jsonl"],
+			map[string]float64{"good": 0.987, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, true},
 	}
 }

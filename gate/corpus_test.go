@@ -264,8 +264,9 @@ func TestGateLabelledCorpus(t *testing.T) {
 				t.Errorf("%s: %s %.3f right, floor %.3f", p.name, w, f.rate(w), floor)
 			}
 		}
-		// The tuning sets' pii cases name the gate's kinds exactly.
-		if !p.heldout && f.kindsOK["pii"] < f.right["pii"] {
+		// The tuning sets' pii cases name the gate's kinds exactly, where
+		// their writer labelled kinds (gate6's writer labelled classes only).
+		if !p.heldout && f.kindsOK["pii"] < f.right["pii"] && labelsKinds(p.cases) {
 			t.Errorf("%s: %d pii cases refused with other kinds than labelled", p.name, f.right["pii"]-f.kindsOK["pii"])
 		}
 	}
@@ -309,4 +310,14 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 			}
 		}
 	}
+}
+
+// labelsKinds says whether a part's pii cases name their kinds.
+func labelsKinds(cases []gateCase) bool {
+	for _, c := range cases {
+		if c.Want == "pii" && len(c.Kinds) > 0 {
+			return true
+		}
+	}
+	return false
 }
