@@ -147,8 +147,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Spent, they are tuning data since session 5 (was-heldout/gate3.jsonl,
 		// outside the model's training glob; injection/was-heldout6.jsonl,
 		// inside it), misses printed.
+		// Long prose without a detail (gateplat, session 7): platitudes
+		// 31 → 32/32, nothing else moved.
 		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
-			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 0.968, "pii": 1}, false},
+			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
 			map[string]float64{"good": 0.964, "injection": 0.958}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
@@ -188,8 +190,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (was-heldout/gate5.jsonl; calibration/was-heldout-injection8.jsonl,
 		// both outside the instructions model's training glob), misses
 		// printed; the floors stay at look 2.
+		// Long prose without a detail (gateplat, session 7): platitudes
+		// 38 → 39/40.
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.95, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.92, "injection": 0.96}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
@@ -207,8 +211,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// linter's line or file ignored in a text about a linter, with no
 		// "you" in it, sets no instructions aside: 78/80; hiding something
 		// from the docs, a schema or an index is no concealment: 79/80.
+		// Long prose without a detail loses 0.30 of its score (gateplat):
+		// platitudes 55 → 60/60 (the 5 long-technical ones that passed on
+		// named technologies and acronyms), good 79/80 unchanged.
 		{"tuning/own12", "testdata/gate/calibration/own12.jsonl", loadCases(t, "../testdata/gate/calibration/own12.jsonl"),
-			map[string]float64{"good": 0.987, "platitude": 0.916, "injection": 0.95}, false},
+			map[string]float64{"good": 0.987, "platitude": 1, "injection": 0.95}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes) and looked at twice, per-label lines only:

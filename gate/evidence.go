@@ -46,7 +46,7 @@ func acceptable(title, content string, score float64, found []string, n Narrativ
 // evidenceScore is the score with the evidence added, for the accept rule
 // only.
 func evidenceScore(title, content string, score float64, found []string, n NarrativeResult) (float64, []string) {
-	if hasString(found, signalPlatitude) || hasString(found, signalTooShort) {
+	if hasString(found, signalPlatitude) || hasString(found, signalTooShort) || hasString(found, signalNoDetail) {
 		return score, nil
 	}
 	text := title + "\n" + content

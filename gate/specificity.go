@@ -23,6 +23,7 @@ const (
 	signalTerms      = "technical terms"
 	signalPlatitude  = "platitude"
 	signalTooShort   = "too short"
+	signalNoDetail   = "long prose without a detail"
 )
 
 var (
@@ -155,6 +156,10 @@ func Specificity(title, content string) (float64, []string) {
 	if len(strings.Fields(text)) < 5 {
 		score -= 0.10
 		signals = append(signals, signalTooShort)
+	}
+	if vagueProse(text, lower) {
+		score -= vagueProsePenalty
+		signals = append(signals, signalNoDetail)
 	}
 	// The weights are scaled so the weakest precise findings and the most
 	// decorated platitudes of testdata/gate sit about equally far from the
@@ -328,4 +333,56 @@ func clamp01(x float64) float64 {
 		return 1
 	}
 	return x
+}
+
+// vagueProseLength is the length (letterLength) from which prose must hold
+// a concrete detail. Below it a finding may state one fact in plain words
+// ("issue a fresh session identifier at login"); past it, a text that
+// explains at length has room for the detail that makes it checkable.
+const vagueProseLength = 300
+
+// vagueProsePenalty takes long prose without a detail below the floor from
+// the highest score such a text reaches on named technologies and terms.
+const vagueProsePenalty = 0.30
+
+// reAcronym finds an all-capitals word (CI, API, ML): a name for a domain,
+// not an identifier a reader can look up.
+var reAcronym = regexp.MustCompile(`^[A-Z]{2,}s?$`)
+
+// reParticulars finds the marks a text uses to set out its particulars: a
+// parenthesis, a colon, a semicolon, a dash between clauses, a quotation.
+var reParticulars = regexp.MustCompile(`[():;"“”‘’「」]|\s[—–-]\s|(?:^|\s)'[^'\\n]+'`)
+
+// vagueProse reports long prose full of technical words with no concrete
+// anchor: no digit, code span, path, flag, version, command, error text or
+// identifier (an acronym is not one), no particulars set out in
+// parentheses, lists after a colon, quotations or dashes, and no narrator
+// reporting what happened (an incident is concrete in its events). Such a
+// text sounds technical and tells a reader nothing to check or do
+// differently ("treat pipeline health as a shared responsibility"); the
+// long-technical platitudes of testdata/gate carry none of these anchors,
+// while findings in prose of the same length set out a list, a quoted
+// message or a parenthesised term.
+func vagueProse(text, lower string) bool {
+	if letterLength(text) < vagueProseLength || strings.ContainsAny(text, "0123456789`") ||
+		reParticulars.MatchString(text) || reFirstPerson.MatchString(lower) ||
+		rePath.MatchString(text) || reFlag.MatchString(text) || reVersion.MatchString(text) || reCommand.MatchString(text) {
+		return false
+	}
+	for _, res := range [][]*regexp.Regexp{reError, reIdentifier} {
+		for _, re := range res {
+			for _, m := range re.FindAllString(text, -1) {
+				if !reAcronym.MatchString(m) {
+					return false
+				}
+			}
+		}
+	}
+	for _, f := range strings.Fields(text) {
+		w := strings.Trim(f, ",.;:!?\"'`()")
+		if len(w) >= 2 && reCodeToken.MatchString(w) && !reAcronym.MatchString(w) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,35 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestVagueProse pins the long-prose rule: past vagueProseLength, a text
+// with no concrete anchor is refused however technical its words, and one
+// anchor (a digit, a code span, an identifier, a list after a colon, a
+// quotation) or a narrator exempts it.
+func TestVagueProse(t *testing.T) {
+	vague := "Always make sure your distributed caching layer is configured with appropriate eviction policies and monitored for consistency across all replicas in production environments. " +
+		"Kubernetes clusters and CI pipelines deserve the same rigor as customer-facing systems, and platform teams should provide sensible defaults and guardrails while letting application teams tune for their specific needs over time."
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"vague", vague, true},
+		{"short", "Set explicit connect and read timeouts on every outbound call.", false},
+		{"digit", vague + " Keep at most 3 replicas.", false},
+		{"code span", vague + " Use `maxmemory-policy`.", false},
+		{"identifier", vague + " Set maxmemory_policy.", false},
+		{"colon list", vague + " Check these: eviction, replicas and memory.", false},
+		{"quotation", vague + ` It answers "connection reset by peer".`, false},
+		{"narrator", vague + " Our cache lost its keys that week.", false},
+	} {
+		if got := vagueProse(c.text, strings.ToLower(c.text)); got != c.want {
+			t.Fatalf("vagueProse(%s) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if r := Check("Distributed caching", vague); r.Pass || r.Stage != StageSpecificity {
+		t.Fatalf("Check(vague) = %+v, want a specificity refusal", r)
+	}
+}
