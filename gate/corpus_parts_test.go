@@ -225,9 +225,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Spent, they are tuning data since session 8
 		// (was-heldout/gate6.jsonl; calibration/was-heldout-injection9.jsonl,
 		// both outside the instructions model's training glob), misses
-		// printed; the floors stay at look 2.
+		// printed; the floors stay at look 2. Long prose without a detail
+		// (gateplat, written while gate6 was still held out and never
+		// tuned on it): platitudes 30 → 36/40, nothing else moved.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.75, "pii": 0.927}, false},
+			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.92, "injection": 0.90}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who

@@ -351,7 +351,7 @@ var reAcronym = regexp.MustCompile(`^[A-Z]{2,}s?$`)
 
 // reParticulars finds the marks a text uses to set out its particulars: a
 // parenthesis, a colon, a semicolon, a dash between clauses, a quotation.
-var reParticulars = regexp.MustCompile(`[():;"“”‘’「」]|\s[—–-]\s|(?:^|\s)'[^'\\n]+'`)
+var reParticulars = regexp.MustCompile(`[():;"“”‘’「」]|\s[—–-]\s|(?:^|\s)'[^'\n]+'`)
 
 // vagueProse reports long prose full of technical words with no concrete
 // anchor: no digit, code span, path, flag, version, command, error text or
