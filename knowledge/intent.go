@@ -35,8 +35,9 @@ var (
 		`(?:write|rewrite|convert|generate|explain|make|add|create|set up|setup|build|implement|refactor|translate|summari[sz]e|draft|design|show|give|list|configure|deploy|template|register|scaffold|port|migrate|profile|embed|document|plot|parse|format|rename|compare|recommend|suggest|review)\b`)
 	reAskHow = regexp.MustCompile(`(?i)\b(?:how (?:do|can|should|would) (?:i|we|you)|how to|what(?:'s| is) (?:a good|the best|the syntax|the right way)|syntax for|an example of|example)\b`)
 	// reAskKo is a Korean request: an ending that asks for work
-	// (해줘, 알려주세요, 만들어, 짜 줘) or names a how-to (방법, 예시, 예제).
-	reAskKo = regexp.MustCompile(`(?:해|알려|만들어|작성해|구현해|짜|다듬어|바꿔|설명해|정리해|추천해|고쳐|보여|써)\s?(?:줘|주세요|주실|줄래|주라)|방법|예시|예제`)
+	// (해줘, 알려주세요, 만들어, 짜 줘) or names a how-to (방법, 예시, 예제,
+	// 설정하는 법).
+	reAskKo = regexp.MustCompile(`(?:해|알려|만들어|작성해|구현해|짜|다듬어|바꿔|설명해|정리해|추천해|고쳐|보여|써)\s?(?:줘|주세요|주실|줄래|주라)|방법|예시|예제|는\s?법(?:$|[\s.?!])`)
 	// reProblem is a reported problem: error words, a failure, a
 	// negation, a symptom, a question why, or a change of behaviour
 	// ("only", "after", "since", "suddenly", "keeps", "again").

@@ -11,6 +11,7 @@ func TestAsksHowTo(t *testing.T) {
 		"What's a good format for the JSON body of a REST API response?",
 		"커밋 메시지 작성해줘",
 		"S3 버킷에 정적 웹사이트 호스팅 설정하는 방법 알려줘",
+		"nginx 에서 gzip 압축 켜는 법",
 		"리액트에서 폼 상태를 관리하는 예시 보여 줘",
 	}
 	problem := []string{

@@ -19,6 +19,11 @@ func TestTransliteration(t *testing.T) {
 		// the ㅣ of 시 before a consonant is inserted, and 이 after an
 		// inserted ㅡ is a vowel, not a glide
 		"대시보드": "dashboard", "플러그인": "plugin", "로그인": "login", "레지스트리": "registry",
+		// a vowel group read as two vowels, a one-class key in three
+		// syllables, an r silent before a final e, an ㅡ + ㄹ inside a word,
+		// a diphthong and the consonants' spelling choosing between equals
+		"오디오": "audio", "비디오": "video", "클라이언트": "client", "레이어": "layer", "소프트웨어": "software",
+		"미들웨어": "middleware", "우분투": "ubuntu", "사이트": "site", "타이밍": "timing", "보드": "board", "라우터": "router",
 	} {
 		a := Analyze(ko)
 		if !slices.Contains(a.Bridges, en) {
@@ -51,7 +56,7 @@ func TestNativeWordsStayNative(t *testing.T) {
 	for _, w := range []string{"사용", "필요", "결과", "대상", "다음", "가능", "기대", "단어", "발생", "보인다", "바꾸고", "나오고", "들어", "그대", "자주",
 		"구분", "주말", "쓰이지", "띄울",
 		// a final loanwords are not written with (ㅆ ㄶ ㅌ ㅈ), a verb's last syllable
-		"넣었다", "넣다", "바꿨", "같게", "낮아", "났다", "돌게", "되면", "다르게", "보려"} {
+		"넣었다", "넣다", "바꿨", "같게", "낮아", "났다", "돌게", "되면", "다르게", "보려", "걸어야"} {
 		if a := Analyze(w); len(a.Bridges) != 0 {
 			t.Errorf("%s → %v, want no English word", w, a.Bridges)
 		}

@@ -22,10 +22,14 @@ type translit struct {
 	initial, final map[string]string
 	vowel          map[string]string
 	en             []enRule
+	// spellInitial and spellFinal are the English letters a consonant is
+	// written with ("spell" lines).
+	spellInitial, spellFinal map[string]string
 }
 
 func parseTranslit(text string) *translit {
-	t := &translit{initial: map[string]string{}, final: map[string]string{}, vowel: map[string]string{}}
+	t := &translit{initial: map[string]string{}, final: map[string]string{}, vowel: map[string]string{},
+		spellInitial: map[string]string{}, spellFinal: map[string]string{}}
 	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		if len(f) != 3 || strings.HasPrefix(f[0], "#") {
@@ -42,6 +46,10 @@ func parseTranslit(text string) *translit {
 			t.final[f[1]] = cls
 		case "vowel":
 			t.vowel[f[1]] = f[2]
+		case "spell-initial":
+			t.spellInitial[f[1]] = f[2]
+		case "spell-final":
+			t.spellFinal[f[1]] = f[2]
 		case "en":
 			r := enRule{g: f[1]}
 			if strings.HasPrefix(r.g, "^") {
@@ -115,7 +123,11 @@ func (t *translit) hangulKey(w string) (key string, vowels []string, ok bool) {
 			}
 		case s.i == 11 && (v == "ㅣ" || v == "ㅜ") && open && !wasInserted:
 			// the glide of a diphthong: 데이(터), 타임, 아웃; after an
-			// inserted ㅡ, 이 is a vowel of its own (플러그인, 로그인).
+			// inserted ㅡ, 이 is a vowel of its own (플러그인, 로그인). The
+			// diphthong is one vowel (아이, the i of site: 사이트).
+			if len(vowels) > 0 {
+				vowels[len(vowels)-1] += v
+			}
 		default:
 			vowels = append(vowels, v)
 			b.WriteByte('.')
@@ -138,8 +150,8 @@ func startsWithVowel(r rune) bool {
 // insertedEu reports whether the ㅡ of syllable n (s) is the vowel Korean
 // inserts into an English consonant cluster rather than a vowel: past the
 // word's start (테스트, 카프카), before an l or r (크론, 클러스터, 프록시), or
-// after an s (스크립트); with a final only for an l so doubled (클러,
-// 테이블). 그대 and 들어 keep theirs.
+// after an s (스크립트); with a final only for an l past the word's start
+// (클러, 테이블, 미들웨어). 그대 and 들어 keep theirs.
 func insertedEu(rs []rune, n int, s syllable) bool {
 	last := n == len(rs)-1
 	nextL := false
@@ -151,7 +163,7 @@ func insertedEu(rs []rune, n int, s syllable) bool {
 	case 0:
 		return n > 0 || last || nextL || s.i == 9 || s.i == 10 // ㅅ ㅆ
 	case 8: // ㄹ
-		return last || nextL
+		return last || nextL || n > 0 // 미들웨어: middleware
 	}
 	return false
 }
@@ -168,10 +180,14 @@ const maxKeys = 8
 // out).
 func (t *translit) englishKeys(w string) (keys []string, vowels []string) {
 	keys = []string{""}
-	// A word that starts with a vowel sound, not a "yu" (unit, user).
-	if w != "" && strings.ContainsRune("aeio", rune(w[0])) ||
-		strings.HasPrefix(w, "u") && !(len(w) > 2 && !isVowel(w[1]) && isVowel(w[2])) {
+	// A word that starts with a vowel sound, not a "yu" (unit, user); a u
+	// that may be either is both (ubuntu: 우분투).
+	yu := strings.HasPrefix(w, "u") && len(w) > 2 && !isVowel(w[1]) && isVowel(w[2])
+	switch {
+	case w != "" && strings.ContainsRune("aeio", rune(w[0])) || strings.HasPrefix(w, "u") && !yu:
 		keys[0] = "V"
+	case yu:
+		keys = append(keys, "V")
 	}
 	for i := 0; i < len(w); {
 		matched := false
@@ -212,6 +228,8 @@ func (t *translit) englishKeys(w string) (keys []string, vowels []string) {
 	if end > 2 && w[end-1] == 'e' && !strings.ContainsRune("aeiou", rune(w[end-2])) {
 		end--
 	}
+	// The silent e after an r may be written (the 어 of 스토어, 소프트웨어).
+	schwa := end < len(w) && w[end-1] == 'r'
 	for i := 0; i < end; {
 		if !strings.ContainsRune("aeiouy", rune(w[i])) || (w[i] == 'y' && i == 0) {
 			i++
@@ -233,6 +251,9 @@ func (t *translit) englishKeys(w string) (keys []string, vowels []string) {
 		}
 		vowels = append(vowels, g)
 		i = j
+	}
+	if schwa {
+		vowels = append(vowels, "?e")
 	}
 	return keys, vowels
 }
@@ -257,23 +278,57 @@ func (t *translit) vowelScore(kv, ev []string) float64 {
 	if den == 0 {
 		return 1
 	}
+	// before, prev and cur are rows of the table for kv[:i-1], kv[:i] and
+	// kv[:i+1].
+	before := make([]int, len(ev)+1)
 	prev := make([]int, len(ev)+1)
 	cur := make([]int, len(ev)+1)
 	for i := range kv {
-		letters := t.vowel[strings.TrimPrefix(kv[i], "?")]
+		letters := t.letters(kv[i])
 		for j := range ev {
-			switch {
-			case strings.ContainsAny(strings.TrimPrefix(ev[j], "?"), letters):
-				cur[j+1] = prev[j] + 1
-			case prev[j+1] >= cur[j]:
-				cur[j+1] = prev[j+1]
-			default:
-				cur[j+1] = cur[j]
+			g := strings.TrimPrefix(ev[j], "?")
+			cur[j+1] = max(prev[j+1], cur[j])
+			if strings.ContainsAny(g, letters) {
+				cur[j+1] = max(cur[j+1], prev[j]+1)
+			}
+			if i > 0 && t.splits(kv[i-1], kv[i], g) {
+				cur[j+1] = max(cur[j+1], before[j]+2)
 			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return min(1, float64(prev[len(ev)])/float64(den))
+}
+
+// letters are the English vowel letters a Korean vowel (hangulKey's) may
+// stand for: a diphthong's own (아이: i, y) when transliteration.txt has
+// them, else its first vowel's.
+func (t *translit) letters(v string) string {
+	v = strings.TrimPrefix(v, "?")
+	if l, ok := t.vowel[v]; ok {
+		return l
+	}
+	r, _ := utf8.DecodeRuneInString(v)
+	return t.vowel[string(r)]
+}
+
+// splits reports whether two Korean vowels in a row spell an English vowel
+// group of two letters or more, one letter each, in order: the i and o of
+// audio (오디오), the e and o of video (비디오), the i and e of client
+// (클라이언트). Only a group that starts with an i or e is read as two
+// vowels (a hiatus); ai, au, oa, ou, ue, ee, oo and a group with a y are
+// one (걸어야 is no query).
+func (t *translit) splits(k1, k2, g string) bool {
+	if len(g) < 2 || !strings.ContainsRune("ie", rune(g[0])) || g[1] == g[0] || strings.ContainsRune(g, 'y') {
+		return false
+	}
+	l1, l2 := t.letters(k1), t.letters(k2)
+	for p := 1; p < len(g); p++ {
+		if strings.ContainsAny(g[:p], l1) && strings.ContainsAny(g[p:], l2) {
+			return true
+		}
+	}
+	return false
 }
 
 // minVowelScore is the least vowel agreement for a transliteration; a
@@ -291,25 +346,87 @@ const (
 // most two.
 func (l *lexicon) transliterate(w string) []string {
 	key, kv, ok := l.tr.hangulKey(w)
-	if !ok || len(strings.TrimPrefix(key, "V")) < 2 || utf8.RuneCountInString(w) < 2 || !loanwordShape(w) {
+	classes, syllables := len(strings.TrimPrefix(key, "V")), utf8.RuneCountInString(w)
+	if !ok || classes < 1 || classes < 2 && syllables < 3 || syllables < 2 || !loanwordShape(w) {
 		return nil
 	}
-	best, bestScore := []string(nil), minVowelScore
+	best, bestScore, bestSpelt := []string(nil), minVowelScore, 0
 	for _, c := range l.vocab[key] {
 		s := l.tr.vowelScore(kv, l.vocabVowels[c])
-		if len(strings.TrimPrefix(key, "V")) == 2 && utf8.RuneCountInString(w) < 3 && (s < 1 || len(c) > shortKeyWord) {
+		if (classes == 2 && syllables < 3 || classes == 1) && (s < 1 || len(c) > shortKeyWord) {
 			continue
 		}
 		switch {
 		case s > bestScore+1e-9:
-			best, bestScore = []string{c}, s
+			best, bestScore, bestSpelt = []string{c}, s, -1
 		case s > bestScore-1e-9:
 			best = append(best, c)
 		}
 	}
-	// Of equals, the shortest words: the fewest letters unwritten.
+	// Of equals, the words whose letters spell most of the Hangul's
+	// consonants (사이트 is site, not git or chat: ㅅ is an s; 보드 is board,
+	// not bot or pod), then the shortest: the fewest letters unwritten.
+	if len(best) > 1 {
+		kc := l.tr.hangulConsonants(w)
+		kept := best[:0]
+		for _, c := range best {
+			switch n := l.tr.spelt(kc, c); {
+			case n > bestSpelt:
+				kept, bestSpelt = append(kept[:0], c), n
+			case n == bestSpelt:
+				kept = append(kept, c)
+			}
+		}
+		best = kept
+	}
 	slices.SortStableFunc(best, func(a, b string) int { return len(a) - len(b) })
 	return best[:min(len(best), 2)]
+}
+
+var digraphs = strings.NewReplacer("ch", "C", "sh", "S", "th", "T", "ph", "f")
+
+// hangulConsonants are the consonants of a Hangul word, initials and
+// finals in order, as the English letters each may be written with
+// (transliteration.txt's "spell" lines); the silent ㅇ is left out.
+func (t *translit) hangulConsonants(w string) []string {
+	var out []string
+	for _, r := range w {
+		s, ok := decompose(r)
+		if !ok {
+			continue
+		}
+		if l := t.spellInitial[jamoAt(jamoInitial, s.i)]; l != "" {
+			out = append(out, l)
+		}
+		if l := t.spellFinal[jamoFinal[s.f]]; s.f > 0 && l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// spelt is how many of a Hangul word's consonants (hangulConsonants) an
+// English word's letters spell, in order: their longest common
+// subsequence, the digraphs ch, sh, th and ph read as the letters C, S, T
+// and f (chat's ch is no s).
+func (t *translit) spelt(kc []string, en string) int {
+	en = digraphs.Replace(en)
+	prev := make([]int, len(en)+1)
+	cur := make([]int, len(en)+1)
+	for i := range kc {
+		for j := 0; j < len(en); j++ {
+			switch {
+			case strings.IndexByte(kc[i], en[j]) >= 0:
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(en)]
 }
 
 // loanwordFinals are the finals Hangul writes loanwords with (외래어 표기법
@@ -342,7 +459,7 @@ func (l *lexicon) addVocab(w string) {
 	keys, vowels := l.tr.englishKeys(w)
 	l.vocabVowels[w] = vowels
 	for _, k := range keys {
-		if len(strings.TrimPrefix(k, "V")) >= 2 {
+		if len(strings.TrimPrefix(k, "V")) >= 1 {
 			l.vocab[k] = append(l.vocab[k], w)
 		}
 	}

@@ -31,7 +31,7 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.94},
-				{"rewordings merged", f.merges.rewordings(), 0.97},
+				{"rewordings merged", f.merges.rewordings(), 0.99},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
@@ -40,7 +40,7 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 			return []floor{
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
-				{"paraphrase recall@1", f.recall1(gParaphrase), 0.49},
+				{"paraphrase recall@1", f.recall1(gParaphrase), 0.52},
 				{"paraphrase recall@5", f.recall5(gParaphrase), 0.79}, // 64/80 with round 6's feedback (63 before)
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
@@ -68,7 +68,7 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.99},
-				{"rewordings merged", f.merges.rewordings(), 0.8},
+				{"rewordings merged", f.merges.rewordings(), 0.85},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
 		},
@@ -85,10 +85,10 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.87},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.93},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.99},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.99},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
-				{"korean recall@5", f.recall5(gKorean), 0.94},
+				{"korean recall@5", f.recall5(gKorean), 0.99},
 				{"rewordings merged", f.merges.rewordings(), 0.96},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
 			}
@@ -130,7 +130,7 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"keyword recall@1", f.recall1(gKeyword), 0.99},
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.45},
-				{"paraphrase recall@5", f.recall5(gParaphrase), 0.81},
+				{"paraphrase recall@5", f.recall5(gParaphrase), 0.82},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.96},
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
 				{"korean recall@5", f.recall5(gKorean), 0.95},
@@ -158,9 +158,9 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"keyword recall@5", f.recall5(gKeyword), 0.99},
 				{"paraphrase recall@1", f.recall1(gParaphrase), 0.76},
 				{"paraphrase recall@5", f.recall5(gParaphrase), 0.93},
-				{"ko→en recall@5", f.recall5(gKoEn), 0.56},
+				{"ko→en recall@5", f.recall5(gKoEn), 0.66}, // 20/30 with session 7's transliteration (17 before)
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
-				{"korean recall@5", f.recall5(gKorean), 0.83},
+				{"korean recall@5", f.recall5(gKorean), 0.86},
 				{"rewordings merged", f.merges.rewordings(), 0.92},
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 0.975},
 			}
