@@ -11,6 +11,8 @@ func TestDetailsConflict(t *testing.T) {
 		conflict bool
 	}{
 		{"flag", "Use `git push --force-with-lease` after a rebase.", "Use `git push --force` after a rebase.", true},
+		{"one flag each, the rest the same", "When generated files clash, run dart run build_runner build --delete-conflicting-outputs.", "When generated files clash, run dart run build_runner build --low-resources-mode.", true},
+		{"rewording with another command's flag", "Run `pip install --user httpx` outside a venv.", "Outside a virtualenv httpx goes in with `pip install --break-system-packages httpx` or a venv.", true},
 		{"flag value", "Set `NODE_OPTIONS=--max-old-space-size=4096`.", "Set `NODE_OPTIONS=--max-semi-space-size=64`.", true},
 		{"version", "On PostgreSQL 12 gen_random_uuid needs pgcrypto.", "On PostgreSQL 13 gen_random_uuid needs pgcrypto.", true},
 		{"setting", "With `pool_mode = transaction` prepared statements break.", "With `pool_mode = session` prepared statements break.", true},

@@ -62,12 +62,17 @@ func DetailsConflict(a, b DetailSet) bool {
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag
-// the other does not (helm upgrade --install --atomic, --install --wait):
-// one command told with another option. A rewording keeps a command's
-// flags; it may drop one or add one, not both.
+// the other does not (helm upgrade --install --atomic, --install --wait),
+// or whose details are the same but for one flag each (build_runner build
+// --delete-conflicting-outputs, --low-resources-mode): one command told
+// with another option. A rewording keeps a command's flags; it may drop one
+// or add one, not both.
 func flagSwapped(onlyA, onlyB []string, atoms map[string]bool) bool {
 	if !slices.ContainsFunc(onlyA, isFlag) || !slices.ContainsFunc(onlyB, isFlag) {
 		return false
+	}
+	if len(onlyA) == 1 && len(onlyB) == 1 && len(atoms) > 1 {
+		return true
 	}
 	for t := range atoms {
 		if isFlag(t) && !slices.Contains(onlyA, t) {
