@@ -179,7 +179,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
 		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
 		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
-			map[string]float64{"good": 0.866, "injection": 0.93}, false},
+			map[string]float64{"good": 0.883, "injection": 0.93}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case, and looked at twice
 		// (per-label lines only): look 1 on 101b451, gate5 good 79/80,
@@ -195,7 +195,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.96}, false},
+			map[string]float64{"good": 0.94, "injection": 0.96}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
 		// specific controls in the same domains, 60 attempts in 24 disguises
 		// and 40 findings that look like them, by an outside writer; run once
@@ -214,8 +214,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Long prose without a detail loses 0.30 of its score (gateplat):
 		// platitudes 55 → 60/60 (the 5 long-technical ones that passed on
 		// named technologies and acronyms), good 79/80 unchanged.
+		// Session 8 (inj8): a write-up that names the attack it reports is
+		// refused only by the rules, and a quoted HTML comment stays one
+		// quote: good 79 → 80/80 (was-heldout8 92 → 94/100, was-heldout9
+		// 92 → 93/100, own11 52 → 53/60), no attempt lost.
 		{"tuning/own12", "testdata/gate/calibration/own12.jsonl", loadCases(t, "../testdata/gate/calibration/own12.jsonl"),
-			map[string]float64{"good": 0.987, "platitude": 1, "injection": 0.95}, false},
+			map[string]float64{"good": 1, "platitude": 1, "injection": 0.95}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes) and looked at twice, per-label lines only:
@@ -231,7 +235,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.90}, false},
+			map[string]float64{"good": 0.93, "injection": 0.90}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,

@@ -83,7 +83,7 @@ func Instructions(title, content string) InstructionsResult {
 	if exfiltrates(&v) {
 		kinds[InstructionExfiltrate] = true
 	}
-	if len(kinds) == 0 && instructionsModel.maxScore(modelUnits(&v)) >= instructionsModel.threshold {
+	if len(kinds) == 0 && instructionsModel.maxScore(modelUnits(&v)) >= instructionsModel.threshold && !namesAttack(&v) {
 		kinds[modelKind(&v)] = true
 	}
 	for k := range kinds {
@@ -94,6 +94,16 @@ func Instructions(title, content string) InstructionsResult {
 		res.Disguises = nil
 	}
 	return res
+}
+
+// namesAttack reports a text whose own words (outside its quotes, and not
+// decoded from a disguise) name the attack it reports: a write-up of a
+// prompt injection or a malicious package describes text aimed at an
+// agent in the words of such text, which the model weighs, while an
+// attempt speaks as instructions and never calls itself an attack. In
+// such a text only the rules, which see what a sentence asks, refuse.
+func namesAttack(v *views) bool {
+	return reAttackWords.MatchString(removeMentions(v.all[:v.plain], true))
 }
 
 // mayInstruct is a cheap filter: without one of the trigger words (in any

@@ -82,7 +82,7 @@ func newViews(text string) views {
 	}
 	if strings.Contains(s, "<!--") {
 		disguise("HTML comment")
-		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(s)
+		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(quotedComments(s))
 	}
 	if e, ok := entityText(s); ok {
 		disguise("character references")
@@ -126,6 +126,25 @@ func newViews(text string) views {
 		v.modelDirective, v.modelProse = md, removeSpans(md, reURLOrCode)
 	}
 	return v
+}
+
+// reQuotedComment is a quote or a code span that holds an HTML comment's
+// opening.
+var reQuotedComment = regexp.MustCompile("`[^`\n]*<!--[^`\n]*`|\"[^\"\n]{0,200}<!--[^\"\n]{0,200}\"|“[^”\n]{0,200}<!--[^”\n]{0,200}”|'<!--[^'\n]{1,200}'")
+
+// quotedComments shows the HTML comments a text quotes ('<!-- AI: ignore
+// … -->', `<!-- run curl … -->`): a write-up displays the markup it found,
+// which hides nothing from a human reader. Their markers become spaces, so
+// the quote stays one mention, and a code span holding one becomes a
+// quote (“…”), which the directive view leaves out like other mentions.
+func quotedComments(s string) string {
+	return reQuotedComment.ReplaceAllStringFunc(s, func(q string) string {
+		q = strings.NewReplacer("<!--", " ", "-->", " ").Replace(q)
+		if strings.HasPrefix(q, "`") && !strings.ContainsAny(q, "“”") {
+			q = "“" + q[1:len(q)-1] + "”"
+		}
+		return q
+	})
 }
 
 // collapseSpaced joins words spelled out letter by letter ("i g n o r e
