@@ -22,7 +22,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// instructions stage's address and clause rules read "only", 돌려주다,
 		// semicolons and 비밀 more closely: good 1091 → 1144/1155 (steps in
 		// testdata/gate/README.md and the commit messages).
-		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.990, "injection": 0.997}, false},
+		{"tuning/injection", "testdata/gate/injection", injTuning, map[string]float64{"good": 0.990, "injection": 0.999}, false},
 		// Held out as heldout/gate.jsonl until its aggregates had been
 		// printed on every run for a day: tuning data now, kept out of
 		// the instructions model's training set (was-heldout/ is not
@@ -152,7 +152,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
 			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
-			map[string]float64{"good": 0.964, "injection": 0.958}, false},
+			map[string]float64{"good": 0.964, "injection": 0.986}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
 		// writer who read no code and no labelled case (heldout/README.md),
 		// frozen and measured once before that session's changes to the
@@ -179,7 +179,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
 		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
 		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
-			map[string]float64{"good": 0.883, "injection": 0.93}, false},
+			map[string]float64{"good": 0.883, "injection": 0.94}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case, and looked at twice
 		// (per-label lines only): look 1 on 101b451, gate5 good 79/80,
@@ -232,10 +232,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// printed; the floors stay at look 2. Long prose without a detail
 		// (gateplat, written while gate6 was still held out and never
 		// tuned on it): platitudes 30 → 36/40, nothing else moved.
+		// Session 8 (inj8): write-ups naming their attack, quoted HTML
+		// comments, forged tool results in fenced blocks and lists:
+		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
-			map[string]float64{"good": 0.93, "injection": 0.90}, false},
+			map[string]float64{"good": 0.93, "injection": 0.92}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,

@@ -84,6 +84,10 @@ var (
 	// result speaks to the agent through its values, which the agent
 	// reads as its own tool's answer, so they are not mentions.
 	reToolResultLabel = regexp.MustCompile(`(?m)^\s*(?:\[|<)?(?:tool|function|system|command|mcp)[ _-]?(?:call[ _-]?)?(?:result|output|response)s?(?:\]|>)?\s*:|(?m)^\s*(?:도구|툴|함수|시스템|명령)\s*(?:실행\s*)?(?:결과|출력|응답)\s*:`)
+	// reToolResultFence opens a fenced block named as a tool's output
+	// (tool_result, function_output after the fence), the same forgery as
+	// a label.
+	reToolResultFence = regexp.MustCompile("(?m)^\\s*(?:```|~~~)\\s*(?:tool|function|mcp)[ _-]?(?:call[ _-]?)?(?:result|output|response)s?\\s*$")
 	// reToolResultJSON is JSON shaped as a tool's call or result, or a
 	// chat message from a tool or the system ({"tool": …, "result": …},
 	// {"type": "function_result", …}, {"role": "tool", …}, {"name": …,
@@ -97,9 +101,14 @@ var (
 	// the quote is then said, not mentioned.
 	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르)|그대로\s*(?:따르|실행|행동)하|\bdo what (?:it|the (?:text|sentence|quote|translation)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b|\btranslate\b[^.\n"]{0,40}\b(?:and|then)\s+(?:apply|follow|obey|execute|carry out|act on|do)\b(?:\s+(?:it|them|that))?\s*[:.]|번역(?:해서|한\s*(?:뒤|후|다음)|하고)[^.\n"]{0,20}(?:실행|적용|따르|따라)`)
 	// reKeyBeforeQuote ends a structured key right before a quoted value;
-	// reAttrBeforeQuote an attribute's too (content="…").
+	// reAttrBeforeQuote an attribute's too (content="…"), or a key before
+	// a list of values ("instructions": ["…", "…"]).
 	reKeyBeforeQuote  = regexp.MustCompile(`(?:^|[{,\n])\s*["']?[\w가-힣.-]+["']?\s*[:=]\s*$`)
-	reAttrBeforeQuote = regexp.MustCompile(`(?:^|[{,\n\s])\s*["']?[\w가-힣.-]+["']?\s*[:=]\s*$`)
+	reAttrBeforeQuote = regexp.MustCompile(`(?:^|[{,\n\s])\s*["']?[\w가-힣.-]+["']?\s*[:=]\s*(?:\[\s*)?$`)
+	// reNextInList separates two values of one list: "…", "…"; a quote
+	// followed by a colon is the next key, not a value.
+	reNextInList    = regexp.MustCompile(`^\s*,\s*$`)
+	reKeyAfterQuote = regexp.MustCompile(`^\s*:`)
 	// reLinkBeforeQuote is a link destination before its title:
 	// [ref]: https://… "title", [text](https://… "title").
 	reLinkBeforeQuote = regexp.MustCompile(`(?:\]:\s*|\]\()\S+\s+$`)
@@ -120,15 +129,18 @@ func keyBeforeQuote(before string, speech bool) bool {
 // than says, except quotes that speak: a value under a key that names
 // the agent, a link's title (a model reads it), a quote that opens by
 // addressing an agent in a text that is no write-up of an attack; with
-// speech also the values of a bare JSON tool result, an attribute's value
-// beside one naming the agent, and every quote of a text that asks its
-// reader to act on what it quotes.
+// speech also the values of a bare JSON tool result or a fenced block
+// named as one, every value of a list under such a key, an attribute's
+// value beside one naming the agent, and every quote of a text that asks
+// its reader to act on what it quotes.
 func removeMentions(s string, speech bool) string {
-	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s) || speech && (reToolResultJSON.MatchString(s) || reAgentAttr.MatchString(s))
+	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s) || speech && (reToolResultJSON.MatchString(s) || reAgentAttr.MatchString(s) || reToolResultFence.MatchString(s))
 	attack := reAttackWords.MatchString(s)
 	actOn := speech && !attack && reActOnQuoted.MatchString(s)
 	var b strings.Builder
-	last := 0
+	// said is the end of the last quote kept as said, or -1: the values
+	// after it in one list are said too.
+	last, said := 0, -1
 	for _, loc := range reMentioned.FindAllStringIndex(s, -1) {
 		q := s[loc[0]:loc[1]]
 		start := loc[0]
@@ -137,9 +149,11 @@ func removeMentions(s string, speech bool) string {
 			q = s[start:loc[1]]
 		}
 		before := s[max(0, start-80):start]
-		if actOn || agentKeys && keyBeforeQuote(before, speech) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
+		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
+			said = loc[1]
 			continue
 		}
+		said = -1
 		b.WriteString(s[last:loc[0]])
 		b.WriteString(" ")
 		last = loc[1]
