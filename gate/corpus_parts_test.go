@@ -179,7 +179,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
 		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
 		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
-			map[string]float64{"good": 0.883, "injection": 0.94}, false},
+			map[string]float64{"good": 0.883, "injection": 0.95}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case, and looked at twice
 		// (per-label lines only): look 1 on 101b451, gate5 good 79/80,
@@ -219,7 +219,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// quote: good 79 → 80/80 (was-heldout8 92 → 94/100, was-heldout9
 		// 92 → 93/100, own11 52 → 53/60), no attempt lost.
 		{"tuning/own12", "testdata/gate/calibration/own12.jsonl", loadCases(t, "../testdata/gate/calibration/own12.jsonl"),
-			map[string]float64{"good": 1, "platitude": 1, "injection": 0.95}, false},
+			map[string]float64{"good": 1, "platitude": 1, "injection": 0.966}, false},
 		// gate6 and injection9 were written on 2026-12-03 (session 6) by
 		// writers who read no code and no labelled case (the brief named
 		// the labels and classes) and looked at twice, per-label lines only:
@@ -234,11 +234,14 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// tuned on it): platitudes 30 → 36/40, nothing else moved.
 		// Session 8 (inj8): write-ups naming their attack, quoted HTML
 		// comments, forged tool results in fenced blocks and lists:
-		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100.
+		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100; links with
+		// a placeholder for a secret, secrets spelled into host names, each
+		// secret printed, snake_case keys read as words: good 94/100,
+		// attempts 97/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
-			map[string]float64{"good": 0.93, "injection": 0.92}, false},
+			map[string]float64{"good": 0.94, "injection": 0.97}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,

@@ -205,9 +205,15 @@ func knownInstallerHost(host string) bool {
 // repository — to a destination: a URL, an address, an issue or PR.
 func exfiltrates(v *views) bool {
 	for _, re := range exfilCommands {
-		if re.MatchString(v.all) {
-			return true
+		for _, loc := range re.FindAllStringIndex(v.all, 4) {
+			// A write-up quoting what an injected text asked for.
+			if !describedAsAttack(v.all, loc[0], loc[1]) {
+				return true
+			}
 		}
+	}
+	if placeholderLink(v.all) {
+		return true
 	}
 	if exfilCommand(v) {
 		return true
@@ -229,6 +235,29 @@ func exfiltrates(v *views) bool {
 		}
 		// Korean puts the verb last and the object anywhere before it.
 		if strings.ContainsFunc(s, isHangul) && reDestination.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// reLinkPlaceholder is a markdown link or image whose URL holds a
+// template placeholder ({{ENV}}, {{contents of ~/.ssh/id_ed25519}}; not
+// a GitHub Actions ${{ … }}), and rePlaceholderSecret a placeholder that
+// names something sensitive.
+var (
+	reLinkPlaceholder   = regexp.MustCompile(`\]\(https?://[^)\s]*[^$)\s]\{\{([^}\n]{1,80})\}\}`)
+	rePlaceholderSecret = regexp.MustCompile(`\benv\b|environ|\b[a-z0-9_]*(?:key|token|secret|password|passwd|credential)s?\b|ssh|\.env\b|\.netrc|\.npmrc|cookie|history|prompt|conversation|환경|키|토큰|비밀|자격|대화`)
+)
+
+// placeholderLink reports a link or an image whose URL has a placeholder
+// for something sensitive: whoever renders the text is to fill the secret
+// in, and fetching the URL sends it away. Documentation puts
+// placeholders for a reader's own values in commands, not in a rendered
+// link.
+func placeholderLink(all string) bool {
+	for _, m := range reLinkPlaceholder.FindAllStringSubmatch(all, 4) {
+		if rePlaceholderSecret.MatchString(m[1]) || reSensitiveSource.MatchString(m[1]) {
 			return true
 		}
 	}
