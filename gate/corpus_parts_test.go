@@ -179,7 +179,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// threshold rose (2.26 → 3.30), refusing fewer attempts elsewhere
 		// (was-heldout2 100 → 96.2 %), so it judges the rules only.
 		{"tuning/own11", "testdata/gate/calibration/own11.jsonl", loadCases(t, "../testdata/gate/calibration/own11.jsonl"),
-			map[string]float64{"good": 0.883, "injection": 0.95}, false},
+			map[string]float64{"good": 0.883, "injection": 0.96}, false},
 		// gate5 and injection8 were written on 2026-12-03 (session 5) by
 		// writers who read no code and no labelled case, and looked at twice
 		// (per-label lines only): look 1 on 101b451, gate5 good 79/80,
@@ -195,7 +195,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
-			map[string]float64{"good": 0.94, "injection": 0.96}, false},
+			map[string]float64{"good": 0.94, "injection": 1}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
 		// specific controls in the same domains, 60 attempts in 24 disguises
 		// and 40 findings that look like them, by an outside writer; run once
@@ -237,11 +237,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100; links with
 		// a placeholder for a secret, secrets spelled into host names, each
 		// secret printed, snake_case keys read as words: good 94/100,
-		// attempts 97/100.
+		// attempts 97/100; config an agent is told to adopt on reading,
+		// config posting the environment, a quote to translate and act on:
+		// attempts 98/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
-			map[string]float64{"good": 0.94, "injection": 0.97}, false},
+			map[string]float64{"good": 0.94, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,

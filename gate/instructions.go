@@ -79,6 +79,12 @@ func Instructions(title, content string) InstructionsResult {
 	if reRoleMarker.MatchString(v.prose) {
 		kinds[InstructionOverride] = true
 	}
+	// Asked to translate a quote and act on it, the reader is to take its
+	// instructions from the text, in whatever language the quote is in
+	// (Spanish, French, German …: the patterns read English and Korean).
+	if reActOnQuoted.MatchString(v.all) && !reAttackWords.MatchString(v.all) {
+		kinds[InstructionOverride] = true
+	}
 	for _, k := range clauseKinds(v.directive, korean) {
 		kinds[k] = true
 	}

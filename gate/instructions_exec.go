@@ -212,7 +212,7 @@ func exfiltrates(v *views) bool {
 			}
 		}
 	}
-	if placeholderLink(v.all) {
+	if placeholderLink(v.all) || configSends(v) {
 		return true
 	}
 	if exfilCommand(v) {
@@ -259,6 +259,43 @@ func placeholderLink(all string) bool {
 	for _, m := range reLinkPlaceholder.FindAllStringSubmatch(all, 4) {
 		if rePlaceholderSecret.MatchString(m[1]) || reSensitiveSource.MatchString(m[1]) {
 			return true
+		}
+	}
+	return false
+}
+
+var (
+	// reConfigURL is a config key that names where something goes, with
+	// a URL: url, endpoint, webhook, target.
+	reConfigURL = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:url|endpoint|webhook|target|destination|sink|collector|upload_to|send_to)["']?\s*:\s*["']?(https?://[^\s"']+)`)
+	// reConfigPayload is a config key that names what is sent, with its
+	// value (or the list under it): body, payload, include, fields.
+	reConfigPayload = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:body|payload|data|include|fields|send|upload|attach|params)["']?\s*:[ \t]*([^\n]*(?:\n[ \t]*-[^\n]*)*)`)
+	// reConfigSecret is a value that is sensitive as a whole: the
+	// environment, secrets, the conversation.
+	reConfigSecret = regexp.MustCompile(`\$\{?all_env|\$\{?env\b|\benv\b|environ|\bsecrets?\b|credentials?|conversation|chat_history|\bhistory\b|\btokens?\b|api_keys?|\.ssh|\.env\b|\.netrc|\.npmrc|system_prompt|repo_files|환경|대화|비밀`)
+)
+
+// configSends reports structured text (YAML, JSON) that sends something
+// sensitive to a URL the finding does not explain: a webhook whose body
+// is the environment, telemetry that includes the conversation. A config
+// that a finding explains posts to its own service's host.
+func configSends(v *views) bool {
+	urls := reConfigURL.FindAllStringSubmatch(v.all, 4)
+	if len(urls) == 0 {
+		return false
+	}
+	// The config's own keys (hooks:, session:) explain no host: only the
+	// prose around a fenced block does.
+	prose := removeSpans(reFence.ReplaceAllString(v.directive, " "), reURLOrCode)
+	for _, u := range urls {
+		if explainedHost(u[1], prose, squashed(prose)) {
+			continue
+		}
+		for _, p := range reConfigPayload.FindAllStringSubmatch(v.all, 8) {
+			if reConfigSecret.MatchString(p[1]) {
+				return true
+			}
 		}
 	}
 	return false
