@@ -84,14 +84,18 @@ var (
 	// excel, wordpress, sap, mainframe, salesforce), written by an outside
 	// writer who read no project file.
 	heldOut9Part = corpusPart{name: "held-out-9", dir: "heldout9", heldOut: true}
+	// heldOut10Part is session 8's held-out batch (a11y, ecommerce,
+	// scicomp, pxe, dicom, arduino, blender, rshiny, zig), written by an
+	// outside writer who read no project file, its Korean queries asked to
+	// describe problems in Korean words, many without the tool's name.
+	heldOut10Part = corpusPart{name: "held-out-10", dir: "heldout10", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, heldOut9Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, heldOut9Part, heldOut10Part}
 )
 
-// heldOutSums freeze the held-out batch (file name -> sha256): a changed
-// byte fails every test that reads it, and so does a held-out file with no
-// sum. Empty while no batch is held out.
-// (held-out-9's, session 7: below.)
+// heldOutSums freeze the held-out batches (directory/file name -> sha256):
+// a changed byte fails every test that reads it, and so does a held-out
+// file with no sum. Empty while no batch is held out.
 // (heldout3's sums, retired with it: findings 139ada77…, queries 4f48d152…,
 // pairs 226780cf…; heldout4's: findings 977b31b7…, queries 97299e3e…, pairs
 // 0fd47a12…; heldout5's, retrieval6 now: findings 527fd90d…, queries
@@ -99,9 +103,12 @@ var (
 // 8a5f25e3…, queries 63317e48…, pairs 7fa0a402…; heldout7's, retrieval8
 // now: findings b8f66389…, queries aa1f8080…, pairs fed91ea6…).
 var heldOutSums = map[string]string{
-	"findings.jsonl": "b3620ca68f969a944178b1c581797467c2e50850431aa3ee084b35650e053265",
-	"queries.jsonl":  "c3e5cee69405d09fd801d696bff8f64723c3ff06940572763be7384d36a8c7ef",
-	"pairs.jsonl":    "dc3558ac1a6c6c96389f8a0caa90699d0a39aae56c93cafaf63fb5db3380e24c",
+	"heldout9/findings.jsonl":  "b3620ca68f969a944178b1c581797467c2e50850431aa3ee084b35650e053265",
+	"heldout9/queries.jsonl":   "c3e5cee69405d09fd801d696bff8f64723c3ff06940572763be7384d36a8c7ef",
+	"heldout9/pairs.jsonl":     "dc3558ac1a6c6c96389f8a0caa90699d0a39aae56c93cafaf63fb5db3380e24c",
+	"heldout10/findings.jsonl": "6172e4900d7cba775edf8dfa5b4491d33a48070cbc4ac48e28311121df2bb71c",
+	"heldout10/queries.jsonl":  "67ee95e3304a4eaf7928116290ffca377df5c3ed9297ae52049f2d06281d4c2c",
+	"heldout10/pairs.jsonl":    "fa847b1adc8e74b7707d7e18817072883c0a699bc770e57e02c9cbf96c1fa420",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
@@ -112,8 +119,8 @@ func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	}
 	if part.heldOut {
 		sum := sha256.Sum256(data)
-		if got := hex.EncodeToString(sum[:]); got != heldOutSums[name] {
-			t.Fatalf("held-out %s has sha256 %s, frozen at %s: a held-out batch is never edited (write a new one)", name, got, heldOutSums[name])
+		if got := hex.EncodeToString(sum[:]); got != heldOutSums[part.dir+"/"+name] {
+			t.Fatalf("held-out %s/%s has sha256 %s, frozen at %s: a held-out batch is never edited (write a new one)", part.dir, name, got, heldOutSums[part.dir+"/"+name])
 		}
 	}
 	var out []T
