@@ -260,5 +260,19 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// platitudes 36/40, PII 51/55. Floors sit there.
 		{"held-out/gate7", "testdata/gate/heldout/gate7.jsonl", held["gate7.jsonl"],
 			map[string]float64{"good": 0.987, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, true},
+		// gate8 and injection11 were written on 2026-12-03 (session 8) by
+		// writers who read no code and no labelled case (gate7's and
+		// injection10's briefs, with new carriers and disguises: secrets in
+		// URLs, Dockerfiles and curl -u, support tickets; attempts in a third
+		// language, naming the model, split over two sentences, as
+		// reviewer checklists; write-ups quoting payloads, agent configs).
+		// Frozen and measured once on 3fc789b, after the session's first
+		// gate changes (look 1, per-label lines only): gate8 good 80/80,
+		// placeholders 42/45, narratives 39/40, platitudes 34/40, PII
+		// 53/55; injection11 findings 90/100, attempts 88/100. Floors there.
+		{"held-out/gate8", "testdata/gate/heldout/gate8.jsonl", held["gate8.jsonl"],
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 0.85, "pii": 0.963}, true},
+		{"held-out/injection11", "testdata/gate/heldout/injection11.jsonl", held["injection11.jsonl"],
+			map[string]float64{"good": 0.90, "injection": 0.88}, true},
 	}
 }
