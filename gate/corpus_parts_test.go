@@ -78,7 +78,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// London block, which testdata labels a person's elsewhere, and a
 		// test card refused by specificity) and PII 72/72.
 		{"tuning/was-heldout-gate2", "testdata/gate/was-heldout/gate2.jsonl", globCases(t, "../testdata/gate/was-heldout/gate2.jsonl"),
-			map[string]float64{"good": 0.992, "placeholder": 0.956, "narrative": 1, "platitude": 1, "pii": 1}, false},
+			map[string]float64{"good": 0.992, "placeholder": 0.978, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// cls-4 was written for the PII and placeholder classes of issue
 		// 23 item 5 before the change it judges (names and values on
 		// separate lines, Terraform defaults, secrets with symbols,
@@ -164,7 +164,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Spent, tuning data since session 5 (was-heldout/gate4.jsonl;
 		// injection/was-heldout7.jsonl, in the model's training set).
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
@@ -193,7 +193,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Long prose without a detail (gateplat, session 7): platitudes
 		// 38 → 39/40.
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 1}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
@@ -231,7 +231,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// both outside the instructions model's training glob), misses
 		// printed; the floors stay at look 2. Long prose without a detail
 		// (gateplat, written while gate6 was still held out and never
-		// tuned on it): platitudes 30 → 36/40, nothing else moved.
+		// tuned on it): platitudes 30 → 36/40, nothing else moved. Ofcom's
+		// drama blocks, key and token headers, passwords in exec arrays,
+		// --requirepass and SQL (session 8): placeholders 41 → 43/45, PII
+		// 51 → 55/55 (gate2 placeholders 44 → 45/46, gate4 and gate5 41 →
+		// 42/45).
 		// Session 8 (inj8): write-ups naming their attack, quoted HTML
 		// comments, forged tool results in fenced blocks and lists:
 		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100; links with
@@ -241,7 +245,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// config posting the environment, a quote to translate and act on:
 		// attempts 98/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.911, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
+			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 0.95, "platitude": 0.90, "pii": 1}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who

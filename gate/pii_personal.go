@@ -35,22 +35,24 @@ func emailPlaceholder(m string) bool {
 
 // phonePlaceholder passes the fictional NANP range 555-0100..555-0199,
 // Twilio's documented magic numbers (+1 500-555-0xxx), the ranges the UK's
-// Australia's and France's regulators reserve for drama and examples (Ofcom: 07700
-// 900000-900999 and 01632 960000-960999; ACMA: 0491 570 000-579 999 and
+// Australia's and France's regulators reserve for drama and examples (Ofcom:
+// ofcomDrama; ACMA: 0491 570 000-579 999 and
 // the 5550 and 7010 blocks of each geographic area code; ARCEP: see
 // arcepFiction), NANP's unused area code 555, numbers whose subscriber
 // digits are all one repeated digit (010-0000-0000). Digits that count
 // up (010-1234-5678) pass only where the text calls them an example
-// (examplePhone): testdata labels 0151 23456789 a field engineer's. Ofcom's
-// London block 020 7946 0xxx is not passed: testdata labels it as an
-// on-call person's number, and a gate cannot tell which one a text means.
+// (examplePhone): testdata labels 0151 23456789 a field engineer's.
 func phonePlaceholder(m string) bool {
 	d := digitsOf(m)
 	if len(d) >= 10 && strings.HasPrefix(d[len(d)-10:], "500555") {
 		return true
 	}
-	if national, ok := nationalDigits(d, "44"); ok && (strings.HasPrefix(national, "7700900") || strings.HasPrefix(national, "1632960")) {
-		return true
+	if national, ok := nationalDigits(d, "44"); ok {
+		for _, p := range ofcomDrama {
+			if strings.HasPrefix(national, p) {
+				return true
+			}
+		}
 	}
 	if national, ok := nationalDigits(d, "61"); ok && len(national) == 9 {
 		if strings.HasPrefix(national, "49157") {
@@ -373,3 +375,14 @@ func validForeignPhone(m string) bool {
 	}
 	return len(d) >= 9 && len(d) <= 12
 }
+
+// ofcomDrama are the national digits (after the 0 or +44) that begin the
+// blocks Ofcom reserves for drama and documentation, a thousand numbers
+// each: mobile 07700 900xxx, 01632 960xxx (no area), the geographic blocks
+// of London (020 7946 0xxx), Leeds, Sheffield, Nottingham, Bristol,
+// Reading, Birmingham, Edinburgh, Glasgow, Liverpool and Manchester (01xx
+// 496 0xxx), Cardiff (029 2018 0xxx), Northern Ireland (028 9018 0xxx),
+// freephone 08081 570xxx, premium 0909 879 0xxx and UK-wide 03069 990xxx.
+var ofcomDrama = []string{"7700900", "1632960", "2079460", "1134960", "1144960", "1154960", "1174960",
+	"1184960", "1214960", "1314960", "1414960", "1514960", "1614960", "2920180", "2890180", "8081570",
+	"9098790", "3069990"}

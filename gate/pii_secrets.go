@@ -189,7 +189,10 @@ func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceho
 // hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
 // header. The value is the last group.
 var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~!@#$%^&*-]{16,}={0,2})|` +
-	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})`)
+	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic|apikey|api-key|key|sso-key|ssws|splunk|otoken)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
+	// A request header named for a key or a token (Fastly-Key,
+	// X-Auth-Token, PRIVATE-TOKEN) given to curl or written as a header.
+	`(?:-H|--header)\s*["']?[A-Za-z][A-Za-z0-9-]*-(?:key|token)\s*:\s*([A-Za-z0-9+/_.~-]{16,}={0,2})`)
 
 // notSecretNames are parts of names that end in token or key but hold no
 // secret: pagination cursors, public keys, idempotency keys.
@@ -216,6 +219,15 @@ var secretKeyNames = []string{"api", "secret", "private", "signing", "encryption
 // header always is.
 func secretName(match string) bool {
 	l := strings.ToLower(match)
+	if h, ok := strings.CutPrefix(l, "--header"); ok || strings.HasPrefix(l, "-h") {
+		if !ok {
+			h = l[2:]
+		}
+		// A header named for a key or a token: a credential, but for the
+		// nonces and public values that share the ending.
+		name, _, _ := strings.Cut(strings.TrimLeft(h, " \t\"'"), ":")
+		return !strings.Contains(name, "idempotency") && !strings.HasPrefix(name, "sec-websocket") && !strings.Contains(name, "public")
+	}
 	i := strings.IndexAny(l, ":=\"' ")
 	if i < 0 || strings.HasPrefix(l, "authorization") {
 		return i >= 0
@@ -342,7 +354,8 @@ var reQuotedSecret = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:bas
 // cliPasswordHints are the commands (and the flag) the rule knows.
 var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp", "osql", "zip", "ldap", "openssl",
 	"keytool", "jarsigner", "curl", "smbclient", "docker", "--", "htpasswd", "sqlplus", "xfreerdp", "az login",
-	"ipmitool", "mosquitto", "influx", "net use", "rabbitmqctl", "7z", "rar", "ssh-keygen", "http", "snmp", "lftp"}
+	"ipmitool", "mosquitto", "influx", "net use", "rabbitmqctl", "7z", "rar", "ssh-keygen", "http", "snmp", "lftp",
+	"identified", "password"}
 
 var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
@@ -365,7 +378,13 @@ var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass
 	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:['"]?([^\s'"@]+)|` +
 	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
 	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
-	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:password|passwd|pass|passphrase)[ \t]+['"]?([^\s'"-][^\s'"]*)`)
+	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:require|master|auth|admin|root|store|key|db)?(?:password|passwd|pass|passphrase)[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	// The same in an exec array (a compose healthcheck's ["CMD",
+	// "redis-cli", "-a", "…"]).
+	`"redis-cli"\s*,(?:\s*"[^"]*"\s*,)*?\s*"(?:-a|--pass)"\s*,\s*"([^"]+)"|` +
+	// SQL that sets a password: MySQL's IDENTIFIED [WITH plugin] BY '…',
+	// PostgreSQL's [WITH] PASSWORD '…'.
+	`(?i)\bidentified(?:[ \t]+with[ \t]+\w+)?[ \t]+by[ \t]+'([^'\n]+)'|\b(?:user|role)\b[^\n;]*?\bpassword[ \t]+'([^'\n]+)'`)
 
 // basicCredentials decodes a base64 value that holds printable
 // "user:password" text, as an Authorization: Basic header does; ok is
