@@ -80,7 +80,7 @@ func judge(t *testing.T, cases []gateCase) figures {
 		f.stages[c.Want][stage]++
 		if !ok {
 			f.misses = append(f.misses, c.Want+"/"+c.Class+" "+c.ID+" ("+c.file+"): "+describe(res))
-		} else if c.Want == "pii" && !kindsAgree(piiKinds(res), c.Kinds) {
+		} else if c.Want == "pii" && len(c.Kinds) > 0 && !kindsAgree(piiKinds(res), c.Kinds) {
 			f.misses = append(f.misses, "pii/"+c.Class+" "+c.ID+" ("+c.file+"): kinds "+strings.Join(piiKinds(res), ",")+", labelled "+strings.Join(c.Kinds, ","))
 		}
 	}
