@@ -16,6 +16,12 @@ func emailPlaceholder(m string) bool {
 	if local == "git" {
 		return true
 	}
+	// A template's local part is spelled in capitals (ID+USERNAME@,
+	// FIRST.LAST@, YOUR_NAME@); GitHub's privacy addresses exist so that no
+	// mailbox is shown.
+	if reTemplateLocal.MatchString(m[:at]) || domain == "users.noreply.github.com" {
+		return true
+	}
 	// Google service accounts name a resource, not a person.
 	if strings.HasSuffix(domain, ".gserviceaccount.com") {
 		return true
@@ -375,6 +381,10 @@ func validForeignPhone(m string) bool {
 	}
 	return len(d) >= 9 && len(d) <= 12
 }
+
+// reTemplateLocal is a mail address's local part written as a template:
+// capitals only, words joined by + . _ or -.
+var reTemplateLocal = regexp.MustCompile(`^[A-Z]{2,}(?:[+._-][A-Z]{2,})*$`)
 
 // ofcomDrama are the national digits (after the 0 or +44) that begin the
 // blocks Ofcom reserves for drama and documentation, a thousand numbers
