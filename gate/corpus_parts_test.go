@@ -236,7 +236,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// --requirepass and SQL (session 8): placeholders 41 → 43/45, PII
 		// 51 → 55/55 (gate2 placeholders 44 → 45/46, gate4 and gate5 41 →
 		// 42/45). Template mail addresses (ID+USERNAME@, GitHub privacy
-		// addresses): placeholders 44/45.
+		// addresses): placeholders 44/45. Story markers of the writer's day
+		// and the room (took a break, had lunch, everyone laughed): narratives
+		// 38 → 40/40.
 		// Session 8 (inj8): write-ups naming their attack, quoted HTML
 		// comments, forged tool results in fenced blocks and lists:
 		// was-heldout9 good 92 → 93/100, attempts 90 → 92/100; links with
@@ -246,7 +248,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// config posting the environment, a quote to translate and act on:
 		// attempts 98/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 0.95, "platitude": 0.90, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.90, "pii": 1}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who

@@ -201,6 +201,10 @@ var storyMarkers = []string{
 	"went well", "glad we", "glad i", "i still find", "happy with", "just in time", "argued", "happier",
 	"recap", "pairing", "paired with", "my colleague", "a colleague", "my teammate", "my manager", "my boss",
 	"spent the", "got paged", "handed over", "on-call shift", "one day", "a tale of",
+	// The writer's day and the people in the room.
+	"took a break", "had lunch", "grabbed lunch", "grabbed coffee", "got coffee", "came back to it",
+	"it felt wrong", "felt wrong", "felt right", "not sure it's better", "everyone laughed", "we laughed",
+	"the ceo said", "my manager said", "the boss said",
 	// English: the writer's plans, status, thanks and tastes.
 	"i will", "i'll", "i want to", "my plan", "plan:", "next i", "i'm going to", "we will", "we plan",
 	"status:", "% done", "hasn't been started", "not started yet", "risks:", "blockers:", "huge thanks",
