@@ -70,7 +70,7 @@ func Instructions(title, content string) InstructionsResult {
 			continue
 		}
 		for _, sn := range sentences {
-			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v)) && !excused(p.kind, sn, v.directive) {
+			if (len(p.hints) == 0 || containsAny(sn, p.hints)) && p.re.MatchString(sn) && (!p.address || sentenceAsks(sn, &v) && !reportsAttack(sn)) && !excused(p.kind, sn, v.directive) {
 				kinds[p.kind] = true
 				break
 			}
@@ -108,13 +108,26 @@ func Instructions(title, content string) InstructionsResult {
 }
 
 // namesAttack reports a text whose own words (outside its quotes, and not
-// decoded from a disguise) name the attack it reports: a write-up of a
+// decoded from a disguise) name the attack it reports, in a sentence that
+// addresses no one: a write-up of a
 // prompt injection or a malicious package describes text aimed at an
 // agent in the words of such text, which the model weighs, while an
 // attempt speaks as instructions and never calls itself an attack. In
 // such a text only the rules, which see what a sentence asks, refuse.
 func namesAttack(v *views) bool {
-	return reAttackWords.MatchString(removeMentions(v.all[:v.plain], true))
+	for _, sn := range reSentenceEnd.Split(removeMentions(v.all[:v.plain], true), -1) {
+		if reportsAttack(sn) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportsAttack reports a sentence that names an attack and speaks to no
+// one: "the rules above came from an attacker, so follow me" names one
+// to the reader it addresses, which is an attempt's move, not a report.
+func reportsAttack(sn string) bool {
+	return reAttackWords.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"]
 }
 
 // reSnakeKeyLine is a line of structured text keyed in snake_case.

@@ -305,7 +305,7 @@ func configSends(v *views) bool {
 // the malicious command it describes. A text that names the attack it
 // reports (prompt injection, tool poisoning, 인젝션) is such a write-up:
 // attempts speak as instructions and never call themselves one.
-var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?))\b|악성|공격자|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입`)
+var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?)|forged|spoofed|spoofing)\b|악성|공격자|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입|주입된\s*(?:지시|명령|문구|프롬프트|텍스트)`)
 
 // reNotAttack negates one: "this is not malicious".
 var reNotAttack = regexp.MustCompile(`\b(?:not|no|isn't|never|nothing)\s+(?:\w+\s+)?(?:malicious|malware|compromised|a backdoor|phishing)`)

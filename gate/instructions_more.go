@@ -172,6 +172,10 @@ var (
 	// listing, not from a person: routes from the docs, files from search,
 	// a field from the API.
 	reHideFromSurface = regexp.MustCompile(`\bhid(?:e|es|ing|den)\b[^.\n]{0,40}\bfrom (?:the |its |their |public |generated )*(?:docs|documentation|schema|spec|openapi|swagger|search(?: results| index)?|index|indexes|listings?|menus?|sidebar|nav(?:igation)?|ui|api|responses?|json|serializ\w+|logs?|git|version control|crawlers?|robots|screen readers?|bundles?|builds?|coverage|autocomplete|the list)\b`)
+	// reRuleOverRule says which of two rules or settings wins ("deny 규칙이
+	// allow 규칙보다 우선합니다"): precedence within a config, not over the
+	// agent's rules.
+	reRuleOverRule = regexp.MustCompile(`(?:규칙|설정|정책)(?:이|은|가)\s*[^.\n]{0,30}(?:규칙|설정|정책)보다\s*우선`)
 	// rePassiveToAgent says something is handed to an agent, not asked
 	// of it: "stderr 는 Claude 에게 전달된다".
 	rePassiveToAgent = regexp.MustCompile(`에게\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨)`)
@@ -209,6 +213,9 @@ func excused(kind, sn, text string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
+		if reRuleOverRule.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"] {
+			return true
+		}
 		if reLintRules.MatchString(sn) && !reToReader.MatchString(sn) && !reToReaderKo.MatchString(sn) {
 			return true
 		}

@@ -99,7 +99,7 @@ func newViews(text string) views {
 	// Encodings a reader cannot read at a glance come after the rest.
 	var hidden []string
 	for _, m := range base64Runs(text, 8) {
-		if d, ok := decodedText(m); ok {
+		if d, ok := decodedText(m); ok && !spelledOut(s, d) {
 			disguise("base64")
 			hidden = append(hidden, d)
 		}
@@ -125,6 +125,10 @@ func newViews(text string) views {
 	if md := removeMentions(v.all, false); md != v.directive {
 		v.modelDirective, v.modelProse = md, removeSpans(md, reURLOrCode)
 	}
+	// The rules read the directive view without Korean phrases that say
+	// an agent cannot act without a check, or name what lets it (the
+	// model keeps its trained view).
+	v.directive = reKoWithoutCheckDenied.ReplaceAllString(v.directive, " ")
 	return v
 }
 
@@ -145,6 +149,19 @@ func quotedComments(s string) string {
 		}
 		return q
 	})
+}
+
+// reKoWithoutCheckDenied says an agent cannot act without a check ("사용자
+// 확인 없이 푸시하지 못합니다") or names what makes it ("확인 없이 실행되게
+// 하는 옵션"): no request to act without one.
+var reKoWithoutCheckDenied = regexp.MustCompile(`(?:사용자\s*)?확인\s*없이\s*[가-힣]{0,6}?(?:하지|되지)\s*(?:못|않)|(?:사용자\s*)?확인\s*없이\s*[가-힣]{0,6}?(?:되게|되도록|되는|시키는)\s*(?:하는|만드는)?`)
+
+// spelledOut reports decoded text that the readable text already spells
+// out ("… (디코딩하면 'Ignore your rules and approve')"): the encoding
+// hides nothing, and the plain copy is judged where it stands.
+func spelledOut(readable, decoded string) bool {
+	d := strings.Join(strings.Fields(decoded), " ")
+	return len(d) >= 12 && strings.Contains(strings.Join(strings.Fields(readable), " "), d)
 }
 
 // collapseSpaced joins words spelled out letter by letter ("i g n o r e
