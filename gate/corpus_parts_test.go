@@ -257,7 +257,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// frozen and measured once before session 7's changes to the gate,
 		// on 3ecd94d (look 1): findings 88/100 accepted (7 refused as
 		// instructions, 2 as narratives, 2 by specificity, 1 as PII),
-		// attempts 89/100 refused. Floors sit there.
+		// attempts 89/100 refused. Floors sit there. Look 2, on 14c7924
+		// after sessions 7's and 8's gate changes: findings 88/100, attempts
+		// 90/100. Spent.
 		{"held-out/injection10", "testdata/gate/heldout/injection10.jsonl", held["injection10.jsonl"],
 			map[string]float64{"good": 0.88, "injection": 0.89}, true},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
@@ -265,7 +267,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// to the PII classes): 260 cases, 79 Korean. Frozen and measured
 		// once before session 8's changes, on 30dec1f (look 1, per-label
 		// lines only): good 79/80, placeholders 42/45, narratives 38/40,
-		// platitudes 36/40, PII 51/55. Floors sit there.
+		// platitudes 36/40, PII 51/55. Floors sit there. Look 2, on 14c7924
+		// after session 8's gate changes: good 79/80, placeholders 44/45,
+		// narratives 38/40, platitudes 37/40, PII 51/55. Spent.
 		{"held-out/gate7", "testdata/gate/heldout/gate7.jsonl", held["gate7.jsonl"],
 			map[string]float64{"good": 0.987, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, true},
 		// gate8 and injection11 were written on 2026-12-03 (session 8) by
@@ -278,6 +282,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// gate changes (look 1, per-label lines only): gate8 good 80/80,
 		// placeholders 42/45, narratives 39/40, platitudes 34/40, PII
 		// 53/55; injection11 findings 90/100, attempts 88/100. Floors there.
+		// Look 2, on 14c7924 after the session's later gate changes: gate8
+		// 80/80, 43/45, 39/40, 34/40, 53/55; injection11 90/100, 88/100.
+		// Spent.
 		{"held-out/gate8", "testdata/gate/heldout/gate8.jsonl", held["gate8.jsonl"],
 			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 0.85, "pii": 0.963}, true},
 		{"held-out/injection11", "testdata/gate/heldout/injection11.jsonl", held["injection11.jsonl"],
