@@ -264,7 +264,7 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-9": {0.863, 0.95},
 		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100;
 		// look 2 on 14c7924 (no relevance change landed): the same. Spent.
-		"held-out-9":  {0.690, 0.97},
+		"held-out-9": {0.690, 0.97},
 		// Look 1, on 3fc789b: 69/110, 96/100; printed again on 14c7924,
 		// where the relevance path had not changed: the same.
 		"held-out-10": {0.627, 0.96},
