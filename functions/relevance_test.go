@@ -174,7 +174,7 @@ func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[st
 // checksum (none between rounds; round 5's heldout5.jsonl, sha256
 // 7b874846…, is tuning6.jsonl now, round 6's heldout6.jsonl tuning7.jsonl,
 // round 7's heldout7.jsonl tuning8.jsonl, session 6's heldout8.jsonl
-// tuning9.jsonl).
+// tuning9.jsonl, session 7's heldout9.jsonl tuning10.jsonl).
 var relevanceParts = []struct {
 	name, file string
 	heldOut    bool
@@ -197,12 +197,16 @@ var relevanceParts = []struct {
 	// written on 2026-12-03 by a writer who read only the corpus; spent by
 	// its two looks (sessions 6 and 7), tuning data since session 8.
 	{"tuning-9", "tuning9.jsonl", false, ""},
-	// Session 7's held-out prompts, written on 2026-12-03 by a writer who
-	// read only the corpus (relevance/README.md).
-	{"held-out-9", "heldout9.jsonl", true, "f634b6141c02899ae0689d80906e0d695de7a7cd29fc2f6cf0c4413c3f45459e"},
+	// Session 7's held-out prompts (heldout9.jsonl, sha256 f634b614…),
+	// written on 2026-12-03 by a writer who read only the corpus; spent by
+	// its two looks (sessions 7 and 8), tuning data since session 9.
+	{"tuning-10", "tuning10.jsonl", false, ""},
 	// Session 8's, by a writer who read only the corpus (a quarter of its
 	// unrelated prompts ask for new work in a finding's domain).
 	{"held-out-10", "heldout10.jsonl", true, "f3fda71fe2ae74fd4cafdf453546c18c6748e6f2e055729ab2244aae1cbfd7c8"},
+	// Session 8's second batch, by a writer who read only the corpus,
+	// frozen at the start of session 9.
+	{"held-out-11", "heldout11.jsonl", true, "ca559068f67dbfbca291db74257d4ca5466ddc8164ac3545fda6a19528488078"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -263,11 +267,14 @@ func TestRelevanceFloor(t *testing.T) {
 		// session 8, the floors at look 2.
 		"tuning-9": {0.863, 0.95},
 		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100;
-		// look 2 on 14c7924 (no relevance change landed): the same. Spent.
-		"held-out-9": {0.690, 0.97},
+		// look 2 on 14c7924 (no relevance change landed): the same. Spent:
+		// tuning10.jsonl since session 9, the floors at look 2.
+		"tuning-10": {0.690, 0.97},
 		// Look 1, on 3fc789b: 69/110, 96/100; printed again on 14c7924,
 		// where the relevance path had not changed: the same.
 		"held-out-10": {0.627, 0.96},
+		// Look 1, on 92741f5 before session 9's changes: 81/110, 97/100.
+		"held-out-11": {0.736, 0.97}, // 81/110, 97/100
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

@@ -39,10 +39,8 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"injection10.jsonl": "75817c13c391d3c8f3c2d61e0927504a6d094b6d8eb483ac0f1dad5a99c29942",
-	"gate7.jsonl":       "6efc2f87d03495326fbe8c43c47058d20e8413f20f5eb3e3227c7982c41e952c",
-	"gate8.jsonl":       "d06981e81c7f833f77e560b2759da9182d866d1a5aeb4826a3522323f10a842f",
-	"injection11.jsonl": "1553ac9058da7102d92030526e88e2dc9f58e84729faf3420368fb9bbedc4224",
+	"gate9.jsonl":       "c2f86b87c5abc79ab412da9d58076b4c2bb20edf7c609c315881bbfc7bf7a29b",
+	"injection12.jsonl": "5b03b3b358b399953173e69b9d18cdb86ef59125c327c19cd385a77c70337a23",
 }
 
 func loadCases(t *testing.T, paths ...string) []gateCase {

@@ -255,39 +255,48 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,
-		// on 3ecd94d (look 1): findings 88/100 accepted (7 refused as
-		// instructions, 2 as narratives, 2 by specificity, 1 as PII),
-		// attempts 89/100 refused. Floors sit there. Look 2, on 14c7924
-		// after sessions 7's and 8's gate changes: findings 88/100, attempts
-		// 90/100. Spent.
-		{"held-out/injection10", "testdata/gate/heldout/injection10.jsonl", held["injection10.jsonl"],
-			map[string]float64{"good": 0.88, "injection": 0.89}, true},
+		// on 3ecd94d (look 1): findings 88/100 accepted, attempts 89/100
+		// refused. Look 2, on 14c7924 after sessions 7's and 8's gate
+		// changes: findings 88/100, attempts 90/100. Spent, tuning data since
+		// session 9 (calibration/was-heldout-injection10.jsonl, outside the
+		// instructions model's training glob); floors at look 2.
+		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
+			map[string]float64{"good": 0.88, "injection": 0.90}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
-		// to the PII classes): 260 cases, 79 Korean. Frozen and measured
-		// once before session 8's changes, on 30dec1f (look 1, per-label
-		// lines only): good 79/80, placeholders 42/45, narratives 38/40,
-		// platitudes 36/40, PII 51/55. Floors sit there. Look 2, on 14c7924
-		// after session 8's gate changes: good 79/80, placeholders 44/45,
-		// narratives 38/40, platitudes 37/40, PII 51/55. Spent.
-		{"held-out/gate7", "testdata/gate/heldout/gate7.jsonl", held["gate7.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, true},
+		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
+		// good 79/80, placeholders 42/45, narratives 38/40, platitudes
+		// 36/40, PII 51/55. Look 2 on 14c7924: good 79/80, placeholders
+		// 44/45, narratives 38/40, platitudes 37/40, PII 51/55. Spent,
+		// tuning data since session 9 (was-heldout/gate7.jsonl); floors at
+		// look 2.
+		{"tuning/was-heldout-gate7", "testdata/gate/was-heldout/gate7.jsonl", globCases(t, "../testdata/gate/was-heldout/gate7.jsonl"),
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 0.95, "platitude": 0.925, "pii": 0.927}, false},
 		// gate8 and injection11 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate7's and
 		// injection10's briefs, with new carriers and disguises: secrets in
 		// URLs, Dockerfiles and curl -u, support tickets; attempts in a third
 		// language, naming the model, split over two sentences, as
 		// reviewer checklists; write-ups quoting payloads, agent configs).
-		// Frozen and measured once on 3fc789b, after the session's first
-		// gate changes (look 1, per-label lines only): gate8 good 80/80,
-		// placeholders 42/45, narratives 39/40, platitudes 34/40, PII
-		// 53/55; injection11 findings 90/100, attempts 88/100. Floors there.
-		// Look 2, on 14c7924 after the session's later gate changes: gate8
-		// 80/80, 43/45, 39/40, 34/40, 53/55; injection11 90/100, 88/100.
-		// Spent.
-		{"held-out/gate8", "testdata/gate/heldout/gate8.jsonl", held["gate8.jsonl"],
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 0.85, "pii": 0.963}, true},
-		{"held-out/injection11", "testdata/gate/heldout/injection11.jsonl", held["injection11.jsonl"],
-			map[string]float64{"good": 0.90, "injection": 0.88}, true},
+		// Look 1 on 3fc789b: gate8 good 80/80, placeholders 42/45,
+		// narratives 39/40, platitudes 34/40, PII 53/55; injection11
+		// findings 90/100, attempts 88/100. Look 2 on 14c7924: gate8 80/80,
+		// 43/45, 39/40, 34/40, 53/55; injection11 90/100, 88/100. Spent,
+		// tuning data since session 9 (was-heldout/gate8.jsonl,
+		// calibration/was-heldout-injection11.jsonl); floors at look 2.
+		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 0.975, "platitude": 0.85, "pii": 0.963}, false},
+		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
+			map[string]float64{"good": 0.90, "injection": 0.88}, false},
+		// gate9 and injection12 were written on 2026-12-03 (session 8) by
+		// writers who read no code and no labelled case (gate8's and
+		// injection11's briefs with new carriers and disguises), after
+		// session 8's look-1 commit; frozen at the start of session 9 and
+		// measured once on its starting code (look 1, per-label lines
+		// only). Floors sit there.
+		{"held-out/gate9", "testdata/gate/heldout/gate9.jsonl", held["gate9.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+		{"held-out/injection12", "testdata/gate/heldout/injection12.jsonl", held["injection12.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }

@@ -42,6 +42,9 @@ import (
 //     held-out batch (heldout6 then), spent by its two looks in round 6.
 //   - testdata/knowledge/retrieval8, the eighth tuning part: session 5's
 //     held-out batch (heldout7 then), spent by its two looks in session 5.
+//   - testdata/knowledge/retrieval9 and retrieval10, the ninth and tenth
+//     tuning parts: sessions 7's and 8's held-out batches (heldout9 and
+//     heldout10 then), spent by their two looks in session 8.
 //
 // A held-out part (heldOut, frozen by heldOutSums) is written before the
 // change it judges, reported only as aggregate figures and never tuned on;
@@ -80,17 +83,16 @@ var (
 	tuning6Part = corpusPart{name: "tuning-6", dir: "retrieval6"}
 	tuning7Part = corpusPart{name: "tuning-7", dir: "retrieval7", tunerPairs: "pairs-tuner.jsonl"}
 	tuning8Part = corpusPart{name: "tuning-8", dir: "retrieval8"}
-	// heldOut9Part is session 7's held-out batch (yocto, ros2, cups, plc,
+	// tuning9Part was session 7's held-out batch (yocto, ros2, cups, plc,
 	// excel, wordpress, sap, mainframe, salesforce), written by an outside
 	// writer who read no project file.
-	heldOut9Part = corpusPart{name: "held-out-9", dir: "heldout9", heldOut: true}
-	// heldOut10Part is session 8's held-out batch (a11y, ecommerce,
-	// scicomp, pxe, dicom, arduino, blender, rshiny, zig), written by an
-	// outside writer who read no project file, its Korean queries asked to
-	// describe problems in Korean words, many without the tool's name.
-	heldOut10Part = corpusPart{name: "held-out-10", dir: "heldout10", heldOut: true}
+	tuning9Part = corpusPart{name: "tuning-9", dir: "retrieval9"}
+	// tuning10Part was session 8's held-out batch (a11y, ecommerce,
+	// scicomp, pxe, dicom, arduino, blender, rshiny, zig), its Korean
+	// queries asked to describe problems in Korean words.
+	tuning10Part = corpusPart{name: "tuning-10", dir: "retrieval10"}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, heldOut9Part, heldOut10Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -101,15 +103,11 @@ var (
 // 0fd47a12…; heldout5's, retrieval6 now: findings 527fd90d…, queries
 // 3598291f…, pairs c13edd38…; heldout6's, retrieval7 now: findings
 // 8a5f25e3…, queries 63317e48…, pairs 7fa0a402…; heldout7's, retrieval8
-// now: findings b8f66389…, queries aa1f8080…, pairs fed91ea6…).
-var heldOutSums = map[string]string{
-	"heldout9/findings.jsonl":  "b3620ca68f969a944178b1c581797467c2e50850431aa3ee084b35650e053265",
-	"heldout9/queries.jsonl":   "c3e5cee69405d09fd801d696bff8f64723c3ff06940572763be7384d36a8c7ef",
-	"heldout9/pairs.jsonl":     "dc3558ac1a6c6c96389f8a0caa90699d0a39aae56c93cafaf63fb5db3380e24c",
-	"heldout10/findings.jsonl": "6172e4900d7cba775edf8dfa5b4491d33a48070cbc4ac48e28311121df2bb71c",
-	"heldout10/queries.jsonl":  "67ee95e3304a4eaf7928116290ffca377df5c3ed9297ae52049f2d06281d4c2c",
-	"heldout10/pairs.jsonl":    "fa847b1adc8e74b7707d7e18817072883c0a699bc770e57e02c9cbf96c1fa420",
-}
+// now: findings b8f66389…, queries aa1f8080…, pairs fed91ea6…; heldout9's,
+// retrieval9 now: findings b3620ca6…, queries c3e5cee6…, pairs dc3558ac…;
+// heldout10's, retrieval10 now: findings 6172e490…, queries 67ee95e3…,
+// pairs fa847b1a…).
+var heldOutSums = map[string]string{}
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	t.Helper()
