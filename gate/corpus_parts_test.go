@@ -292,11 +292,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// writers who read no code and no labelled case (gate8's and
 		// injection11's briefs with new carriers and disguises), after
 		// session 8's look-1 commit; frozen at the start of session 9 and
-		// measured once on its starting code (look 1, per-label lines
-		// only). Floors sit there.
+		// measured once on its starting code, 92741f5 (look 1, per-label
+		// lines only): gate9 good 76/80, placeholders 42/45, narratives
+		// 38/40, platitudes 35/40, PII 50/55; injection12 findings 99/100,
+		// attempts 92/100. Floors sit there.
 		{"held-out/gate9", "testdata/gate/heldout/gate9.jsonl", held["gate9.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 0.95, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.875, "pii": 0.909}, true},
 		{"held-out/injection12", "testdata/gate/heldout/injection12.jsonl", held["injection12.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.99, "injection": 0.92}, true},
 	}
 }
