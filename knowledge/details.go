@@ -129,7 +129,12 @@ var (
 	// plainSetting is a plain word given a value with = and no space
 	// (p=quarantine in a DMARC record, mode=ro): a setting too, though its
 	// name holds none of . _ -.
-	plainSetting  = regexp.MustCompile(`(?i)(?:^|[\s(;,])([a-z][a-z0-9]*)=([a-z0-9][\w.-]*)`)
+	// A plain setting may also close a compound name (a board's option in
+	// arduino:avr:nano:cpu=atmega328old) or a query string (?mode=ro&x=1).
+	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&])([a-z][a-z0-9]*)=([a-z0-9][\w.-]*)`)
+	// jsonSetting is a JSON member, "lineEnding": "CRLF" or "retries": 3:
+	// a setting whatever its name, and its value however short.
+	jsonSetting   = regexp.MustCompile(`"([A-Za-z_][\w.-]{0,60})"\s*:\s*(?:"([^"\n]{1,120})"|([\w.+-]+))`)
 	settingValues = map[string]bool{"true": true, "false": true, "on": true, "off": true, "yes": true, "no": true,
 		"input": true, "always": true, "never": true, "none": true, "auto": true, "earliest": true, "latest": true,
 		"strict": true, "lax": true, "enabled": true, "disabled": true, "required": true, "optional": true}
@@ -147,7 +152,7 @@ var (
 	quoted   = regexp.MustCompile(`"[^"\n]{3,120}"|'[^'\n]{3,120}'`)
 	// atomPattern finds decisive atoms in prose: flags, paths, versions
 	// (absolute, and relative to the working or home directory: ./ansible.cfg,
-	// ~/.zprofile) and numbers, identifiers joined by _ . : / @ or with inner capitals
+	// ~/.zprofile) and numbers (hexadecimal ones whole: status 0xA700), identifiers joined by _ . : / @ or with inner capitals
 	// (max_connections, go.mod, actions/checkout@v4, readinessProbe), braced
 	// groups with what they are attached to (Redis hash tags {user:1}:a,
 	// placeholders ${HOME}/bin), and words in capitals (SIGTERM, KEEPTTL); a
@@ -156,6 +161,7 @@ var (
 		`|\$?\{[^{}\s]{1,60}\}(?:[\w.:/@-]*[\w])?` +
 		`|(?:^|[\s(])(?:~|\.\.?)(?:/[\w.-]+)+` +
 		`|(?:/[\w.-]+){2,}` +
+		`|\b0[xX][0-9A-Fa-f]+\b` +
 		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
 		`|\b[A-Za-z][A-Za-z0-9]*(?:(?:::|[_.:/@-])*[A-Za-z0-9]+)*(?:::|[_.:/@])[A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
 		`|\b[A-Za-z][a-z0-9]*[a-z][A-Z][A-Za-z0-9]*` +
@@ -181,6 +187,11 @@ func ParseDetails(text string) DetailSet {
 	}
 	for _, m := range plainSetting.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
 		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" {
+			d.addSetting(strings.ToLower(m[1]), val)
+		}
+	}
+	for _, m := range jsonSetting.FindAllStringSubmatch(text, -1) {
+		if val := strings.Join(strings.Fields(strings.ToLower(m[2]+m[3])), " "); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}
@@ -290,7 +301,7 @@ func (d DetailSet) addAtom(t string) string {
 	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return ""
 	}
-	if isNumber(strings.ReplaceAll(t, ",", "")) {
+	if isNumber(strings.ReplaceAll(t, ",", "")) && !isHex(t) {
 		t = strings.TrimLeft(strings.ReplaceAll(t, ",", ""), "vV")
 		if t = strings.TrimLeft(t, "0"); t == "" || t[0] == '.' || t[0] == ':' {
 			t = "0" + t
@@ -300,11 +311,21 @@ func (d DetailSet) addAtom(t string) string {
 	return t
 }
 
-// isNumber reports whether an atom is a number or version (v1.2.3, 09:00).
+// isNumber reports whether an atom is a number or version (v1.2.3, 09:00,
+// 0xa700).
 func isNumber(t string) bool {
+	if isHex(t) {
+		return true
+	}
 	t = strings.TrimLeft(t, "vV")
 	return t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ':' }) < 0 &&
 		unicode.IsDigit(rune(t[0]))
+}
+
+// isHex reports whether an atom is a hexadecimal literal (0xa700).
+func isHex(t string) bool {
+	return len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') &&
+		strings.IndexFunc(t[2:], func(r rune) bool { return !unicode.Is(unicode.ASCII_Hex_Digit, r) }) < 0
 }
 
 func isFlag(t string) bool {

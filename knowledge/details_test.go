@@ -46,6 +46,13 @@ func TestDetailsConflict(t *testing.T) {
 		{"prose = with spaces is no setting", "In the proof a = b holds for the pair.", "For the pair, a = c holds in that proof.", false},
 		{"options reordered", "`ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg` seeks fast.", "`ffmpeg -i in.mp4 -ss 00:10:00 -frames:v 1 thumb.jpg` seeks fast.", true},
 		{"rewording quotes the command as is", "`ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg` seeks fast.", "Seeking is quick with `ffmpeg -ss 00:10:00 -i in.mp4 -frames:v 1 thumb.jpg`.", false},
+		{"hexadecimal code", "The service exits with 0xC0000005 when the DLL is missing.", "The service exits with 0xC0000409 when the DLL is missing.", true},
+		{"rewording keeps a hexadecimal code", "The process died with exit code 0xC0000005, an access violation.", "An access violation shows as 0xC0000005 in the exit code.", false},
+		{"JSON member value, however short", `Send the job with "delimiter": "TAB".`, `Send the job with "delimiter": "|".`, true},
+		{"JSON member number", `Set "retries": 3 in the client config.`, `Set "retries": 5 in the client config.`, true},
+		{"rewording keeps a JSON member", `Jobs sent with "delimiter": "TAB" read tab-separated files.`, `Tab-separated files need "delimiter": "TAB" on the job.`, false},
+		{"setting closing a compound name", "Flash it as esp32:esp32:esp32cam:PartitionScheme=huge_app.", "Flash it as esp32:esp32:esp32cam:PartitionScheme=min_spiffs.", true},
+		{"setting in a query string", "Open the file with file:data.db?mode=ro for readers.", "Open the file with file:data.db?mode=rwc for readers.", true},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {
