@@ -207,6 +207,9 @@ var relevanceParts = []struct {
 	// Session 8's second batch, by a writer who read only the corpus,
 	// frozen at the start of session 9.
 	{"held-out-11", "heldout11.jsonl", true, "ca559068f67dbfbca291db74257d4ca5466ddc8164ac3545fda6a19528488078"},
+	// Session 9's, by a writer who read only the corpus (a third of the
+	// unrelated prompts long, with a pasted log and what was tried).
+	{"held-out-12", "heldout12.jsonl", true, "b3954fde2df65d15c26be6da1c1fb59f315120ca68c5824181a1de292b46ebe9"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -275,6 +278,9 @@ func TestRelevanceFloor(t *testing.T) {
 		"held-out-10": {0.627, 0.96},
 		// Look 1, on 92741f5 before session 9's changes: 81/110, 97/100.
 		"held-out-11": {0.736, 0.97}, // 81/110, 97/100
+		// Look 1, on c5f451b (the relevance path as on 92741f5): 69/110,
+		// 96/100.
+		"held-out-12": {0.627, 0.96},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
