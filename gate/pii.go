@@ -99,6 +99,8 @@ var piiRules = []piiRule{
 	// A key as a URL's whole userinfo (Sentry's DSN: https://<key>@host/1)
 	// is a secret, not a mail address.
 	{kind: PIISecret, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://(?:[0-9a-f]{32}|[A-Za-z0-9_-]{32,})@[^\s/?#"'<>]+`), placeholder: tokenPlaceholder},
+	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
+	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value
 	// settings. Values that are templates, masks or placeholder words pass.
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:[^\s/?@"'<>]+@[^\s/?#"'<>]+`), placeholder: urlPasswordPlaceholder},
@@ -108,7 +110,7 @@ var piiRules = []piiRule{
 	// Names and values that stand apart, credential files and prose.
 	{kind: PIIPassword, re: rePair, valid: pairPassword, placeholder: secretPlaceholder, hints: pairHints},
 	{kind: PIISecret, re: rePair, valid: pairSecret, placeholder: secretValuePlaceholder, hints: pairHints},
-	{kind: PIIPassword, re: reDockerAuth, valid: dockerAuth, placeholder: dockerAuthPlaceholder, hints: []string{`"auth"`}},
+	{kind: PIIPassword, re: reDockerAuth, valid: dockerAuth, placeholder: dockerAuthPlaceholder, hints: []string{`"auth"`, "_auth"}},
 	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
 	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
 	{kind: PIIPassword, re: reAccountPair, valid: accountPassword, placeholder: prosePlaceholder, hints: accountPairHints},
@@ -126,6 +128,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
 	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
+	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
@@ -136,6 +139,8 @@ var piiRules = []piiRule{
 	// Other countries' national formats, written as people write them.
 	{kind: PIIPhone, re: reForeignPhone, valid: validForeignPhone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	{kind: PIIPhone, re: reContextPhone, near: phoneNamed, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
+	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }
 
 // DetectPII returns the kinds of personal data and secrets in text, sorted and

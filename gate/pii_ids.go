@@ -164,3 +164,63 @@ func idPlaceholder(m string) bool {
 	d := digitsOf(m)
 	return d == "12345678909" || strings.Contains("0123456789012345678901234567890", d)
 }
+
+// reDNI is a Spanish DNI (eight digits and a check letter) or NIE (X, Y or
+// Z, seven digits and a check letter), as printed or typed in lowercase.
+var reDNI = regexp.MustCompile(`\b(?:\d{8}|[XYZxyz]-?\d{7})-?[A-Za-z]\b`)
+
+// validDNI checks the letter: the number (an NIE's X, Y, Z read as 0, 1,
+// 2) modulo 23 indexes the Ministry of the Interior's table.
+func validDNI(m string) bool {
+	m = strings.ToUpper(strings.ReplaceAll(m, "-", ""))
+	n := 0
+	for i, c := range m[:len(m)-1] {
+		switch {
+		case i == 0 && c >= 'X' && c <= 'Z':
+			n = int(c - 'X')
+		case c >= '0' && c <= '9':
+			n = n*10 + int(c-'0')
+		default:
+			return false
+		}
+	}
+	return "TRWAGMYFPDXBNJZSQVHLCKE"[n%23] == m[len(m)-1]
+}
+
+// dniWords name a Spanish identity number; a DNI's form with a valid
+// letter still counts only beside one of them (ninoNear bytes), since one
+// number in 23 followed by a letter passes the check by chance.
+var dniWords = []string{"dni", "nie", "nif", "documento nacional", "identidad", "spanish", "spain", "españa", "스페인"}
+
+func dniNamed(text string, lo, hi int) bool {
+	from, to := max(lo-ninoNear, 0), min(hi+ninoNear, len(text))
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	for to < len(text) && !utf8.RuneStart(text[to]) {
+		to++
+	}
+	lower := strings.ToLower(text[from:lo] + " " + text[hi:to])
+	for _, w := range dniWords {
+		if containsWord(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// aadhaarWords name an Aadhaar number. In a text that names it, a number
+// in Aadhaar's printed form is given as a person's even when its check
+// digit fails (mistyped, or a customer's record retold), so it counts
+// without the Verhoeff check.
+var aadhaarWords = []string{"aadhaar", "aadhar", "uidai", "आधार", "아드하르", "아다르"}
+
+func aadhaarNamed(text string, _, _ int) bool {
+	lower := strings.ToLower(text)
+	for _, w := range aadhaarWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}

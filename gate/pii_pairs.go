@@ -16,12 +16,13 @@ import (
 // rePair finds a value bound to a name that stands apart from it; the name
 // is the first group that matched, the value the last:
 // - name: DB_PASSWORD / value: "…" (Kubernetes env, Helm extraEnv) and
-// {"name": "X", "value": "…"} (ECS, Cloud Run);
+// {"name": "X", "value": "…"} (ECS, Cloud Run), also when the YAML is
+// quoted on one line with its newlines written \n;
 // variable "db_password" { … default = "…" } (Terraform);
 // <password>…</password> (Maven settings.xml, XML configs);
 // <add key="ApiSecret" value="…"/> (.NET appSettings);
 // machine h login u password … (.netrc).
-var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["']?\s*,?\s*["']?value["']?\s*:\s*["']?([^\s"',}]+)|` +
+var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["']?(?:\s|\\n)*,?(?:\s|\\n)*["']?value["']?\s*:\s*["']?([^\s"',}\\]+)|` +
 	`\bvariable\s+"([^"]+)"\s*\{[^{}]*?\bdefault\s*=\s*"([^"]*)"|` +
 	`<([A-Za-z][\w.:-]*)>([^<>\s]{4,})</|` +
 	`<add\s+key\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +
@@ -117,12 +118,14 @@ func prosePlaceholder(v string) bool {
 	return !letter || !digit
 }
 
-// reDockerAuth is a registry credential in ~/.docker/config.json: base64 of
-// user:password.
-var reDockerAuth = regexp.MustCompile(`"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"`)
+// reDockerAuth is a registry credential in base64 of user:password:
+// ~/.docker/config.json's "auth", and .npmrc's _auth (bare or after a
+// registry's //host/path/: prefix).
+var reDockerAuth = regexp.MustCompile(`"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"|(?:^|[\s:\x60'"])_auth\s*=\s*["']?([A-Za-z0-9+/]{12,}={0,2})`)
 
 func dockerAuth(m string) bool {
-	v := reDockerAuth.FindStringSubmatch(m)[1]
+	sm := reDockerAuth.FindStringSubmatch(m)
+	v := sm[1] + sm[2]
 	_, pw, ok := basicCredentials(v)
 	return ok && pw != ""
 }
@@ -192,6 +195,10 @@ body:
 	switch l := strings.ToLower(line); {
 	case strings.Contains(l, "xxxx"), strings.HasPrefix(l, "..."), strings.HasPrefix(l, "<"), strings.HasPrefix(l, "{{"), strings.HasPrefix(l, "$"):
 		return false
+	case run < elidedBody && (strings.HasPrefix(rest[i+run:], "...") || strings.HasPrefix(rest[i+run:], "…")):
+		// MIIEv... : the opening bytes of every key of its type and
+		// size (its ASN.1 header), then an ellipsis, is a key elided.
+		return false
 	case strings.HasPrefix(line, "-----END"):
 		return false
 	case newline:
@@ -200,6 +207,11 @@ body:
 	}
 	return run >= 16
 }
+
+// elidedBody bounds the base64 characters a key's body may show before an
+// ellipsis and still be elided: up to 12 are an ASN.1 header the keys of a
+// type and size share (MIIEvQIBADAN, MIIEowIBAAKC, MHcCAQEEI), no key.
+const elidedBody = 13
 
 // slackWebhookPlaceholder passes the shape Slack's documentation prints,
 // https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX:

@@ -65,6 +65,19 @@ var placeholderSecrets = map[string]bool{
 	"tiger": true, // Oracle's scott/tiger sample schema.
 }
 
+// samplePassword reports a lowercase value that is a placeholder word
+// with a counting run after it (password123, admin1234, changeme1!, and
+// passw0rd): the samples documentation and compose files print, which head
+// every list of leaked passwords and so guard nothing.
+func samplePassword(l string) bool {
+	w := strings.TrimRight(l, "!")
+	d := strings.TrimRight(w, "0123456789")
+	if run := w[len(d):]; run == "" || !strings.HasPrefix("1234567890", run) {
+		return w == "passw0rd" || w == "p@ssw0rd"
+	}
+	return placeholderSecrets[d] || d == "passw0rd" || d == "p@ssw0rd" || d == "qwerty" || d == "letmein" || d == "welcome"
+}
+
 // secretPlaceholder reports whether a password value is a template, a mask,
 // a placeholder word, a path ($PWD:/app) or a reference in code rather than
 // a secret. Real
@@ -72,9 +85,13 @@ var placeholderSecrets = map[string]bool{
 // placeholder.
 func secretPlaceholder(v string) bool {
 	v = strings.Trim(v, `"'`+"`")
+	// A Korean particle glued to the value (password123을) is not part of it.
+	if t := strings.TrimRightFunc(v, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }); t != "" && t != v && t[len(t)-1] < 0x80 {
+		v = t
+	}
 	l := strings.ToLower(v)
 	switch {
-	case len(v) < 4, placeholderSecrets[l]:
+	case len(v) < 4, placeholderSecrets[l], samplePassword(l):
 		return true
 	case strings.ContainsAny(v[:1], "$<{%([*/"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
 		return true
@@ -383,8 +400,9 @@ var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass
 	// "redis-cli", "-a", "…"]).
 	`"redis-cli"\s*,(?:\s*"[^"]*"\s*,)*?\s*"(?:-a|--pass)"\s*,\s*"([^"]+)"|` +
 	// SQL that sets a password: MySQL's IDENTIFIED [WITH plugin] BY '…',
-	// PostgreSQL's [WITH] PASSWORD '…'.
-	`(?i)\bidentified(?:[ \t]+with[ \t]+\w+)?[ \t]+by[ \t]+'([^'\n]+)'|\b(?:user|role)\b[^\n;]*?\bpassword[ \t]+'([^'\n]+)'`)
+	// Oracle's IDENTIFIED BY … bare or in double quotes, PostgreSQL's
+	// [WITH] PASSWORD '…'.
+	`(?i)\bidentified(?:[ \t]+with[ \t]+\w+)?[ \t]+by[ \t]+(?:'([^'\n]+)'|\\?"([^"\n\\]+)\\?"|([^\s'"\x60;\\][^\s'"\x60;\\]*))|\b(?:user|role)\b[^\n;]*?\bpassword[ \t]+'([^'\n]+)'`)
 
 // basicCredentials decodes a base64 value that holds printable
 // "user:password" text, as an Authorization: Basic header does; ok is
@@ -405,3 +423,9 @@ func basicCredentials(v string) (user, pw string, ok bool) {
 	u, p, found := strings.Cut(string(b), ":")
 	return u, p, found
 }
+
+// reQuerySecret finds a generated value given to a URL query parameter
+// that names an API credential: an app id of the services that take their
+// key as one (OpenWeather's appid), an API key, an access or auth token, a
+// client secret. The value is the last group.
+var reQuerySecret = regexp.MustCompile(`(?i)[?&](?:app_?id|app_?key|api_?key|access_?key|auth(?:_?key|_?token)?|access_?token|client_?secret|secret|token|key)=([A-Za-z0-9_-]{16,})(?:[&#\s"'\x60)<>]|$)`)
