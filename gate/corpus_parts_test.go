@@ -272,8 +272,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// look 2. Session 9 (gatecls9): Oracle's IDENTIFIED BY bare, npm's
 		// _auth, one-line YAML with \n, Spanish DNI by its letter, sample
 		// passwords (password123): placeholders 44 → 45/45, PII 51 → 55/55.
+		// The writer's meals, clock and interjections, "we used", and the
+		// I of I/O no narrator: good 79 → 80/80, narratives 38 → 40/40,
+		// platitudes 37 → 38/40.
 		{"tuning/was-heldout-gate7", "testdata/gate/was-heldout/gate7.jsonl", globCases(t, "../testdata/gate/was-heldout/gate7.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.95, "platitude": 0.925, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 1}, false},
 		// gate8 and injection11 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate7's and
 		// injection10's briefs, with new carriers and disguises: secrets in
@@ -288,9 +291,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// calibration/was-heldout-injection11.jsonl); floors at look 2.
 		// Session 9 (gatecls9): keys in URL queries, Aadhaar named whatever
 		// its check, elided key bodies (MIIEv...), sample passwords:
-		// placeholders 43 → 45/45, PII 53 → 55/55.
+		// placeholders 43 → 45/45, PII 53 → 55/55. The writer's breaks
+		// and interjections: narratives 39 → 40/40.
 		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 0.975, "platitude": 0.85, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.85, "pii": 1}, false},
 		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
 			map[string]float64{"good": 0.90, "injection": 0.88}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by

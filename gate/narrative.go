@@ -108,7 +108,7 @@ func Narrative(title, content string) NarrativeResult {
 				// "the last Sunday of March" is a date, not last Sunday.
 				kind = timeMarker
 			}
-			addMarker(lower[loc[0]:loc[1]], kind)
+			addMarker(strings.TrimSpace(strings.TrimLeft(lower[loc[0]:loc[1]], ".!? \n")), kind)
 		}
 	}
 	for _, s := range reSentence.Split(content, -1) {
@@ -223,7 +223,9 @@ var reWord = regexp.MustCompile(`[a-z]+(?:'[a-z]+)?`)
 // verb opening the sentence; 0 when it is not first-person narration.
 // singular says the narrator is I/my or a diary opener ("Spent…").
 func narratedEnglish(s string) (n int, singular bool) {
-	words := reWord.FindAllString(s, -1)
+	// The I of I/O is no narrator ("competing for I/O made the backup
+	// overrun").
+	words := reWord.FindAllString(strings.ReplaceAll(s, "i/o", "io"), -1)
 	if len(words) == 0 {
 		return 0, false
 	}
@@ -248,7 +250,9 @@ func narratedEnglish(s string) (n int, singular bool) {
 			}
 		case "i", "we", "my", "our", "they", "team", "everyone", "someone":
 			for j := i + 1; j < len(words) && j <= i+3; j++ {
-				if isPastVerb(words[j]) {
+				// After a subject a short -ed word is a verb too ("we
+				// used mine").
+				if isPastVerb(words[j]) || len(words[j]) == 4 && strings.HasSuffix(words[j], "ed") && !notPast[words[j]] {
 					start, singular = j, w == "i" || w == "my"
 					break
 				}
@@ -260,11 +264,11 @@ func narratedEnglish(s string) (n int, singular bool) {
 	}
 	// Count the actions of this subject only: stop where another clause
 	// starts ("…, so no SNI was sent and it got…").
-	for _, w := range words[start:] {
+	for k, w := range words[start:] {
 		if clauseBreak[w] {
 			break
 		}
-		if isPastVerb(w) {
+		if k == 0 || isPastVerb(w) {
 			n++
 		}
 	}

@@ -42,8 +42,9 @@ func concretePractice(text, lower string, found []string, n NarrativeResult) boo
 	return len(seen) >= 2
 }
 
-// reFirstPerson finds an English first-person word.
-var reFirstPerson = regexp.MustCompile(`\b(?:i|me|my|we|us|our)\b`)
+// reFirstPerson finds an English first-person word, not the I of I/O
+// nor the us of us-east-1.
+var reFirstPerson = regexp.MustCompile(`(?:^|[^\w/-])(?:i|me|my|we|us|our)(?:$|[^\w/-])`)
 
 // told reports a text the narrative stage reads as told, not stated: a
 // Korean past-tense sentence, a first-person subject, a story marker, or

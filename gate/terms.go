@@ -271,6 +271,16 @@ var storyMarkerPatterns = []markerPattern{
 	{regexp.MustCompile(`\b(?:on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), timeMarker},
 	{regexp.MustCompile(`\bit was an? (?:\w+ )?(?:day|week|night|month|weekend|morning|evening)\b`), storyMarker},
 	{regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`), storyMarker},
+	// The writer's meals and breaks ("11:50 lunch", "going to grab a
+	// coffee"): a finding has no use for them.
+	{regexp.MustCompile(`\b(?:lunch|dinner|breakfast|coffee)\b|커피`), storyMarker},
+	// A sentence opening on the writer's clock and what was done then
+	// ("9:40 deleted a block…"): a timeline of the writer's day, not a log
+	// line (which carries a level or a source, not a past-tense verb).
+	{regexp.MustCompile(`(?m)(?:^|[.!?]\s+)\d{1,2}:\d\d\s+(?:[a-z]{2,}ed|went|got|had|did|ran|took|made|put|came|left|was|were)\b`), storyMarker},
+	// A sentence opening on an interjection, a session told as it is
+	// lived ("ok starting on…", "hmm lots of props").
+	{regexp.MustCompile(`(?m)(?:^|[.!?]\s+)(?:ok|okay|hmm+|ugh|argh|phew|whew|yay|oops|welp|meh|lol)(?:[ ,.!]|$)`), storyMarker},
 	{regexp.MustCompile(`(?:한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주|달|개월)\s?(?:넘게|째|내내)|\d+\s?(?:시간|일|주|달|개월)\s?(?:넘게|내내)|지난\s?(?:[월화수목금토일]요일|주말|밤)|[월화수목금토일]요일은`), storyMarker},
 	{regexp.MustCompile(`(?:\d+|한|두|세|네|다섯|여섯|몇)\s?(?:시간|일|주)\s?(?:동안|만에)`), timeMarker},
 	{regexp.MustCompile(`\d{1,2}시(?:\s?\d{1,2}분)?(?:에|쯤)`), timeMarker},

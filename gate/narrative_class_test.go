@@ -1,0 +1,27 @@
+package gate
+
+import "testing"
+
+// TestNarrativeDayAndVoice pins what tells the writer's day (meals and
+// breaks, a timeline on the writer's clock, interjections, "we used") and
+// what does not (the I of I/O, a log line's timestamp).
+func TestNarrativeDayAndVoice(t *testing.T) {
+	tests := []struct {
+		title, content string
+		story          bool
+	}{
+		{"CSS refactor", "9:15 opened the stylesheet, 2,400 lines. 9:40 deleted a block that looked dead, half the settings page went white. 10:30 moved the buttons into button.css.", true},
+		{"Settings page", "ok starting on the settings page. pulled main, npm install, dev server is up. hmm lots of props. renamed a few props so they read better, tests still green.", true},
+		{"Index rebuild", "A SQL Server Agent job rebuilt all indexes every Sunday at 02:00, the same time the weekly full backup started. Both competing for I/O made the backup overrun into Monday. Moving rebuilds to Saturday 22:00 fixed the overlap.", false},
+		{"Log timestamps", "The worker logs `09:12 ERROR pool exhausted` when max_connections=100 is reached; raise the pool to 200 or add PgBouncer.", false},
+	}
+	for _, tt := range tests {
+		if got := Narrative(tt.title, tt.content).Story; got != tt.story {
+			t.Fatalf("Narrative(%q).Story = %v, want %v", tt.title, got, tt.story)
+		}
+	}
+	n := Narrative("Demo notes", "Marco's laptop refused to mirror to the projector so we used mine.")
+	if n.Narrated != 1 {
+		t.Fatalf("Narrated = %d, want 1 (we used)", n.Narrated)
+	}
+}
