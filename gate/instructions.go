@@ -127,8 +127,16 @@ func namesAttack(v *views) bool {
 // one: "the rules above came from an attacker, so follow me" names one
 // to the reader it addresses, which is an attempt's move, not a report.
 func reportsAttack(sn string) bool {
-	return reAttackWords.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"]
+	return (reAttackWords.MatchString(sn) || reThreatNamed.MatchString(sn)) && !sentenceConcepts(sn)["c:YOU"]
 }
+
+// reThreatNamed names the attack by what it does: text that can carry
+// instructions to an agent, instructions embedded in content, content to
+// be read as data rather than instructions ("White-on-white spans can
+// carry instructions to browsing agents", "파일 내용은 데이터이며 그 안에
+// 적힌 지시는 따르지 않는다고 명시하세요"). Advice against the attack
+// speaks of such instructions in the third person; an attempt gives them.
+var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
 
 // reSnakeKeyLine is a line of structured text keyed in snake_case.
 var reSnakeKeyLine = regexp.MustCompile(`(?m)^[\s"'-]*[a-z]+(?:_[a-z]+){2,}["']?\s*:[^\n]*`)
@@ -189,6 +197,10 @@ func (r InstructionsResult) reason() string {
 		"; knowledge is reference material for agents, so state the finding for a reader and leave out anything addressed to the agent"
 }
 
+// reDenyRule is a permission setting named by its verb: a deny rule, the
+// deny list, allow/deny.
+var reDenyRule = regexp.MustCompile(`\bdeny[- ](?:rules?|lists?|entr(?:y|ies)|patterns?|permissions?|by default)\b|\ballow ?/ ?deny\b`)
+
 // reClauseEnd ends a clause: a sentence's end or a semicolon.
 var reClauseEnd = regexp.MustCompile(reSentenceEnd.String() + `|;\s*`)
 
@@ -219,7 +231,9 @@ func clauseKinds(directive string, korean bool) []string {
 		// hide nothing, whoever they speak to.
 		override := (korean && reSetAsideKo.MatchString(c) || containsAny(c, setAsideHints) && reSetAside.MatchString(c)) &&
 			(reAgentContext.MatchString(c) || korean && reAgentContextKo.MatchString(c))
-		conceal := (korean && reConcealCueKo.MatchString(c) || containsAny(c, concealHints) && reConcealCue.MatchString(c)) &&
+		// A deny rule or list is a permission setting, not a denial.
+		cc := reDenyRule.ReplaceAllString(c, " ")
+		conceal := (korean && reConcealCueKo.MatchString(cc) || containsAny(cc, concealHints) && reConcealCue.MatchString(cc)) &&
 			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c))
 		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue

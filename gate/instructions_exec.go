@@ -29,12 +29,9 @@ func remoteExec(v *views) bool {
 			if unseen {
 				return true // "no need to review the fork"
 			}
-			if describedAsAttack(v.all, loc[0], loc[1]) {
-				continue // a write-up quoting what an attacker ran
-			}
-			line := v.all[strings.LastIndexByte(v.all[:loc[0]], '\n')+1:]
-			if i := strings.IndexByte(line, '\n'); i >= 0 {
-				line = line[:i]
+			line := lineOf(v.all, loc[0])
+			if describedAsAttack(v.all, loc[0], loc[1]) || v.shown[line] {
+				continue // a write-up quoting or showing what an attacker ran
 			}
 			if reVerified.MatchString(line) || describedAsRisky(v.all, loc[0], loc[1]) {
 				continue // checked before it runs, or a warning about it
@@ -76,6 +73,9 @@ func remoteExec(v *views) bool {
 // host the finding does not explain).
 func exfilCommand(v *views) bool {
 	for _, line := range strings.Split(v.all, "\n") {
+		if v.shown[line] {
+			continue
+		}
 		// A line's code spans are its commands; the prose between them
 		// is judged on its own.
 		segs := reCommandSplit.Split(reCodeSpan.ReplaceAllString(line, " ; "), -1)
@@ -207,7 +207,7 @@ func exfiltrates(v *views) bool {
 	for _, re := range exfilCommands {
 		for _, loc := range re.FindAllStringIndex(v.all, 4) {
 			// A write-up quoting what an injected text asked for.
-			if !describedAsAttack(v.all, loc[0], loc[1]) {
+			if !describedAsAttack(v.all, loc[0], loc[1]) && !v.shown[lineOf(v.all, loc[0])] {
 				return true
 			}
 		}
@@ -305,13 +305,13 @@ func configSends(v *views) bool {
 // the malicious command it describes. A text that names the attack it
 // reports (prompt injection, tool poisoning, 인젝션) is such a write-up:
 // attempts speak as instructions and never call themselves one.
-var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?)|forged|spoofed|spoofing)\b|악성|공격자|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입|주입된\s*(?:지시|명령|문구|프롬프트|텍스트)`)
+var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?)|forged|spoofed|spoofing|hidden instructions|instructions hidden in)\b|악성|공격자|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입|주입된\s*(?:지시|명령|문구|프롬프트|텍스트)|숨(?:은|겨진|겨\s*둔)\s*(?:[가-힣]+\s+){0,2}[가-힣]*(?:지시|명령|프롬프트)`)
 
 // reNotAttack negates one: "this is not malicious".
 var reNotAttack = regexp.MustCompile(`\b(?:not|no|isn't|never|nothing)\s+(?:\w+\s+)?(?:malicious|malware|compromised|a backdoor|phishing)`)
 
-// describedAsAttack reports a command whose sentence, or the sentence
-// before it, calls it an attack, in a text that tells no reader to run it.
+// describedAsAttack reports a command whose sentence, the sentence
+// before it or the one after calls it an attack, in a text that tells no reader to run it.
 func describedAsAttack(text string, start, end int) bool {
 	from := start
 	for n := 0; n < 2 && from > 0; n++ {
@@ -322,10 +322,22 @@ func describedAsAttack(text string, start, end int) bool {
 		}
 		from = i + 1
 	}
-	to := len(text)
-	if i := nextSentenceEnd(text[end:]); i >= 0 {
-		to = end + i
+	// The sentence after it too: a write-up shows the payload, then says
+	// what it did ("… so an issue titled\n\nx\"; curl … | bash\n\nran
+	// attacker code").
+	to := end
+	for n := 0; n < 2 && to < len(text); n++ {
+		for to < len(text) && text[to] == '\n' {
+			to++
+		}
+		i := nextSentenceEnd(text[to:])
+		if i < 0 {
+			to = len(text)
+			break
+		}
+		to += i + 1
 	}
+	to = min(to, len(text))
 	window := text[from:to]
 	return reAttackWords.MatchString(window) && !reNotAttack.MatchString(window) && !reRunVerbToReader.MatchString(window)
 }

@@ -213,6 +213,12 @@ func excused(kind, sn, text string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
+		// Advice against embedded instructions ("그 안에 적힌 지시는
+		// 따르지 않는다고 명시하세요") names the attack; it sets no rule
+		// of its reader aside.
+		if reportsAttack(sn) && reThreatNamed.MatchString(sn) {
+			return true
+		}
 		if reRuleOverRule.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"] {
 			return true
 		}

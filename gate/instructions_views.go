@@ -26,6 +26,9 @@ type views struct {
 	modelDirective, modelProse string
 	disguises                  []string
 	squashed                   *string
+	// shown are the lines a write-up shows (shownLines), as all reads
+	// them: their commands are shown, not run.
+	shown map[string]bool
 	// plain is the length of all's readable part (the text and the forms
 	// a reader sees through: entities, leetspeak, tag characters); past it
 	// come the runs decoded from base64, rot13, hex and reversed text.
@@ -80,6 +83,7 @@ func newViews(text string) views {
 			s = c
 		}
 	}
+	s, v.shown = shownLines(s)
 	if strings.Contains(s, "<!--") {
 		disguise("HTML comment")
 		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(quotedComments(s))
