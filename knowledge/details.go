@@ -134,7 +134,13 @@ var (
 	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&])([a-z][a-z0-9]*)=([a-z0-9][\w.-]*)`)
 	// jsonSetting is a JSON member, "lineEnding": "CRLF" or "retries": 3:
 	// a setting whatever its name, and its value however short.
-	jsonSetting   = regexp.MustCompile(`"([A-Za-z_][\w.-]{0,60})"\s*:\s*(?:"([^"\n]{1,120})"|([\w.+-]+))`)
+	jsonSetting = regexp.MustCompile(`"([A-Za-z_][\w.-]{0,60})"\s*:\s*(?:"([^"\n]{1,120})"|([\w.+-]+))`)
+	// proseSetting and setBefore are a setting given in prose, from a
+	// word "set": "set the subscription reliability to best_effort", "with
+	// reliability set to reliable" (the setting is the word before "to").
+	proseSetting  = regexp.MustCompile(`^(?i)set(?:s|ting)?\s+(?:[a-z][\w.-]*\s+){0,3}?([a-z][\w.-]*)\s+to\s+([a-z][\w.-]*)`)
+	setBefore     = regexp.MustCompile(`(?i)\b([a-z][\w.-]*)\s+(?:(?:is|was|are|be|been|gets?|got)\s+)?$`)
+	setTo         = regexp.MustCompile(`^(?i)set\s+to\s+([a-z][\w.-]*)`)
 	settingValues = map[string]bool{"true": true, "false": true, "on": true, "off": true, "yes": true, "no": true,
 		"input": true, "always": true, "never": true, "none": true, "auto": true, "earliest": true, "latest": true,
 		"strict": true, "lax": true, "enabled": true, "disabled": true, "required": true, "optional": true}
@@ -190,6 +196,7 @@ func ParseDetails(text string) DetailSet {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}
+	d.addProseSettings(strings.ReplaceAll(text, "`", " "))
 	for _, m := range jsonSetting.FindAllStringSubmatch(text, -1) {
 		if val := strings.Join(strings.Fields(strings.ToLower(m[2]+m[3])), " "); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
@@ -320,6 +327,65 @@ func isNumber(t string) bool {
 	t = strings.TrimLeft(t, "vV")
 	return t != "" && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' && r != ':' }) < 0 &&
 		unicode.IsDigit(rune(t[0]))
+}
+
+// addProseSettings adds the settings text gives in prose (see
+// proseSetting): each word "set" is found by hand and the patterns read
+// only around it, as they would cost a scan of every text otherwise.
+func (d DetailSet) addProseSettings(text string) {
+	add := func(key, val string) {
+		key, val = strings.ToLower(key), strings.Trim(strings.ToLower(val), ".-")
+		if !englishStop[key] && proseValue(val) {
+			d.addSetting(key, val)
+		}
+	}
+	for i := 0; i < len(text); {
+		j := strings.Index(text[i:], "et")
+		if j < 0 {
+			return
+		}
+		at := i + j - 1 // where "set" starts
+		i += j + 2
+		if at < 0 || text[at]|0x20 != 's' || at > 0 && isWordByte(text[at-1]) {
+			continue
+		}
+		window := text[at:min(len(text), at+160)]
+		if m := proseSetting.FindStringSubmatch(window); m != nil {
+			add(m[1], m[2])
+		}
+		if m := setTo.FindStringSubmatch(window); m != nil {
+			if k := setBefore.FindStringSubmatch(text[max(0, at-80):at]); k != nil {
+				add(k[1], m[1])
+			}
+		}
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '-' || c == '.' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= 0x80
+}
+
+// proseValue reports whether a word after "set … to" is the value given,
+// not a stop word ("to the"), nor a verb the sentence goes on with ("set up
+// the cluster to use", "set lock_timeout to avoid"); a number is counted by
+// its word instead (DetailSet.Numbers).
+func proseValue(w string) bool {
+	if w == "" || englishStop[w] {
+		return false
+	}
+	if strings.ContainsAny(w, "_.-") {
+		return true
+	}
+	g := lex().g
+	if _, irregular := g.lemma[w]; irregular || g.pastForm(w) {
+		return false
+	}
+	for _, id := range g.lookup(w) {
+		if strings.HasPrefix(g.names[id], "w:v") {
+			return false
+		}
+	}
+	return true
 }
 
 // isHex reports whether an atom is a hexadecimal literal (0xa700).

@@ -53,6 +53,11 @@ func TestDetailsConflict(t *testing.T) {
 		{"rewording keeps a JSON member", `Jobs sent with "delimiter": "TAB" read tab-separated files.`, `Tab-separated files need "delimiter": "TAB" on the job.`, false},
 		{"setting closing a compound name", "Flash it as esp32:esp32:esp32cam:PartitionScheme=huge_app.", "Flash it as esp32:esp32:esp32cam:PartitionScheme=min_spiffs.", true},
 		{"setting in a query string", "Open the file with file:data.db?mode=ro for readers.", "Open the file with file:data.db?mode=rwc for readers.", true},
+		{"setting given in prose", "Set the consumer isolation level to read_committed for exactly-once reads.", "Set the consumer isolation level to uncommitted for exactly-once reads.", true},
+		{"setting given in prose, passive", "Writes stall when journal mode is set to delete on the share.", "Writes stall when journal mode is set to wal on the share.", true},
+		{"setting in prose and in code", "Set the eviction policy to allkeys-lru.", "Use `policy=volatile-lru` for eviction.", true},
+		{"rewording restates a prose setting", "Set the isolation level to read_committed before the transactional reads.", "Transactional reads need isolation.level=read_committed, or set the level to read_committed.", false},
+		{"a verb after set … to is no value", "Set up the runner to cache the modules.", "Set up the runner to skip the modules cache.", false},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {
