@@ -251,36 +251,37 @@ func TestRelevanceFloor(t *testing.T) {
 	// issue's goal is 90 % of both. Before round 5, at 0.315: tuning 86/94,
 	// 96/106; tuning-2 73/79, 74/87; tuning-3 49/50, 54/66; tuning-4 33/37,
 	// 47/55; tuning-5 (held-out-4 of round 4) 44/54, 94/99.
+	// Session 9 moved the floor to 0.205 and EvidenceFull to 14 (chosen on
+	// the outside writers' files, tuning-5 … tuning-10; knowledge/rank.go):
+	// clean rose and found fell on every file, so these are that point's
+	// figures, with the figures at 0.175 before it in the comments.
 	want := map[string][2]float64{ // clean, found
-		"tuning":   {0.957, 0.981}, // 90/94, 104/106 (87/94 before the how-to weight)
-		"tuning-2": {0.974, 0.931}, // 77/79 (71 before the how-to weight), 81/87
-		"tuning-3": {1, 0.863},     // 50/50 (48 before the how-to weight), 57/66
-		"tuning-4": {1, 0.836},     // 37/37 (36 before the how-to weight), 46/55
-		"tuning-5": {0.944, 0.975}, // 51/54 (50 before the how-to weight), 97/99 with round 6's feedback (96/99 before)
-		"tuning-6": {0.919, 0.966}, // 80/87 (79 before the how-to weight), 116/120 as held-out-5 after round 5 (63/87, 118/120 at 0.315 before)
-		// Measured before round 6's change (d95e3a0) and after it: 96/110,
-		// 100/100 both times. Spent.
-		"tuning-7": {0.954, 1}, // 96/110, 100/100 as held-out-6, both looks; 105/110 with the how-to weight
-		// Look 1, on 101b451 before round 7's change: 101/110, 98/100;
-		// look 2 on the session's final code (53e0dba): the same. Spent:
-		// tuning8.jsonl since session 6.
-		"tuning-8": {0.963, 0.98}, // 101/110, 98/100 as held-out-7; 106/110 with the how-to weight
-		// Look 1, on dc3c780 before session 6's changes: 94/110, 95/100;
-		// look 2 on fc203bf: 95/110, 95/100. Spent: tuning9.jsonl since
-		// session 8, the floors at look 2.
-		"tuning-9": {0.863, 0.95},
+		"tuning":   {0.978, 0.943}, // 92/94, 100/106 (90/94, 104/106 at 0.175)
+		"tuning-2": {0.987, 0.862}, // 78/79, 75/87 (77/79, 82/87)
+		"tuning-3": {1, 0.818},     // 50/50, 54/66 (50/50, 59/66)
+		"tuning-4": {1, 0.745},     // 37/37, 41/55 (37/37, 46/55)
+		"tuning-5": {0.962, 0.949}, // 52/54, 94/99 (51/54, 97/99)
+		"tuning-6": {0.965, 0.95},  // 84/87, 114/120 (80/87, 116/120)
+		"tuning-7": {0.99, 0.97},   // 109/110, 97/100 (105/110, 100/100)
+		"tuning-8": {1, 0.97},      // 110/110, 97/100 (106/110, 98/100)
+		"tuning-9": {0.954, 0.93},  // 105/110, 93/100 (95/110, 95/100)
 		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100;
 		// look 2 on 14c7924 (no relevance change landed): the same. Spent:
 		// tuning10.jsonl since session 9, the floors at look 2.
-		"tuning-10": {0.690, 0.97},
+		"tuning-10": {0.845, 0.94}, // 93/110, 94/100 (76/110, 97/100)
 		// Look 1, on 3fc789b: 69/110, 96/100; printed again on 14c7924,
-		// where the relevance path had not changed: the same.
-		"held-out-10": {0.627, 0.96},
-		// Look 1, on 92741f5 before session 9's changes: 81/110, 97/100.
-		"held-out-11": {0.736, 0.97}, // 81/110, 97/100
+		// where the relevance path had not changed: the same. Look 2 on
+		// session 9's floor 0.205 and EvidenceFull 14: 84/110, 89/100. Spent.
+		// The floors of held-out-10 … 12 sit at look 2: the new point trades
+		// found for clean by design (chosen on tuning data before the look),
+		// so found is lower than at look 1 on all three.
+		"held-out-10": {0.763, 0.89},
+		// Look 1, on 92741f5 before session 9's changes: 81/110, 97/100;
+		// look 2 at 0.205: 95/110, 96/100. Spent.
+		"held-out-11": {0.863, 0.96},
 		// Look 1, on c5f451b (the relevance path as on 92741f5): 69/110,
-		// 96/100.
-		"held-out-12": {0.627, 0.96},
+		// 96/100; look 2 at 0.205: 82/110, 93/100. Spent.
+		"held-out-12": {0.745, 0.93},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

@@ -150,7 +150,7 @@ func TestEvidence(t *testing.T) {
 		docs = append(docs, newLexDoc(Entry{Title: fmt.Sprintf("nginx note %d", i), Content: "Set the nginx config."}))
 	}
 	docs = append(docs, newLexDoc(Entry{Title: "nginx websocket upgrade", Content: "proxy_http_version 1.1 and the Upgrade header for websocket."}))
-	share, ev, whole := lexicalMatch(LexicalTerms("nginx config for hsts preload"), docs)
+	share, ev, whole := lexicalMatch(LexicalTerms("nginx config for hsts preload includesubdomains"), docs)
 	if share[0] >= 0.5 || ev[0] >= EvidenceFull/2 || whole < EvidenceFull {
 		t.Fatalf("common words: share %.3f, evidence %.2f of %.2f: want thin evidence in a query weighing more than EvidenceFull", share[0], ev[0], whole)
 	}

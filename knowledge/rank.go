@@ -73,9 +73,10 @@ func Candidate(model string, sim, lex float64) bool {
 // they are all the prompt says. That is what unrelated prompts share with
 // an entry, and a share alone cannot tell it from a related short prompt.
 // Chosen with LexicalInjectFloor on the tuning part of
-// testdata/knowledge/relevance (round 5): from 12 to 20 the figures move
-// by a few prompts of 413.
-const EvidenceFull = 12.0
+// testdata/knowledge/relevance: 12 in round 5 (from 12 to 20 the figures
+// moved by a few prompts of 413); 14 in session 9 (see
+// LexicalInjectFloor).
+const EvidenceFull = 14.0
 
 // Support is the share of the evidence needed that evidence gives,
 // squared: (evidence / need)², and 1 from need up.
@@ -126,7 +127,20 @@ const minSupport = 0.01
 // prompts more for 9 unrelated fewer clean). Round 5's glossary words
 // (44 native Korean words, commit 5909e94) then found 5 related prompts
 // more at the same floor (387/413), no unrelated prompt fewer clean.
-const LexicalInjectFloor = 0.175
+// Session 9 chose both again, with EvidenceFull, where the lesser of the
+// two is largest on the tuning files written by outside writers
+// (tuning5 … tuning10, the held-out batches of earlier rounds: 581
+// unrelated and 619 related prompts), since the goal is judged on text
+// written outside the team, whose unrelated prompts share a tool and an
+// error word with a finding far more often than the team's did: from 12
+// and 0.175 (clean 513/581 = 88.3 %, found 603/619 = 97.4 %) to 14 and
+// 0.205 (553/581 = 95.2 %, 589/619 = 95.2 %). On all ten tuning files
+// together: clean 767 → 810/841, found 894 → 859/933 (the team-written
+// tuning2 … tuning4, whose related prompts are short, lose 17 of 208).
+// Per-hit support, a weight for words common in general English (SemCor's
+// counts in WordNet) and evidence without the strongest one or two terms
+// were simulated too: each moved along the same trade, none beyond it.
+const LexicalInjectFloor = 0.205
 
 // SemanticInjectFloor is the injection floor for a query embedded by any
 // other (semantic) model, whose scores QuerySupport leaves whole: 0.315, the

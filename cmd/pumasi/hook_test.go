@@ -217,8 +217,8 @@ func TestKnowHookMinScore(t *testing.T) {
 		{"newer", nil, []string{"floor"}, false},
 		{"newer", []string{"--min-score", "floor"}, []string{"floor"}, false},
 		{"newer", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
-		{"older", nil, []string{"floor", "0.175"}, false},
-		{"older", []string{"--min-score", "floor"}, []string{"floor", "0.175"}, false},
+		{"older", nil, []string{"floor", "0.205"}, false},
+		{"older", []string{"--min-score", "floor"}, []string{"floor", "0.205"}, false},
 		{"older", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
 		{"older", []string{"--min-score", "0.05"}, []string{"0.05"}, true},
 		{"older", []string{"--min-score", "0"}, []string{""}, true},
@@ -236,7 +236,7 @@ func TestKnowHookMinScore(t *testing.T) {
 	// hook's one line and no block.
 	url, asked := queryStub(t, "refusing")
 	stdout, stderr, err, _ := runHook(t, url, userPromptSubmit)
-	if got := asked(); err != nil || stdout != "" || strings.Count(stderr, "\n") != 1 || !slices.Equal(got, []string{"floor", "0.175"}) {
+	if got := asked(); err != nil || stdout != "" || strings.Count(stderr, "\n") != 1 || !slices.Equal(got, []string{"floor", "0.205"}) {
 		t.Fatalf("hook on a refusing server = %v, stdout %q, stderr %q, asked %q", err, stdout, stderr, got)
 	}
 	for _, bad := range []string{"1.5", "-0.1", "abc", "NaN", "Floor"} {
@@ -257,7 +257,7 @@ func TestKnowMCPQueryOlderServer(t *testing.T) {
 		showLow bool
 	}{
 		{"newer", map[string]any{"query": "x"}, []string{"floor"}, false},
-		{"older", map[string]any{"query": "x"}, []string{"floor", "0.175"}, false},
+		{"older", map[string]any{"query": "x"}, []string{"floor", "0.205"}, false},
 		{"older", map[string]any{"query": "x", "min_score": 0.05}, []string{"0.05"}, true},
 	} {
 		url, asked := queryStub(t, c.server)
