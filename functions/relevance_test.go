@@ -210,6 +210,9 @@ var relevanceParts = []struct {
 	// Session 9's, by a writer who read only the corpus (a third of the
 	// unrelated prompts long, with a pasted log and what was tried).
 	{"held-out-12", "heldout12.jsonl", true, "b3954fde2df65d15c26be6da1c1fb59f315120ca68c5824181a1de292b46ebe9"},
+	// Session 9's second, by a writer who read only the corpus, frozen
+	// after the session's change to the floor.
+	{"held-out-13", "heldout13.jsonl", true, "f2d9b202e994f655a350f219d34dfdb7088381f89ff9eb646183d1f4d441b43c"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -282,6 +285,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// Look 1, on c5f451b (the relevance path as on 92741f5): 69/110,
 		// 96/100; look 2 at 0.205: 82/110, 93/100. Spent.
 		"held-out-12": {0.745, 0.93},
+		// Look 1, on 9e26290 (the floor at 0.205): 83/110, 90/100.
+		"held-out-13": {0.754, 0.90},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
