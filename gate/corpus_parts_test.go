@@ -263,9 +263,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Session 9 (inj9): payloads a write-up shows after an introducing
 		// line, and an attack named in the sentence after a payload: good
 		// 88 → 90/100; advice naming the attack by what it does (content
-		// read as data, pages that carry instructions): 91/100.
+		// read as data, pages that carry instructions): 91/100. A quote to
+		// translate and act on in more words, [developer] blocks and text
+		// "issued by system", "bot:" addressed, an installer's host in
+		// look-alike letters: attempts 90 → 93/100.
 		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
-			map[string]float64{"good": 0.91, "injection": 0.90}, false},
+			map[string]float64{"good": 0.91, "injection": 0.93}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
 		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
@@ -300,9 +303,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.85, "pii": 1}, false},
 		// Session 9 (inj9): shown payloads, 숨은 지시 and "hidden
-		// instructions" as names of the attack: good 90 → 92/100.
+		// instructions" as names of the attack: good 90 → 92/100. Disguised
+		// roles and translations (see was-heldout10): attempts 88 → 92/100.
 		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.88}, false},
+			map[string]float64{"good": 0.92, "injection": 0.92}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate8's and
 		// injection11's briefs with new carriers and disguises), after

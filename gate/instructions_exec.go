@@ -59,7 +59,7 @@ func remoteExec(v *views) bool {
 					continue
 				}
 				judged[h[0]] = true
-				if !explainedHost(h[0], v.prose, v.squashedProse()) {
+				if v.spoofedHost(h[0]) || !explainedHost(h[0], v.prose, v.squashedProse()) {
 					return true
 				}
 			}
@@ -169,6 +169,20 @@ func explainedHost(target, prose, squashedProse string) bool {
 		}
 	}
 	return false
+}
+
+// spoofedHost reports a target whose host was written with look-alike
+// letters.
+func (v *views) spoofedHost(target string) bool {
+	if len(v.spoofed) == 0 {
+		return false
+	}
+	t := target
+	if !strings.Contains(t, "://") {
+		t = "https://" + t
+	}
+	u, err := url.Parse(t)
+	return err == nil && v.spoofed[u.Hostname()]
 }
 
 // reBareHost is a host name with a path and no scheme.

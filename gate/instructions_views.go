@@ -26,6 +26,9 @@ type views struct {
 	modelDirective, modelProse string
 	disguises                  []string
 	squashed                   *string
+	// spoofed are host names written with look-alike letters, as the
+	// views read them (sh.rustup.rѕ reads sh.rustup.rs).
+	spoofed map[string]bool
 	// shown are the lines a write-up shows (shownLines), as all reads
 	// them: their commands are shown, not run.
 	shown map[string]bool
@@ -61,6 +64,7 @@ func newViews(text string) views {
 	if s != text && strings.ContainsFunc(text, func(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }) {
 		disguise("full-width letters")
 	}
+	v.spoofed = spoofedHosts(s)
 	s = strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) || r == '\u00AD' {
 			disguise("zero-width characters")
@@ -134,6 +138,37 @@ func newViews(text string) views {
 	// model keeps its trained view).
 	v.directive = reKoWithoutCheckDenied.ReplaceAllString(v.directive, " ")
 	return v
+}
+
+// reHostName is a host name in any script.
+var reHostName = regexp.MustCompile(`(?:[\pL\pN-]+\.)+[\pL\pN-]*\pL[\pL\pN-]*`)
+
+// spoofedHosts are the host names of s that hold a look-alike letter
+// (Cyrillic ѕ for s, Greek ο for o), mapped to what they imitate: no
+// vendor's installer lives on such a host, whatever name it imitates.
+func spoofedHosts(s string) map[string]bool {
+	var out map[string]bool
+	for _, h := range reHostName.FindAllString(s, 16) {
+		mapped, spoof := strings.Map(func(r rune) rune {
+			if l, ok := homoglyphs[r]; ok {
+				return l
+			}
+			if l, ok := confusable(r); ok {
+				return l
+			}
+			return r
+		}, h), false
+		if mapped != h && !strings.ContainsFunc(mapped, func(r rune) bool { return r >= 0x80 }) {
+			spoof = true
+		}
+		if spoof {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[strings.ToLower(mapped)] = true
+		}
+	}
+	return out
 }
 
 // reQuotedComment is a quote or a code span that holds an HTML comment's
