@@ -122,16 +122,17 @@ type DetailSet struct {
 // identToken is an identifier as written, for DetailSet.Parts.
 var identToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:[_.-]?[A-Za-z0-9]+)*`)
 
-// settingPattern is a setting and the value after it; settingValues the
-// plain words that read as a setting's value after a space.
+// settingPattern is a setting and the value after it, quoted or not
+// (scene.cycles.device = 'GPU'); settingValues the plain words that read as
+// a setting's value after a space.
 var (
-	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)([a-z0-9][\w.-]*)`)
+	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)['"]?([a-z0-9][\w.-]*)`)
 	// plainSetting is a plain word given a value with = and no space
 	// (p=quarantine in a DMARC record, mode=ro): a setting too, though its
-	// name holds none of . _ -.
+	// name holds none of . _ -, and its value may be quoted (order='F').
 	// A plain setting may also close a compound name (a board's option in
 	// arduino:avr:nano:cpu=atmega328old) or a query string (?mode=ro&x=1).
-	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&])([a-z][a-z0-9]*)=([a-z0-9][\w.-]*)`)
+	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&{])([a-z][a-z0-9]*)=['"]?([a-z0-9][\w.-]*)`)
 	// jsonSetting is a JSON member, "lineEnding": "CRLF" or "retries": 3:
 	// a setting whatever its name, and its value however short.
 	jsonSetting = regexp.MustCompile(`"([A-Za-z_][\w.-]{0,60})"\s*:\s*(?:"([^"\n]{1,120})"|([\w.+-]+))`)
@@ -161,7 +162,8 @@ var (
 	// ~/.zprofile) and numbers (hexadecimal ones whole: status 0xA700), identifiers joined by _ . : / @ or with inner capitals
 	// (max_connections, go.mod, actions/checkout@v4, readinessProbe), braced
 	// groups with what they are attached to (Redis hash tags {user:1}:a,
-	// placeholders ${HOME}/bin), and words in capitals (SIGTERM, KEEPTTL); a
+	// placeholders ${HOME}/bin), names with digits after letters (psycopg2,
+	// gp3, libx264, utf8mb4), and words in capitals (SIGTERM, KEEPTTL); a
 	// sentence's full stop is no separator.
 	atomPattern = regexp.MustCompile(`(?:^|[\s(])--?[A-Za-z][\w.-]*(?:=[^\s,;)]+)?` +
 		`|\$?\{[^{}\s]{1,60}\}(?:[\w.:/@-]*[\w])?` +
@@ -171,6 +173,7 @@ var (
 		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
 		`|\b[A-Za-z][A-Za-z0-9]*(?:(?:::|[_.:/@-])*[A-Za-z0-9]+)*(?:::|[_.:/@])[A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
 		`|\b[A-Za-z][a-z0-9]*[a-z][A-Z][A-Za-z0-9]*` +
+		`|\b[A-Za-z]+\d+[A-Za-z0-9]*\b` +
 		`|\b[A-Z][A-Z0-9_]{2,}\b`)
 )
 

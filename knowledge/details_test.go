@@ -58,6 +58,13 @@ func TestDetailsConflict(t *testing.T) {
 		{"setting in prose and in code", "Set the eviction policy to allkeys-lru.", "Use `policy=volatile-lru` for eviction.", true},
 		{"rewording restates a prose setting", "Set the isolation level to read_committed before the transactional reads.", "Transactional reads need isolation.level=read_committed, or set the level to read_committed.", false},
 		{"a verb after set … to is no value", "Set up the runner to cache the modules.", "Set up the runner to skip the modules cache.", false},
+		{"short name, other digits", "Burst credits run out on gp2 volumes under steady load.", "Burst credits run out on gp3 volumes under steady load.", true},
+		{"name with digits, another width", "read_csv infers int64 for the zip column.", "read_csv infers int32 for the zip column.", true},
+		{"name with digits extended", "Emoji fail to insert into a utf8 column.", "Emoji fail to insert into a utf8mb4 column.", true},
+		{"rewording keeps a name with digits", "Use psycopg2 with autocommit on for VACUUM.", "VACUUM cannot run in a transaction: turn autocommit on in psycopg2.", false},
+		{"quoted keyword value", "Allocate it with np.zeros((n, m), order='F') for column access.", "Allocate it with np.zeros((n, m), order='C') for column access.", true},
+		{"quoted setting value", "Set scene.cycles.device = 'GPU' in the startup file.", "Set scene.cycles.device = 'CPU' in the startup file.", true},
+		{"label matcher value", `The alert on up{job="api"} == 0 never fired.`, `The alert on up{job="web"} == 0 never fired.`, true},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {

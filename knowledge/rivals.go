@@ -253,7 +253,34 @@ func atomsRival(x, y string) bool {
 	if qualifies(x, y) || qualifies(y, x) {
 		return false
 	}
+	if digitVariant(x, y) {
+		return true
+	}
 	return identifierLike(x) && identifierLike(y) && (similarWords(x, y) || sameEnding(x, y) || insertedVariant(x, y) || insertedVariant(y, x))
+}
+
+// digitVariant reports whether two names of letters and digits are the
+// same letters with other digits (gp2, gp3; int32, int64; http2, http3):
+// another generation or width of one thing, however short its name.
+func digitVariant(x, y string) bool {
+	if x == y || !strings.ContainsFunc(x, unicode.IsDigit) || !strings.ContainsFunc(y, unicode.IsDigit) {
+		return false
+	}
+	letters := func(s string) (string, bool) {
+		var b strings.Builder
+		for _, r := range s {
+			switch {
+			case r >= 'a' && r <= 'z':
+				b.WriteRune(r)
+			case r < '0' || r > '9':
+				return "", false
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	lx, okx := letters(x)
+	ly, oky := letters(y)
+	return okx && oky && lx == ly
 }
 
 // sameFrame reports whether two identifiers of three parts or more (split

@@ -160,8 +160,8 @@ func retrievalFloors() map[string]func(f retrievalFigures) []floor {
 				{"paraphrase recall@5", f.recall5(gParaphrase), 0.93},
 				{"ko→en recall@5", f.recall5(gKoEn), 0.86}, // 26/30 with session 8's glossary of native words (20 with session 7's transliteration, 17 before)
 				{"en→ko recall@5", f.recall5(gEnKo), 0.99},
-				{"korean recall@5", f.recall5(gKorean), 0.95}, // 80/84 with the glossary (73 before)
-				{"rewordings merged", f.merges.rewordings(), 0.92},
+				{"korean recall@5", f.recall5(gKorean), 0.95},                              // 80/84 with the glossary (73 before)
+				{"rewordings merged", f.merges.rewordings(), 0.95},                         // 38/40 since names with digits (psycopg2, gp3) are atoms both share (37 before)
 				{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1}, // 40/40 since a lone flag each way is a swap (39/40 before: h7p-63)
 			}
 		},
