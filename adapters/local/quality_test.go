@@ -91,8 +91,12 @@ var (
 	// scicomp, pxe, dicom, arduino, blender, rshiny, zig), its Korean
 	// queries asked to describe problems in Korean words.
 	tuning10Part = corpusPart{name: "tuning-10", dir: "retrieval10"}
+	// heldOut11Part is session 8's second held-out batch, written in
+	// session 9 (rabbitmq, varnish, ldap, jenkins, julia, perl, hdfs,
+	// snmp, clickhouse) by an outside writer who read no project file.
+	heldOut11Part = corpusPart{name: "held-out-11", dir: "heldout11", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -107,7 +111,11 @@ var (
 // retrieval9 now: findings b3620ca6…, queries c3e5cee6…, pairs dc3558ac…;
 // heldout10's, retrieval10 now: findings 6172e490…, queries 67ee95e3…,
 // pairs fa847b1a…).
-var heldOutSums = map[string]string{}
+var heldOutSums = map[string]string{
+	"heldout11/findings.jsonl": "38d991dd650ebb885ce5e75dfa1513b82bb8a2d67206da063b3460f0c627d430",
+	"heldout11/queries.jsonl":  "86f24f91d93a21e282777b47a63a7136c174bcac5970ac51d7871bdf80057adf",
+	"heldout11/pairs.jsonl":    "8a2b655bdc6cf984b7fb8e2ebcfb0b81a598ac3ff7a2c04bb0fb0ee0e2941233",
+}
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	t.Helper()
