@@ -172,6 +172,16 @@ var (
 	// listing, not from a person: routes from the docs, files from search,
 	// a field from the API.
 	reHideFromSurface = regexp.MustCompile(`\bhid(?:e|es|ing|den)\b[^.\n]{0,40}\bfrom (?:the |its |their |public |generated )*(?:docs|documentation|schema|spec|openapi|swagger|search(?: results| index)?|index|indexes|listings?|menus?|sidebar|nav(?:igation)?|ui|api|responses?|json|serializ\w+|logs?|git|version control|crawlers?|robots|screen readers?|bundles?|builds?|coverage|autocomplete|the list)\b`)
+	// reTechRules are rules of a stylesheet, a firewall or a router,
+	// which override one another by design.
+	reTechRules = regexp.MustCompile(`\b(?:css|stylesheets?|selectors?|cascade|specificity|@layer|!important|iptables|nftables|firewall|security groups?|waf|ingress|routing|gitignore|udev)\b`)
+	// reYouWord addresses the reader as "you", not by "your" alone.
+	reYouWord = regexp.MustCompile(`\b(?:you|yourself|you're|you've|you'll)\b`)
+	// reCannotSilently says something can't happen silently.
+	reCannotSilently = regexp.MustCompile(`\b(?:can't|cannot|can not|won't|couldn't|wouldn't|doesn't|does not|never|isn't|aren't|no longer)\s+(?:be\s+)?(?:silently|quietly|secretly)\b`)
+	// reKoInvisible is text the user cannot see, described: 사용자에게
+	// 보이지 않는 문구.
+	reKoInvisible = regexp.MustCompile(`(?:보이지|보여\s*주지|표시되지|드러나지)\s*않(?:는|은)\s*[가-힣]`)
 	// reRuleOverRule says which of two rules or settings wins ("deny 규칙이
 	// allow 규칙보다 우선합니다"): precedence within a config, not over the
 	// agent's rules.
@@ -222,6 +232,12 @@ func excused(kind, sn, text string) bool {
 		if reRuleOverRule.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"] {
 			return true
 		}
+		// Rules of a stylesheet or a firewall override one another ("your
+		// app css overrides the vendor's selectors"); "your" owns the code,
+		// nobody is addressed.
+		if reTechRules.MatchString(sn) && !reYouWord.MatchString(sn) && !sentenceConcepts(sn)["c:AGENT"] {
+			return true
+		}
 		if reLintRules.MatchString(sn) && !reToReader.MatchString(sn) && !reToReaderKo.MatchString(sn) {
 			return true
 		}
@@ -241,6 +257,12 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
+		// What cannot happen silently ("so an upstream change can't
+		// silently alter runners") is guarded against; text invisible to
+		// the user (사용자에게 보이지 않는 문구) is described.
+		if reCannotSilently.MatchString(sn) || reKoInvisible.MatchString(sn) && !reKoImperative.MatchString(sn) {
+			return true
+		}
 		if reToolWithoutTelling.MatchString(sn) {
 			return !sentenceConcepts(sn)["c:AGENT"]
 		}
