@@ -254,12 +254,56 @@ func ParseDetails(text string) DetailSet {
 		t := d.addAtom(strings.ToLower(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
 		if t != "" && isNumber(t) {
 			if w := wordBefore(prose[:ix[0]]); w != "" {
-				d.Numbers[w] = append(d.Numbers[w], t)
+				d.Numbers[w] = append(d.Numbers[w], t+unitAfter(prose[ix[1]:]))
 			}
 		}
 	}
 	return d
 }
+
+// unitAttached and unitSpaced are a unit after a number, written on it
+// (30s, 2KB, 1Gi, 75%) or after a space (30 seconds, 2 MB); units names
+// each unit one way, so that 10 seconds and 10s are one value and 10 ms
+// another.
+var (
+	unitAttached = regexp.MustCompile(`^(?i)(ns|us|µs|ms|s|sec|m|min|h|hr|d|w|[kmgtp]i?b?|b|%|x|px)(?:$|[^\pL\pN_])`)
+	unitSpaced   = regexp.MustCompile(`^(?i) (ns|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kmgtp]i?b|bytes?|percent|px)(?:$|[^\pL\pN_])`)
+	units        = map[string]string{"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+		"hr": "h", "hrs": "h", "hour": "h", "hours": "h", "day": "d", "days": "d", "week": "w", "weeks": "w", "percent": "%",
+		"byte": "b", "bytes": "b", "µs": "us"}
+)
+
+// unitAfter is the unit that s, the prose after a number, begins with,
+// normalised (units; kb, mb, gb are k, m, g), or "".
+func unitAfter(s string) string {
+	m := unitAttached.FindStringSubmatch(s)
+	if m == nil {
+		m = unitSpaced.FindStringSubmatch(s)
+	}
+	if m == nil {
+		return ""
+	}
+	u := strings.ToLower(m[1])
+	if n, ok := units[u]; ok {
+		return n
+	}
+	if len(u) > 1 && u[len(u)-1] == 'b' && strings.ContainsRune("kmgtp", rune(u[len(u)-2])) {
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+// sameValue reports whether two values of one thing agree: equal, or the
+// same number with a unit given on one side only (30s, 30).
+func sameValue(x, y string) bool {
+	if x == y {
+		return true
+	}
+	nx, ny := strings.TrimRightFunc(x, notDigit), strings.TrimRightFunc(y, notDigit)
+	return nx != "" && nx == ny && (nx == x || ny == y) && isNumber(nx)
+}
+
+func notDigit(r rune) bool { return r < '0' || r > '9' }
 
 // proseWord is a Latin word of prose.
 var proseWord = regexp.MustCompile(`\b[A-Za-z][A-Za-z]*\b`)

@@ -65,6 +65,12 @@ func TestDetailsConflict(t *testing.T) {
 		{"quoted keyword value", "Allocate it with np.zeros((n, m), order='F') for column access.", "Allocate it with np.zeros((n, m), order='C') for column access.", true},
 		{"quoted setting value", "Set scene.cycles.device = 'GPU' in the startup file.", "Set scene.cycles.device = 'CPU' in the startup file.", true},
 		{"label matcher value", `The alert on up{job="api"} == 0 never fired.`, `The alert on up{job="web"} == 0 never fired.`, true},
+		{"unit of a number", "The proxy gives up after a read timeout of 30s.", "The proxy gives up after a read timeout of 30ms.", true},
+		{"size unit", "The pod was killed at a memory limit of 512Mi.", "The pod was killed at a memory limit of 512Gi.", true},
+		{"unit after a space", "Slow callbacks are logged over 100 ms.", "Slow callbacks are logged over 100 s.", true},
+		{"rewording spells the unit out", "docker stop waits 10 seconds before SIGKILL.", "docker stop waits 10s, then sends SIGKILL.", false},
+		{"rewording drops the unit", "Raise the read timeout to 30s.", "A read timeout of 30 is too short for the report.", false},
+		{"rewording writes the size otherwise", "The heap is capped at 2GB by the limit.", "The limit caps the heap at 2 GB.", false},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {

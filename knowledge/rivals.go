@@ -202,7 +202,7 @@ func isASCII(s string) bool {
 
 // numbersRival reports whether the two texts give one thing (the word
 // before a number) numbers that differ, each a number the other does not
-// give it: PostgreSQL 12 and PostgreSQL 13.
+// give it: PostgreSQL 12 and PostgreSQL 13, a timeout of 10s and of 10ms.
 func numbersRival(a, b map[string][]string) bool {
 	for w, xs := range a {
 		ys, ok := b[w]
@@ -221,7 +221,7 @@ func exclusive(xs, ys []string) []string {
 	for _, x := range xs {
 		found := false
 		for _, y := range ys {
-			found = found || x == y
+			found = found || sameValue(x, y)
 		}
 		if !found {
 			out = append(out, x)
