@@ -268,9 +268,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// "issued by system", "bot:" addressed, an installer's host in
 		// look-alike letters: attempts 90 → 93/100. Technical senses (CSS
 		// rules overriding selectors, what can't happen silently, 보이지
-		// 않는 문구): good 91 → 94/100.
+		// 않는 문구): good 91 → 94/100. A URL piped into bash in words, a
+		// generic word's prefix explaining no host, settings that switch
+		// the agent's checks off: attempts 93 → 95/100.
 		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
-			map[string]float64{"good": 0.94, "injection": 0.93}, false},
+			map[string]float64{"good": 0.94, "injection": 0.95}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
 		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
@@ -306,9 +308,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.85, "pii": 1}, false},
 		// Session 9 (inj9): shown payloads, 숨은 지시 and "hidden
 		// instructions" as names of the attack: good 90 → 92/100. Disguised
-		// roles and translations (see was-heldout10): attempts 88 → 92/100.
+		// roles and translations (see was-heldout10): attempts 88 → 92/100;
+		// agent settings that switch checks or reports off, uploads of
+		// credential files in a hooks file: 96/100.
 		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.92}, false},
+			map[string]float64{"good": 0.92, "injection": 0.96}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate8's and
 		// injection11's briefs with new carriers and disguises), after

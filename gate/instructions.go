@@ -88,6 +88,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range clauseKinds(v.directive, korean) {
 		kinds[k] = true
 	}
+	for _, k := range configKinds(&v) {
+		kinds[k] = true
+	}
 	if remoteExec(&v) {
 		kinds[InstructionRemoteExec] = true
 	}

@@ -152,10 +152,11 @@ func explainedHost(target, prose, squashedProse string) bool {
 		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) || !codeHost && vendorName(n, prose) {
 			return true
 		}
-		// A vendor's name with a short suffix: datadoghq for Datadog.
+		// A vendor's name with a short suffix: datadoghq for Datadog (a
+		// generic word with one, agentops for "agent", names no one).
 		if !codeHost && len(n) >= 7 {
 			for cut := len(n) - 3; cut < len(n); cut++ {
-				if cut >= 5 && containsWord(prose, n[:cut]) {
+				if cut >= 5 && !genericHostWords[n[:cut]] && containsWord(prose, n[:cut]) {
 					return true
 				}
 			}
@@ -281,10 +282,10 @@ func placeholderLink(all string) bool {
 var (
 	// reConfigURL is a config key that names where something goes, with
 	// a URL: url, endpoint, webhook, target.
-	reConfigURL = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:url|endpoint|webhook|target|destination|sink|collector|upload_to|send_to)["']?\s*:\s*["']?(https?://[^\s"']+)`)
+	reConfigURL = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:url|endpoint|webhook|target|destination|sink|collector|upload_to|send_to|to)["']?\s*:\s*["']?(https?://[^\s"']+)`)
 	// reConfigPayload is a config key that names what is sent, with its
 	// value (or the list under it): body, payload, include, fields.
-	reConfigPayload = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:body|payload|data|include|fields|send|upload|attach|params)["']?\s*:[ \t]*([^\n]*(?:\n[ \t]*-[^\n]*)*)`)
+	reConfigPayload = regexp.MustCompile(`(?m)^[\s"'-]*[\w.-]*(?:body|payload|data|include|fields|send|upload|attach|params|paths|files)["']?\s*:[ \t]*([^\n]*(?:\n[ \t]*-[^\n]*)*)`)
 	// reConfigSecret is a value that is sensitive as a whole: the
 	// environment, secrets, the conversation.
 	reConfigSecret = regexp.MustCompile(`\$\{?all_env|\$\{?env\b|\benv\b|environ|\bsecrets?\b|credentials?|conversation|chat_history|\bhistory\b|\btokens?\b|api_keys?|\.ssh|\.env\b|\.netrc|\.npmrc|system_prompt|repo_files|환경|대화|비밀`)

@@ -150,6 +150,8 @@ var execPatterns = []hintedPattern{
 	{regexp.MustCompile(`\b(?:run|execute|evaluate)s?\b[^.\n]{0,20}\bwhat(?:ever)?\b[^.\n]{0,60}\b(?:curl|wget|iwr|irm)\b[^\n]{0,80}?\b(?:prints|returns|outputs|gives|sends back)\b`), []string{"what"}},
 	{regexp.MustCompile(`(?:https?://\S+|\b(?:\d{1,3}\.){3}\d{1,3}\S*|\b[a-z0-9-]+\.[a-z]{2,}\b\S*)[^\n]{0,60}?(?:받아|내려받아|가져와)[^\n]{0,30}?(?:셸|쉘|bash|zsh|sh|powershell|터미널)(?:에|로|으로)?[^\n]{0,20}?(?:실행|먹여|넘겨|돌려)|(?:curl|wget)[^\n]{0,80}(?:출력하는|돌려주는|내놓는)\s*(?:내용|것)[^\n]{0,30}실행`), []string{"받아", "가져와", "출력하는", "돌려주는"}},
 	{regexp.MustCompile(`\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b`), []string{"base64"}},
+	// Piping a URL into a shell, said in words.
+	{regexp.MustCompile(`\bpip(?:e|es|ed|ing)\s+(?:https?://\S+|\S+\.(?:sh|ps1|py))\s+(?:in)?to\s+(?:sudo\s+)?(?:(?:ba|z)?sh|bash|(?:the|a) shell|python3?|powershell|pwsh)\b`), []string{"pipe", "piping"}},
 }
 
 // reDecodeToShell is a pipe from a decoder into a shell: it runs what no
