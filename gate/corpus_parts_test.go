@@ -164,7 +164,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Spent, tuning data since session 5 (was-heldout/gate4.jsonl;
 		// injection/was-heldout7.jsonl, in the model's training set).
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
+			// Hedged advice gets no reasoned explanation (gatecls9, session
+			// 9): platitudes 39 → 40/40.
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 1, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
@@ -193,7 +195,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Long prose without a detail (gateplat, session 7): platitudes
 		// 38 → 39/40.
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
+			// Hedged advice gets no reasoned explanation (gatecls9, session
+			// 9): platitudes 39 → 40/40.
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 1}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40
@@ -249,7 +253,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts 98/100; reports of an attack that address no one, Korean
 		// denials of acting without a check, base64 spelled out: good 96/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.90, "pii": 1}, false},
+			// Hedged advice gets no reasoned explanation (gatecls9, session
+			// 9): platitudes 36 → 37/40.
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.925, "pii": 1}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.96, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
@@ -285,9 +291,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// passwords (password123): placeholders 44 → 45/45, PII 51 → 55/55.
 		// The writer's meals, clock and interjections, "we used", and the
 		// I of I/O no narrator: good 79 → 80/80, narratives 38 → 40/40,
-		// platitudes 37 → 38/40.
+		// platitudes 37 → 38/40. Hedged advice gets no reasoned
+		// explanation: platitudes 38 → 39/40.
 		{"tuning/was-heldout-gate7", "testdata/gate/was-heldout/gate7.jsonl", globCases(t, "../testdata/gate/was-heldout/gate7.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
 		// gate8 and injection11 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate7's and
 		// injection10's briefs, with new carriers and disguises: secrets in
@@ -303,9 +310,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Session 9 (gatecls9): keys in URL queries, Aadhaar named whatever
 		// its check, elided key bodies (MIIEv...), sample passwords:
 		// placeholders 43 → 45/45, PII 53 → 55/55. The writer's breaks
-		// and interjections: narratives 39 → 40/40.
+		// and interjections: narratives 39 → 40/40. Hedged advice gets no
+		// reasoned explanation: platitudes 34 → 36/40.
 		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.85, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.90, "pii": 1}, false},
 		// Session 9 (inj9): shown payloads, 숨은 지시 and "hidden
 		// instructions" as names of the attack: good 90 → 92/100. Disguised
 		// roles and translations (see was-heldout10): attempts 88 → 92/100;

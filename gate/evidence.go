@@ -23,6 +23,10 @@ const (
 // explanation in technical words counts.
 const reasonedLength = 150
 
+// reasonedHedges is how many distinct hedges withhold the reasoned
+// explanation.
+const reasonedHedges = 3
+
 // reasonedMargin is what a reasoned explanation adds to the score for the
 // accept rule, a fixed weight and not the gap to the floor: the findings
 // with a detail in testdata/gate's tuning part that need it sit within
@@ -87,7 +91,10 @@ func evidenceScore(title, content string, score float64, found []string, n Narra
 	// or, when long, names nothing. The explanation counts for
 	// reasonedMargin, not for whatever is missing, so only a finding just
 	// under the floor passes on it.
-	if terms+agent >= 2 && letterLength(text) >= reasonedLength && detailed(found) {
+	// Advice full of hedges (teams, culture, journey, carefully) explains
+	// nothing, however long: the findings of the tuning part that pass on
+	// the explanation hold at most two, its platitudes three or more.
+	if terms+agent >= 2 && letterLength(text) >= reasonedLength && detailed(found) && hedgeCount(lower, reasonedHedges) < reasonedHedges {
 		extra += reasonedMargin / scoreScale
 		names = append(names, signalReasoned)
 	}

@@ -134,3 +134,23 @@ func TestStoredScoreIsSpecificity(t *testing.T) {
 	}
 	t.Logf("%d tuning findings pass on evidence below the floor, their scores kept", onEvidence)
 }
+
+// TestEvidenceReasonedFewHedges pins that a long explanation in technical
+// words with a detail counts for the accept rule with up to two hedges,
+// and not with three (teams, carefully, velocity): advice that hedges that
+// much explains nothing, however long.
+func TestEvidenceReasonedFewHedges(t *testing.T) {
+	const title = "Kubernetes clusters and their upgrades"
+	plain := "Kubernetes clusters drift when node pools and the control plane run different minor versions, so upgrades that skip one break the kubelet's API calls; upgrade one minor version at a time and drain nodes first."
+	hedged := "Kubernetes clusters drift when node pools and the control plane run different versions, so teams should think carefully about upgrades and treat them as a way to keep velocity across the whole platform."
+	for _, c := range []struct {
+		content string
+		want    bool
+	}{{plain, true}, {hedged, false}} {
+		score, found := Specificity(title, c.content)
+		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content))
+		if got := hasString(names, signalReasoned); got != c.want {
+			t.Errorf("reasoned evidence for %q = %v, want %v (names %v)", c.content[:40], got, c.want, names)
+		}
+	}
+}

@@ -58,17 +58,19 @@ func told(lower string, n NarrativeResult) bool {
 }
 
 // hedged reports a hedge in lower (see hedges).
-func hedged(lower string) bool {
+func hedged(lower string) bool { return hedgeCount(lower, 1) > 0 }
+
+// hedgeCount counts the distinct hedges in lower, up to limit.
+func hedgeCount(lower string, limit int) int {
+	n := 0
 	for _, h := range hedges {
-		if firstRune(h) < 0x80 {
-			if containsMarker(lower, h) {
-				return true
+		if firstRune(h) < 0x80 && containsMarker(lower, h) || firstRune(h) >= 0x80 && strings.Contains(lower, h) {
+			if n++; n >= limit {
+				break
 			}
-		} else if strings.Contains(lower, h) {
-			return true
 		}
 	}
-	return false
+	return n
 }
 
 // statesConsequence reports a cause, a consequence, a limit or a step.
