@@ -165,8 +165,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// injection/was-heldout7.jsonl, in the model's training set).
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
 			// Hedged advice gets no reasoned explanation (gatecls9, session
-			// 9): platitudes 39 → 40/40.
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
+			// 9): platitudes 39 → 40/40. Counting-run SSNs: placeholders 42
+			// → 43/45.
+			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 1, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
@@ -196,8 +197,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// 38 → 39/40.
 		{"tuning/was-heldout-gate5", "testdata/gate/was-heldout/gate5.jsonl", globCases(t, "../testdata/gate/was-heldout/gate5.jsonl"),
 			// Hedged advice gets no reasoned explanation (gatecls9, session
-			// 9): platitudes 39 → 40/40.
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
+			// 9): platitudes 39 → 40/40. The Kubernetes docs' Secret, shell
+			// expansions' error text, a message after "password:":
+			// placeholders 42 → 45/45.
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 1}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40

@@ -344,12 +344,21 @@ func ibanPlaceholder(m string) bool {
 	return testIBANs[s] || docIBANs[s]
 }
 
-// ssnPlaceholder passes numbers the SSA voided after they were printed
-// as samples: 078-05-1120 (the Woolworth wallet card) and 219-09-9999 (a
-// 1940 Social Security Board pamphlet).
+// ssnPlaceholder passes the SSA's block for advertisements (987-65-4320 …
+// 4329) and the numbers the SSA voided after they were printed as samples:
+// 078-05-1120 (the Woolworth wallet card) and 219-09-9999 (a 1940 Social
+// Security Board pamphlet).
 func ssnPlaceholder(m string) bool {
 	d := digitsOf(m)
-	return d == "078051120" || d == "219099999"
+	return d == "078051120" || d == "219099999" || strings.HasPrefix(d, "98765432")
+}
+
+// exampleSSN passes a counting run (123-45-6789) beside a word that calls
+// it a sample, as examplePhone does for phone numbers: alone it is
+// labelled a person's.
+func exampleSSN(text string, lo, hi int) bool {
+	return idPlaceholder(digitsOf(text[lo:hi])) &&
+		wordsNear(text, lo, hi, []string{"example", "e.g", "placeholder", "sample", "samples", "test", "tests", "invalid", "dummy", "fake", "예시", "예:", "샘플", "테스트"})
 }
 
 // reForeignPhone finds national phone formats of other countries, as

@@ -89,11 +89,17 @@ func secretPlaceholder(v string) bool {
 	if t := strings.TrimRightFunc(v, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }); t != "" && t != v && t[len(t)-1] < 0x80 {
 		v = t
 	}
+	// A word ending in a colon opens a message ("password: `Error: …`"),
+	// and a value after "?" is the error text of a shell expansion
+	// (${DB_PASSWORD:?must be set}).
+	if w := strings.TrimRight(v, ":"); w != v && w != "" {
+		v = w
+	}
 	l := strings.ToLower(v)
 	switch {
-	case len(v) < 4, placeholderSecrets[l], samplePassword(l):
+	case len(v) < 4, placeholderSecrets[l], samplePassword(l), docSecrets[v]:
 		return true
-	case strings.ContainsAny(v[:1], "$<{%([*/"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
+	case strings.ContainsAny(v[:1], "$<{%([*/?"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
 		return true
 	case strings.Contains(l, "xxx"), strings.Contains(l, "***"), strings.Contains(l, "..."), strings.Contains(l, "redacted"):
 		return true
@@ -292,6 +298,9 @@ func secretName(match string) bool {
 var docSecrets = map[string]bool{
 	"dGVzdDoxMjPCow==": true, "QWxhZGRpbjpvcGVuIHNlc2FtZQ==": true, "7Fjfp0ZBr1KtDRbnfVdmIw": true,
 	"czZCaGRSa3F0MzpnWDFmQmF0M2JW": true, "2YotnFZFEjr1zCsicMWpAA": true, "tGzv3JOkF0XG5Qx2TlKWIA": true,
+	// The Kubernetes documentation's Secret (admin / 1f2d1e2e67df, in
+	// base64 and plain), copied into manifests' examples everywhere.
+	"MWYyZDFlMmU2N2Rm": true, "1f2d1e2e67df": true,
 }
 
 // quotedSecretPlaceholder judges a quoted value of a secret name, which may
