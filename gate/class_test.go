@@ -48,6 +48,8 @@ func TestPIIByClass(t *testing.T) {
 		{"KEYCLOAK_ADMIN_PASSWORD=password123", ""},
 		{"validators print 123-45-6789 and 987-65-4321 as samples", ""},
 		{"ssn 123-45-6789 on file", PIIUSSSN},
+		{"중국 신분증 번호 110105199003078127 형식 검사", PIINationalID},
+		{"order 110105199003078127 shipped", ""},
 		{"the customer's SSN 471-28-3956", PIIUSSSN},
 		{"password: `MWYyZDFlMmU2N2Rm` as in the Kubernetes docs", ""},
 		{"use `${DB_PASSWORD:?must be set}` to fail fast", ""},

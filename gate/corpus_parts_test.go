@@ -166,8 +166,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate4", "testdata/gate/was-heldout/gate4.jsonl", globCases(t, "../testdata/gate/was-heldout/gate4.jsonl"),
 			// Hedged advice gets no reasoned explanation (gatecls9, session
 			// 9): platitudes 39 → 40/40. Counting-run SSNs: placeholders 42
-			// → 43/45.
-			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
+			// → 43/45. A Chinese resident id beside its name whatever its
+			// check: PII 54 → 55/55.
+			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 1, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,

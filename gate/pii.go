@@ -126,6 +126,7 @@ var piiRules = []piiRule{
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
+	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
 	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},

@@ -224,3 +224,10 @@ func aadhaarNamed(text string, _, _ int) bool {
 	}
 	return false
 }
+
+// chinaIDWords name a Chinese resident identity number. Beside one, a
+// number in its form (region, a real birth date, sequence) is given as a
+// person's even when its check character fails (mistyped, or retold).
+var chinaIDWords = []string{"身份证", "居民", "신분증", "resident id", "resident identity", "identity card", "id card", "id number", "중국", "china", "chinese"}
+
+func chinaIDNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, chinaIDWords) }
