@@ -150,7 +150,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Long prose without a detail (gateplat, session 7): platitudes
 		// 31 → 32/32, nothing else moved.
 		{"tuning/was-heldout-gate3", "testdata/gate/was-heldout/gate3.jsonl", globCases(t, "../testdata/gate/was-heldout/gate3.jsonl"),
-			map[string]float64{"good": 0.983, "placeholder": 0.970, "narrative": 1, "platitude": 1, "pii": 1}, false},
+			// A documented example value is evidence for the accept rule
+			// (gatecls9, session 9): placeholders 33 → 34/34.
+			map[string]float64{"good": 0.983, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout6", "testdata/gate/injection/was-heldout6.jsonl", fileCases(injTuning, "was-heldout6.jsonl"),
 			map[string]float64{"good": 0.982, "injection": 0.986}, false},
 		// gate4 and injection7 were written on 2026-12-02 (session 4) by a
@@ -167,8 +169,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Hedged advice gets no reasoned explanation (gatecls9, session
 			// 9): platitudes 39 → 40/40. Counting-run SSNs: placeholders 42
 			// → 43/45. A Chinese resident id beside its name whatever its
-			// check: PII 54 → 55/55.
-			map[string]float64{"good": 1, "placeholder": 0.955, "narrative": 1, "platitude": 1, "pii": 1}, false},
+			// check: PII 54 → 55/55. A documented example value is evidence
+			// for the accept rule: placeholders 43 → 45/45.
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout7", "testdata/gate/injection/was-heldout7.jsonl", fileCases(injTuning, "was-heldout7.jsonl"),
 			map[string]float64{"good": 1, "injection": 1}, false},
 		// own11 (session 5): 100 attempts in 21 disguises (conditional,
@@ -258,8 +261,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// denials of acting without a check, base64 spelled out: good 96/100.
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			// Hedged advice gets no reasoned explanation (gatecls9, session
-			// 9): platitudes 36 → 37/40.
-			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.925, "pii": 1}, false},
+			// 9): platitudes 36 → 37/40. A documented example value is
+			// evidence for the accept rule: placeholders 44 → 45/45.
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.925, "pii": 1}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.96, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who

@@ -17,7 +17,12 @@ const (
 	signalCommandLine = "quoted command line"
 	signalAgentTerms  = "agent-tooling terms"
 	signalReasoned    = "reasoned explanation"
+	signalDocumented  = "documented example value"
 )
+
+// documentedMargin is what a documented example value adds to the score
+// for the accept rule, as reasonedMargin does.
+const documentedMargin = 0.15
 
 // reasonedLength is the length (letterLength) from which a reasoned
 // explanation in technical words counts.
@@ -97,6 +102,13 @@ func evidenceScore(title, content string, score float64, found []string, n Narra
 	if terms+agent >= 2 && letterLength(text) >= reasonedLength && detailed(found) && hedgeCount(lower, reasonedHedges) < reasonedHedges {
 		extra += reasonedMargin / scoreScale
 		names = append(names, signalReasoned)
+	}
+	// A documented example value (a vendor's test card, a number from a
+	// range reserved for fiction, an example domain) is a detail a reader
+	// can look up: the finding is about that value.
+	if documentedValue(text) {
+		extra += documentedMargin / scoreScale
+		names = append(names, signalDocumented)
 	}
 	adj := score + scoreScale*extra // below the floor the score is the weights times scoreScale
 	if adj < SpecificityFloor && concretePractice(text, lower, found, n) {

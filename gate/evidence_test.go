@@ -154,3 +154,22 @@ func TestEvidenceReasonedFewHedges(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceDocumentedValue pins that a documented example value (a
+// number from a range reserved for fiction) counts for the accept rule,
+// and that the same advice without it does not.
+func TestEvidenceDocumentedValue(t *testing.T) {
+	const title = "Phone numbers in form fixtures"
+	with := "Form fixtures use +1 212 555 0147, from the range reserved for fiction, so no real line rings."
+	without := "Form fixtures use a number from the range reserved for fiction, so no real line rings."
+	for _, c := range []struct {
+		content string
+		want    bool
+	}{{with, true}, {without, false}} {
+		score, found := Specificity(title, c.content)
+		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content))
+		if got := hasString(names, signalDocumented); got != c.want {
+			t.Errorf("documented evidence for %q = %v, want %v (names %v)", c.content, got, c.want, names)
+		}
+	}
+}

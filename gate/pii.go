@@ -149,7 +149,39 @@ var piiRules = []piiRule{
 // placeholders (example.com mail, 555-01xx numbers, masked digits) or that
 // fail their checksum (Luhn, mod-97, dates) do not count.
 func DetectPII(text string) []string {
+	found, _ := scanPII(text)
+	if len(found) == 0 {
+		return nil
+	}
+	kinds := make([]string, 0, len(found))
+	for k := range found {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+// documentedKinds are the kinds whose placeholders are values a reader can
+// look up (a vendor's test card, a reserved fictional phone range, an
+// example domain, AWS's example key), not words or templates in a secret's
+// place.
+var documentedKinds = map[string]bool{
+	PIIEmail: true, PIIPhone: true, PIICard: true, PIIUSSSN: true, PIIKoreanRRN: true, PIIIBAN: true,
+	PIINationalID: true, PIIAWSKey: true, PIIAWSSecret: true, PIIJWT: true, PIIStripeKey: true, PIISlackWebhook: true,
+}
+
+// documentedValue reports whether text holds a documented example value of
+// one of documentedKinds (which the PII stage let pass).
+func documentedValue(text string) bool {
+	_, n := scanPII(text)
+	return n > 0
+}
+
+// scanPII returns the kinds found in text and how many documented example
+// values of documentedKinds passed as placeholders.
+func scanPII(text string) (map[string]bool, int) {
 	found := map[string]bool{}
+	documented := 0
 	// covered keeps one kind from claiming digits another already matched
 	// (a card number's digits also look like a phone number).
 	var covered [][2]int
@@ -201,6 +233,9 @@ func DetectPII(text string) []string {
 				}
 			}
 			if r.placeholder != nil && r.placeholder(m) || r.example != nil && r.example(text, loc[0], loc[1]) {
+				if documentedKinds[r.kind] {
+					documented++
+				}
 				covered = append(covered, [2]int{loc[0], loc[1]})
 				continue
 			}
@@ -208,15 +243,7 @@ func DetectPII(text string) []string {
 			covered = append(covered, [2]int{loc[0], loc[1]})
 		}
 	}
-	if len(found) == 0 {
-		return nil
-	}
-	kinds := make([]string, 0, len(found))
-	for k := range found {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	return kinds
+	return found, documented
 }
 
 // find returns the rule's matches in text as FindAllStringSubmatchIndex
