@@ -32,6 +32,14 @@ func TestDetailSwapProbe(t *testing.T) {
 		{"numbers with a unit (30s → 31s)", regexp.MustCompile(`\b\d+(?:ms|s|m|h|d|mb|gb|kb|mi|gi|k|x|px|%)\b`), bumpDigits, 0},
 		{"units (30s → 30ms)", regexp.MustCompile(`\b\d+(?:ms|s|m|h|mb|gb|kb|mi|gi|k|MB|GB|KB|Mi|Gi|M|G|K)\b`), swapUnit, 10},
 		{"units after a space (10 s → 10 ms)", regexp.MustCompile(`\b\d+ (?:ms|s|MB|GB|KB|seconds|minutes|hours|days)\b`), swapUnit, 4},
+		{"units in Korean (30초 → 30분)", regexp.MustCompile(`\d+ ?(?:밀리초|초|분|시간)`), func(s string) string {
+			for _, u := range [][2]string{{"밀리초", "초"}, {"시간", "분"}, {"초", "분"}, {"분", "초"}} {
+				if strings.HasSuffix(s, u[0]) {
+					return strings.TrimSuffix(s, u[0]) + u[1]
+				}
+			}
+			return s
+		}, 0},
 		{"addresses (10.0.0.5 → 10.0.0.7)", regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+(?:/\d+)?`), func(s string) string { return s[:len(s)-1] + "7" }, 1},
 		{"ports (:5432 → :5433)", regexp.MustCompile(`:\d{2,5}\b`), bumpDigits, 0},
 		{"hexadecimal (0xA700 → 0xA701)", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), func(s string) string {

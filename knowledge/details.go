@@ -200,6 +200,7 @@ func ParseDetails(text string) DetailSet {
 		}
 	}
 	d.addProseSettings(strings.ReplaceAll(text, "`", " "))
+	d.addKoreanSettings(strings.ReplaceAll(text, "`", " "))
 	for _, m := range jsonSetting.FindAllStringSubmatch(text, -1) {
 		if val := strings.Join(strings.Fields(strings.ToLower(m[2]+m[3])), " "); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
@@ -261,16 +262,18 @@ func ParseDetails(text string) DetailSet {
 	return d
 }
 
-// unitAttached and unitSpaced are a unit after a number, written on it
-// (30s, 2KB, 1Gi, 75%) or after a space (30 seconds, 2 MB); units names
+// unitAttached, unitSpaced and unitKorean are a unit after a number,
+// written on it (30s, 2KB, 1Gi, 75%), after a space (30 seconds, 2 MB) or
+// in Korean (30초, 5분, particle and all: 30초로); units names
 // each unit one way, so that 10 seconds and 10s are one value and 10 ms
 // another.
 var (
 	unitAttached = regexp.MustCompile(`^(?i)(ns|us|µs|ms|s|sec|m|min|h|hr|d|w|[kmgtp]i?b?|b|%|x|px)(?:$|[^\pL\pN_])`)
+	unitKorean   = regexp.MustCompile(`^ ?(밀리초|초|분|시간|일|주|바이트|퍼센트)`)
 	unitSpaced   = regexp.MustCompile(`^(?i) (ns|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kmgtp]i?b|bytes?|percent|px)(?:$|[^\pL\pN_])`)
 	units        = map[string]string{"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
 		"hr": "h", "hrs": "h", "hour": "h", "hours": "h", "day": "d", "days": "d", "week": "w", "weeks": "w", "percent": "%",
-		"byte": "b", "bytes": "b", "µs": "us"}
+		"byte": "b", "bytes": "b", "µs": "us", "밀리초": "ms", "초": "s", "분": "m", "시간": "h", "일": "d", "주": "w", "바이트": "b", "퍼센트": "%"}
 )
 
 // unitAfter is the unit that s, the prose after a number, begins with,
@@ -279,6 +282,9 @@ func unitAfter(s string) string {
 	m := unitAttached.FindStringSubmatch(s)
 	if m == nil {
 		m = unitSpaced.FindStringSubmatch(s)
+	}
+	if m == nil {
+		m = unitKorean.FindStringSubmatch(s)
 	}
 	if m == nil {
 		return ""
@@ -403,6 +409,37 @@ func (d DetailSet) addProseSettings(text string) {
 		if m := setTo.FindStringSubmatch(window); m != nil {
 			if k := setBefore.FindStringSubmatch(text[max(0, at-80):at]); k != nil {
 				add(k[1], m[1])
+			}
+		}
+	}
+}
+
+// koreanSetVerbs end a setting given in Korean prose, after its value and
+// 로: "keepalive를 30초로 설정", "core.ignorecase를 false로 바꾸면";
+// koreanSetting is the setting and value before them.
+var (
+	koreanSetVerbs = []string{"로 설정", "로 바꾸", "로 바꿔", "로 변경", "로 지정"}
+	koreanSetting  = regexp.MustCompile(`([\pL\pN_.-]+)[을를]\s+([\pL\pN_.-]+?)으?$`)
+)
+
+// addKoreanSettings adds the settings text gives in Korean prose (see
+// koreanSetVerbs).
+func (d DetailSet) addKoreanSettings(text string) {
+	for _, verb := range koreanSetVerbs {
+		for i := 0; ; {
+			j := strings.Index(text[i:], verb)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			i = at + len(verb)
+			m := koreanSetting.FindStringSubmatch(text[max(0, at-120):at])
+			if m == nil {
+				continue
+			}
+			key, val := strings.ToLower(m[1]), strings.Trim(strings.ToLower(m[2]), ".-")
+			if val != "" && !unicode.IsDigit(rune(val[0])) && !englishStop[key] && proseValue(val) {
+				d.addSetting(key, val)
 			}
 		}
 	}

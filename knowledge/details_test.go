@@ -71,6 +71,10 @@ func TestDetailsConflict(t *testing.T) {
 		{"rewording spells the unit out", "docker stop waits 10 seconds before SIGKILL.", "docker stop waits 10s, then sends SIGKILL.", false},
 		{"rewording drops the unit", "Raise the read timeout to 30s.", "A read timeout of 30 is too short for the report.", false},
 		{"rewording writes the size otherwise", "The heap is capped at 2GB by the limit.", "The limit caps the heap at 2 GB.", false},
+		{"unit in Korean", "idle 연결은 keepalive 30초 뒤에 끊긴다.", "idle 연결은 keepalive 30분 뒤에 끊긴다.", true},
+		{"rewording gives the Korean unit in English", "Idle connections drop after a keepalive of 30초.", "Idle connections drop after a keepalive of 30 seconds.", false},
+		{"setting given in Korean prose", "형식을 텍스트로 지정하면 앞의 0이 남는다.", "형식을 숫자로 지정하면 앞의 0이 남는다.", true},
+		{"Latin setting in Korean prose", "core.ignorecase를 false로 바꾸면 이름 변경이 보인다.", "core.ignorecase를 true로 바꾸면 이름 변경이 보인다.", true},
 		{"rewording keeps the braced group", "MGET {user:1}:a {user:1}:b works on Redis Cluster.", "Hash tags such as {user:1}:a and {user:1}:b keep MGET in one slot.", false},
 	}
 	for _, tt := range tests {
