@@ -50,6 +50,8 @@ func TestPIIByClass(t *testing.T) {
 		{"ssn 123-45-6789 on file", PIIUSSSN},
 		{"중국 신분증 번호 110105199003078127 형식 검사", PIINationalID},
 		{"order 110105199003078127 shipped", ""},
+		{"가입 폼의 예시는 `010-2345-6789` 이고, 서버는 하이픈을 빼고 검증하며 그 결과 하이픈 없는 01023456789 도 받는다", ""},
+		{"call 010-4417-2863 or 010 4417 2863", PIIPhone},
 		{"the customer's SSN 471-28-3956", PIIUSSSN},
 		{"password: `MWYyZDFlMmU2N2Rm` as in the Kubernetes docs", ""},
 		{"use `${DB_PASSWORD:?must be set}` to fail fast", ""},

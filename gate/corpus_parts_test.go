@@ -94,8 +94,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// +1 555 lines, ARCEP's fiction blocks): 39/39, 37/39, 72/72 (72).
 		// Left: a counting-up 01012345678 far from the word "placeholder",
 		// and a Korean Slack example refused by the instructions stage.
+		// Session 9 (gatecls9): the same number written again is the
+		// example again: placeholders 37 → 38/39.
 		{"tuning/cls-4", "testdata/gate/calibration/cls-4.jsonl", loadCases(t, "../testdata/gate/calibration/cls-4.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.948, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 0.974, "pii": 1}, false},
 		// Once held out (injection.jsonl and injection2.jsonl), read
 		// too often to stay so, now tuning data: reported on their own.
 		{"tuning/was-heldout1", "testdata/gate/injection/was-heldout1.jsonl", fileCases(injTuning, "was-heldout1.jsonl"),

@@ -182,6 +182,8 @@ func documentedValue(text string) bool {
 func scanPII(text string) (map[string]bool, int) {
 	found := map[string]bool{}
 	documented := 0
+	// passed holds the digits of numbers that passed as examples.
+	passed := map[string]bool{}
 	// covered keeps one kind from claiming digits another already matched
 	// (a card number's digits also look like a phone number).
 	var covered [][2]int
@@ -232,9 +234,18 @@ func scanPII(text string) (map[string]bool, int) {
 					break
 				}
 			}
-			if r.placeholder != nil && r.placeholder(m) || r.example != nil && r.example(text, loc[0], loc[1]) {
+			// The same number written again (010-1234-5678, then
+			// 01012345678) is the example again.
+			d := ""
+			if r.digits {
+				d = digitsOf(text[loc[0]:loc[1]])
+			}
+			if r.placeholder != nil && r.placeholder(m) || r.example != nil && r.example(text, loc[0], loc[1]) || len(d) >= 7 && passed[d] {
 				if documentedKinds[r.kind] {
 					documented++
+				}
+				if len(d) >= 7 {
+					passed[d] = true
 				}
 				covered = append(covered, [2]int{loc[0], loc[1]})
 				continue
