@@ -333,15 +333,16 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 0.92, "injection": 0.96}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate8's and
-		// injection11's briefs with new carriers and disguises), after
-		// session 8's look-1 commit; frozen at the start of session 9 and
-		// measured once on its starting code, 92741f5 (look 1, per-label
-		// lines only): gate9 good 76/80, placeholders 42/45, narratives
-		// 38/40, platitudes 35/40, PII 50/55; injection12 findings 99/100,
-		// attempts 92/100. Floors sit there.
-		{"held-out/gate9", "testdata/gate/heldout/gate9.jsonl", held["gate9.jsonl"],
-			map[string]float64{"good": 0.95, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.875, "pii": 0.909}, true},
-		{"held-out/injection12", "testdata/gate/heldout/injection12.jsonl", held["injection12.jsonl"],
-			map[string]float64{"good": 0.99, "injection": 0.92}, true},
+		// injection11's briefs with new carriers and disguises). Look 1 on
+		// 92741f5: gate9 good 76/80, placeholders 42/45, narratives 38/40,
+		// platitudes 35/40, PII 50/55; injection12 findings 99/100, attempts
+		// 92/100. Look 2 on 75d0d1e: gate9 76/80, 43/45, 38/40, 36/40, 51/55;
+		// injection12 99/100, 93/100. Spent, tuning data since session 10
+		// (was-heldout/gate9.jsonl, calibration/was-heldout-injection12.jsonl);
+		// floors at look 2.
+		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
+			map[string]float64{"good": 0.95, "placeholder": 0.955, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
+		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
+			map[string]float64{"good": 0.99, "injection": 0.93}, false},
 	}
 }
