@@ -308,10 +308,9 @@ func TestRetrievalQuality(t *testing.T) {
 		t.Skip("measured without the race detector")
 	}
 	emb := embed.NewHashed(0)
-	floors := retrievalFloors()
 	for _, part := range allParts {
 		t.Run(part.name, func(t *testing.T) {
-			partFloors, ok := floors[part.name]
+			floors, ok := retrievalFloors[part.name]
 			if !ok {
 				t.Fatalf("part %s has no floors: measure it once and give it the figures reached", part.name)
 			}
@@ -325,7 +324,7 @@ func TestRetrievalQuality(t *testing.T) {
 			} else {
 				t.Logf("%s, hybrid (default), %s at %.2f: %v", part.name, emb.Model(), emb.MergeThreshold(), got)
 			}
-			checkFloors(t, partFloors(got))
+			checkFloors(t, floors.check(got))
 		})
 	}
 }
