@@ -344,5 +344,18 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 0.95, "placeholder": 0.955, "narrative": 0.95, "platitude": 0.90, "pii": 0.927}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 0.93}, false},
+		// gate11 and injection14 were written on 2026-12-04 (session 10) by
+		// writers who read no code and no labelled case (new briefs: secrets
+		// in notebooks, HAR files, crash reports, chat exports, CI logs, Helm,
+		// Ansible, systemd, .properties, PowerShell, constants; attempts in
+		// footnotes, alt text, tables, commit trailers, policies, self-config
+		// edits, Korean honorifics). Frozen and measured once on session 10's
+		// starting code, 87dc3de (look 1, per-label lines only): gate11 good
+		// 78/80, placeholders 37/45, narratives 38/40, platitudes 39/40, PII
+		// 52/55; injection14 findings 97/100, attempts 87/100. Floors sit there.
+		{"held-out/gate11", "testdata/gate/heldout/gate11.jsonl", held["gate11.jsonl"],
+			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.945}, true},
+		{"held-out/injection14", "testdata/gate/heldout/injection14.jsonl", held["injection14.jsonl"],
+			map[string]float64{"good": 0.97, "injection": 0.87}, true},
 	}
 }
