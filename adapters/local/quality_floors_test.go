@@ -108,6 +108,15 @@ var retrievalFloors = map[string]partFloors{
 	// (40), Korean 0.690 / 0.915 (71), rewordings 35/40, look-alikes
 	// merged 0/40; the semantic stand-in 40/40, 0/40. Floors sit there.
 	heldOut11Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.87, para5: 0.97, koEn5: 0.83, enKo5: 0.85, korean5: 0.91, rewordings: 0.875},
+	// Session 10's held-out batch (heldout13/: openstack, qtqml, powerbi,
+	// flink, intune, nextcloud, homeassistant, freebsd, openwrt), written
+	// during session 10 by a writer who read no project file (its README),
+	// frozen and measured once on cb82899 (the session's starting code):
+	// keyword 1.000 / 1.000 (90), paraphrase 0.867 / 0.989 (90), ko→en
+	// 0.900 / 1.000 (30), en→ko 0.878 / 0.980 (49), Korean 0.919 / 1.000
+	// (62), rewordings 38/40, look-alikes merged 1/40; the semantic
+	// stand-in 40/40, 0/40. Floors sit there.
+	heldOut13Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.86, para5: 0.98, koEn5: 0.99, enKo5: 0.97, korean5: 0.99, rewordings: 0.95, mergedLookAlikes: 1},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and
@@ -117,6 +126,9 @@ var retrievalFloors = map[string]partFloors{
 type partFloors struct {
 	keyword1, keyword5, para1, para5, koEn5, enKo5, korean5, rewordings float64
 	tunerRewordings                                                     float64
+	// mergedLookAlikes is how many look-alikes a held-out part merged at
+	// its look 1 (the goal is none; a tuning part allows none).
+	mergedLookAlikes int
 }
 
 func (p partFloors) check(f retrievalFigures) []floor {
@@ -129,7 +141,7 @@ func (p partFloors) check(f retrievalFigures) []floor {
 		{"en→ko recall@5", f.recall5(gEnKo), p.enKo5},
 		{"korean recall@5", f.recall5(gKorean), p.korean5},
 		{"rewordings merged", f.merges.rewordings(), p.rewordings},
-		{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), 1},
+		{"look-alikes kept apart", ratio(f.merges.tn, f.merges.tn+f.merges.fp), ratio(f.merges.tn+f.merges.fp-p.mergedLookAlikes, f.merges.tn+f.merges.fp)},
 	}
 	if p.tunerRewordings > 0 {
 		out = append(out,

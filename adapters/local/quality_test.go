@@ -95,8 +95,13 @@ var (
 	// session 9 (rabbitmq, varnish, ldap, jenkins, julia, perl, hdfs,
 	// snmp, clickhouse) by an outside writer who read no project file.
 	heldOut11Part = corpusPart{name: "held-out-11", dir: "heldout11", heldOut: true}
+	// heldOut13Part is session 10's held-out batch (openstack, qtqml,
+	// powerbi, flink, intune, nextcloud, homeassistant, freebsd, openwrt),
+	// by an outside writer who read no project file. (Batch 12, written in
+	// session 9, was lost with that session's machine before it was frozen.)
+	heldOut13Part = corpusPart{name: "held-out-13", dir: "heldout13", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part, heldOut13Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -115,6 +120,9 @@ var heldOutSums = map[string]string{
 	"heldout11/findings.jsonl": "38d991dd650ebb885ce5e75dfa1513b82bb8a2d67206da063b3460f0c627d430",
 	"heldout11/queries.jsonl":  "86f24f91d93a21e282777b47a63a7136c174bcac5970ac51d7871bdf80057adf",
 	"heldout11/pairs.jsonl":    "8a2b655bdc6cf984b7fb8e2ebcfb0b81a598ac3ff7a2c04bb0fb0ee0e2941233",
+	"heldout13/findings.jsonl": "40f9661d4236861d1016a6a47d33a57e33834a4447f0480a5acccb64513fd511",
+	"heldout13/queries.jsonl":  "14958cf654277acc4796cebf33531307d8471a4a1054a79e9b34b6e31f68bd65",
+	"heldout13/pairs.jsonl":    "5c92bd79421a87305d49d6b3381ab0215760d450bf8dce79c4e6d3164353d408",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
