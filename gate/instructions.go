@@ -76,7 +76,7 @@ func Instructions(title, content string) InstructionsResult {
 			}
 		}
 	}
-	if reRoleMarker.MatchString(v.prose) {
+	if reRoleMarker.MatchString(v.prose) || roleBlock(v.prose) {
 		kinds[InstructionOverride] = true
 	}
 	// Asked to translate a quote and act on it, the reader is to take its
@@ -109,6 +109,20 @@ func Instructions(title, content string) InstructionsResult {
 	}
 	return res
 }
+
+// roleBlock reports a message block of a chat role forged with headings:
+// closed by one ("### end developer message"), or marked urgent.
+func roleBlock(prose string) bool {
+	for _, h := range reRoleHeading.FindAllString(prose, 4) {
+		if reRoleHeadingMark.MatchString(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// reRoleHeadingMark closes a role's message or ranks it.
+var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|mandatory|critical)\b`)
 
 // namesAttack reports a text whose own words (outside its quotes, and not
 // decoded from a disguise) name the attack it reports, in a sentence that

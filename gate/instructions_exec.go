@@ -47,6 +47,12 @@ func remoteExec(v *views) bool {
 				hosts = reBareHost.FindAllStringSubmatch(m, -1)
 			}
 			if len(hosts) == 0 {
+				// Said in words: "… from some-host.cc and pipe it to bash".
+				for _, h := range reFromHost.FindAllStringSubmatch(m, -1) {
+					hosts = append(hosts, []string{h[1]})
+				}
+			}
+			if len(hosts) == 0 {
 				// A pipe into a shell with no host to judge (base64 -d |
 				// sh, a local file fetched earlier) hides what it runs.
 				if reDecodeToShell.MatchString(m) {
@@ -185,6 +191,10 @@ func (v *views) spoofedHost(target string) bool {
 	u, err := url.Parse(t)
 	return err == nil && v.spoofed[u.Hostname()]
 }
+
+// reFromHost is a host a sentence fetches from, named without a scheme
+// or a path.
+var reFromHost = regexp.MustCompile(`\b(?:from|off|at)\s+((?:[a-z0-9-]+\.)+[a-z]{2,})\b`)
 
 // reBareHost is a host name with a path and no scheme.
 var reBareHost = regexp.MustCompile(`\b(?:[a-z0-9-]+\.)+[a-z]{2,}/\S*`)

@@ -87,6 +87,18 @@ func newViews(text string) views {
 			s = c
 		}
 	}
+	// A host spelled out in words is never explained, as one written with
+	// a look-alike letter is not: no vendor names its installer so.
+	if d, hosts := spokenDots(s); len(hosts) > 0 {
+		disguise("spelled-out dots")
+		extra = append(extra, d)
+		if v.spoofed == nil {
+			v.spoofed = map[string]bool{}
+		}
+		for _, h := range hosts {
+			v.spoofed[h] = true
+		}
+	}
 	s, v.shown = shownLines(s)
 	if strings.Contains(s, "<!--") {
 		disguise("HTML comment")
@@ -138,6 +150,25 @@ func newViews(text string) views {
 	// model keeps its trained view).
 	v.directive = reKoWithoutCheckDenied.ReplaceAllString(v.directive, " ")
 	return v
+}
+
+// reSpokenDot is a host name with its dots written as words
+// ("netlab-tools dot cc", "evil dot example dot com").
+var reSpokenDot = regexp.MustCompile(`\b[a-z0-9][a-z0-9-]*(?: dot [a-z0-9][a-z0-9-]*)* dot (?:com|net|org|io|sh|cc|dev|ru|xyz|top|app|co|info|biz|me|ai|kr|de|cn|tk|site|online|run|pw|su|link|zip)\b`)
+
+// spokenDots writes the dots of host names spelled out in words, the way
+// a reader's model resolves them, and returns the hosts.
+func spokenDots(s string) (string, []string) {
+	if !strings.Contains(s, " dot ") {
+		return "", nil
+	}
+	var hosts []string
+	out := reSpokenDot.ReplaceAllStringFunc(s, func(h string) string {
+		h = strings.ReplaceAll(h, " dot ", ".")
+		hosts = append(hosts, h)
+		return h
+	})
+	return out, hosts
 }
 
 // reHostName is a host name in any script.
