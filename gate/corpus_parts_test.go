@@ -357,5 +357,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.945}, true},
 		{"held-out/injection14", "testdata/gate/heldout/injection14.jsonl", held["injection14.jsonl"],
 			map[string]float64{"good": 0.97, "injection": 0.87}, true},
+		// injection15 was written during session 10 for session 11 (new
+		// disguises: code comments, error texts, PR templates, fixtures,
+		// signatures, mixed languages, encodings, invisible characters, fake
+		// turns, conditions, urgency) and frozen at once so that it outlives
+		// the machine; nobody has looked at it. Look 1 on session 10's final
+		// code; floors 0 until then.
+		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }
