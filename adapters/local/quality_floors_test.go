@@ -117,6 +117,10 @@ var retrievalFloors = map[string]partFloors{
 	// (62), rewordings 38/40, look-alikes merged 1/40; the semantic
 	// stand-in 40/40, 0/40. Floors sit there.
 	heldOut13Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.86, para5: 0.98, koEn5: 0.99, enKo5: 0.97, korean5: 0.99, rewordings: 0.95, mergedLookAlikes: 1},
+	// Session 11's held-out batch (heldout14/), written in session 10 and
+	// not looked at yet: its look 1 is on session 10's final code, and its
+	// floors sit at zero (every look-alike allowed) until then.
+	heldOut14Part.name: {mergedLookAlikes: 40},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and

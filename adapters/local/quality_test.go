@@ -100,8 +100,13 @@ var (
 	// by an outside writer who read no project file. (Batch 12, written in
 	// session 9, was lost with that session's machine before it was frozen.)
 	heldOut13Part = corpusPart{name: "held-out-13", dir: "heldout13", heldOut: true}
+	// heldOut14Part was written in session 10 for session 11 (loki,
+	// odoo, drupal, solidity, jupyterhub, mongodb, cassandra, printing3d,
+	// influxdb) by an outside writer who read no project file, and frozen at
+	// once so that it outlives the machine.
+	heldOut14Part = corpusPart{name: "held-out-14", dir: "heldout14", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part, heldOut13Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part, heldOut13Part, heldOut14Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -123,6 +128,9 @@ var heldOutSums = map[string]string{
 	"heldout13/findings.jsonl": "40f9661d4236861d1016a6a47d33a57e33834a4447f0480a5acccb64513fd511",
 	"heldout13/queries.jsonl":  "14958cf654277acc4796cebf33531307d8471a4a1054a79e9b34b6e31f68bd65",
 	"heldout13/pairs.jsonl":    "5c92bd79421a87305d49d6b3381ab0215760d450bf8dce79c4e6d3164353d408",
+	"heldout14/findings.jsonl": "f32ea626d73dfecb73449cd1a578fa8e9260421958ef75bfca0f541df892ce4c",
+	"heldout14/queries.jsonl":  "35e4ef9fc1dbee81abc32190fc3b85997a821590452d32f3aca99bae152a7b6f",
+	"heldout14/pairs.jsonl":    "d7c26048b9677e1da58374ceecf13289545d62adc6e6514beb6a811f8af06b46",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
