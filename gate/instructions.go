@@ -91,7 +91,7 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range configKinds(&v) {
 		kinds[k] = true
 	}
-	if remoteExec(&v) {
+	if remoteExec(&v) || runsLinked(&v) {
 		kinds[InstructionRemoteExec] = true
 	}
 	if exfiltrates(&v) {
@@ -214,6 +214,14 @@ func (r InstructionsResult) reason() string {
 		"; knowledge is reference material for agents, so state the finding for a reader and leave out anything addressed to the agent"
 }
 
+// reSecretValue names a secret's value; reWithheldEvent something that
+// happened (a change, a warning, a failure), which a report owes its
+// reader.
+var (
+	reSecretValue   = regexp.MustCompile(`\b(?:tokens?|passwords?|api keys?|secret values?|credentials?|private keys?)\b|토큰|비밀\s*값|비밀번호|키\s*값|자격\s*증명`)
+	reWithheldEvent = regexp.MustCompile(`\b(?:change[sd]?|edit(?:s|ed)?|warnings?|errors?|fail\w*|touched|deleted|modified)\b|변경|수정|경고|실패|오류|삭제`)
+)
+
 // reDenyRule is a permission setting named by its verb: a deny rule, the
 // deny list, allow/deny.
 var reDenyRule = regexp.MustCompile(`\bdeny[- ](?:rules?|lists?|entr(?:y|ies)|patterns?|permissions?|by default)\b|\ballow ?/ ?deny\b`)
@@ -240,10 +248,18 @@ func clauseKinds(directive string, korean bool) []string {
 	// A semicolon joins two clauses: "a project's rules files override
 	// the global rules; keep secrets out of them" speaks to its reader in
 	// one and sets something aside in the other.
+	// The items of a list for agents are said to the reader.
+	items := map[string]bool{}
+	for _, it := range addressedItems(reCodeSpan.ReplaceAllString(directive, " ")) {
+		for _, c := range reClauseEnd.Split(it, -1) {
+			items[strings.TrimRight(strings.TrimSpace(c), ".;")] = true
+		}
+	}
 	for _, c := range reClauseEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
 			continue
 		}
+		inList := items[strings.TrimRight(strings.TrimSpace(reListItem.ReplaceAllString(c, "")), ".;")]
 		// The cheap parts first: most sentences set nothing aside and
 		// hide nothing, whoever they speak to.
 		override := (korean && reSetAsideKo.MatchString(c) || containsAny(c, setAsideHints) && reSetAside.MatchString(c)) &&
@@ -252,11 +268,18 @@ func clauseKinds(directive string, korean bool) []string {
 		cc := reDenyRule.ReplaceAllString(c, " ")
 		conceal := (korean && reConcealCueKo.MatchString(cc) || containsAny(cc, concealHints) && reConcealCue.MatchString(cc)) &&
 			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c))
-		if !override && !conceal || !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
+		if !override && !conceal || !inList && !reToReader.MatchString(c) && !reToReaderNorm.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
 		if override && !excused(InstructionOverride, c, directive) {
 			add(InstructionOverride)
+		}
+		// Keeping a secret's value out of what the agent writes is
+		// hygiene, not concealment, when nothing but the norm or the list
+		// speaks to the reader ("토큰 값은 코멘트에 쓰지 않는다").
+		byNorm := !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c))
+		if conceal && byNorm && reSecretValue.MatchString(c) && !reWithheldEvent.MatchString(c) {
+			conceal = false
 		}
 		if conceal && !excused(InstructionConceal, c, directive) {
 			add(InstructionConceal)

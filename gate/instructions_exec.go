@@ -237,7 +237,11 @@ func exfiltrates(v *views) bool {
 			}
 		}
 	}
-	if placeholderLink(v.all) || configSends(v) {
+	if placeholderLink(v.all) || slotLink(v) || configSends(v) {
+		return true
+	}
+	// The steps of a list for agents, read as one sentence.
+	if steps := listSteps(addressedItems(v.directive)); steps != "" && reSendSensitive.MatchString(steps) {
 		return true
 	}
 	if exfilCommand(v) {
