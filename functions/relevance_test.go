@@ -72,6 +72,13 @@ func readJSONL[T any](t *testing.T, path string) []T {
 // returns the handler and each corpus id's entry id.
 func relevanceServer(t *testing.T, corpus string) (http.Handler, map[string]string) {
 	t.Helper()
+	_, h, entryOf := relevanceAPI(t, corpus)
+	return h, entryOf
+}
+
+// relevanceAPI is relevanceServer with the API behind the handler.
+func relevanceAPI(t *testing.T, corpus string) (*API, http.Handler, map[string]string) {
+	t.Helper()
 	st, err := local.Open(context.Background(), t.TempDir(), local.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +108,7 @@ func relevanceServer(t *testing.T, corpus string) (http.Handler, map[string]stri
 		}
 		entryOf[f.ID] = ans.Data.Entry.ID
 	}
-	return h, entryOf
+	return api, h, entryOf
 }
 
 // promptHits are the hook's hits for each prompt: GET /knowledge/query with
