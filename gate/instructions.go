@@ -97,7 +97,7 @@ func Instructions(title, content string) InstructionsResult {
 	if exfiltrates(&v) {
 		kinds[InstructionExfiltrate] = true
 	}
-	if len(kinds) == 0 && instructionsModel.maxScore(modelUnits(&v)) >= instructionsModel.threshold && !namesAttack(&v) {
+	if len(kinds) == 0 && modelRefuses(&v) && !namesAttack(&v) {
 		kinds[modelKind(&v)] = true
 	}
 	for k := range kinds {
@@ -123,6 +123,26 @@ func roleBlock(prose string) bool {
 
 // reRoleHeadingMark closes a role's message or ranks it.
 var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|mandatory|critical)\b`)
+
+// modelRefuses reports a text one of whose sentences the model scores
+// at its threshold or above, leaving out sentences that speak to someone
+// building an agent ("when you build an agent on the Messages API, keep
+// the system prompt's stable parts … at the front"): their "you" is a
+// developer, and the agent, its rules and its user are what they build.
+func modelRefuses(v *views) bool {
+	units, sents := modelSentenceUnits(v)
+	for i, u := range units {
+		if instructionsModel.score(u) >= instructionsModel.threshold && !reBuilderAddress.MatchString(sents[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// reBuilderAddress speaks to someone building or running an agent, an
+// app or a prompt: "when you build an agent", "if you're writing a
+// system prompt", "your agent's tool list".
+var reBuilderAddress = regexp.MustCompile(`\b(?:when|if|while|as|before|once) you(?:'re| are)? (?:build|building|write|writing|design|designing|develop|developing|create|creating|configure|configuring|deploy|deploying|ship|shipping|set up|setting up|wire up|wiring up|host|hosting)\b[^.\n]{0,40}\b(?:agents?|assistants?|bots?|apps?|applications?|system prompts?|prompts?|llms?|models?|pipelines?|harness\w*|integrations?|servers?|tools?)\b|\byour (?:agent|assistant|bot|app|application|pipeline|harness|integration|server)'s\b`)
 
 // namesAttack reports a text whose own words (outside its quotes, and not
 // decoded from a disguise) name the attack it reports, in a sentence that
@@ -266,9 +286,10 @@ func clauseKinds(directive string, korean bool) []string {
 			(reAgentContext.MatchString(c) || korean && reAgentContextKo.MatchString(c))
 		// A deny rule or list is a permission setting, not a denial.
 		cc := reDenyRule.ReplaceAllString(c, " ")
+		norm := inList || reToReaderNorm.MatchString(c)
 		conceal := (korean && reConcealCueKo.MatchString(cc) || containsAny(cc, concealHints) && reConcealCue.MatchString(cc)) &&
-			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c))
-		if !override && !conceal || !inList && !reToReader.MatchString(c) && !reToReaderNorm.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
+			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c) || norm && reConcealTargetNorm.MatchString(c))
+		if !override && !conceal || !norm && !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
 		if override && !excused(InstructionOverride, c, directive) {

@@ -80,12 +80,19 @@ var reModelWord = regexp.MustCompile(`[\pL\pN]+`)
 // signals. An attempt is usually one sentence inside an otherwise useful
 // finding, so the model scores sentences and a text scores as its worst.
 func modelUnits(v *views) [][]string {
+	units, _ := modelSentenceUnits(v)
+	return units
+}
+
+// modelSentenceUnits is modelUnits with the sentence of each unit.
+func modelSentenceUnits(v *views) ([][]string, []string) {
 	var shared []string
 	for _, d := range v.disguises {
 		shared = append(shared, "d:"+d)
 	}
 	shared = append(shared, structuralFeatures(v)...)
 	var units [][]string
+	var sents []string
 	memo := map[string]uint32{}
 	for _, sn := range reSentenceEnd.Split(v.modelDirective, -1) {
 		words := reModelWord.FindAllString(sn, -1)
@@ -126,8 +133,9 @@ func modelUnits(v *views) [][]string {
 			add(f)
 		}
 		units = append(units, fs)
+		sents = append(sents, sn)
 	}
-	return units
+	return units, sents
 }
 
 // maxScore is the highest score of a text's sentences.
