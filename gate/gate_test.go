@@ -181,7 +181,10 @@ func TestDetectPIITable(t *testing.T) {
 		{"call 02-5550-4321", []string{PIIPhone}},
 		{"cpf 123.456.789-09", nil},
 		{"cpf 529.982.247-25", []string{PIINationalID}},
-		{"cpf 529.982.247-26", nil},
+		// A failing check digit passes, but beside the CPF's name it is
+		// a person's number retold with a typo, as Aadhaar's is.
+		{"pedido 529.982.247-26", nil},
+		{"cpf 529.982.247-26", []string{PIINationalID}},
 		{"nino QQ 12 34 56 C", nil},
 		{"nino AB 48 21 73 C", []string{PIINationalID}},
 		{"id 11010519491231002X", []string{PIINationalID}},

@@ -16,13 +16,14 @@ import (
 // rePair finds a value bound to a name that stands apart from it; the name
 // is the first group that matched, the value the last:
 // - name: DB_PASSWORD / value: "…" (Kubernetes env, Helm extraEnv) and
-// {"name": "X", "value": "…"} (ECS, Cloud Run), also when the YAML is
+// {"name": "X", "value": "…"} (ECS, Cloud Run, a HAR file's headers, where
+// an Authorization value opens on its scheme), also when the YAML is
 // quoted on one line with its newlines written \n;
 // variable "db_password" { … default = "…" } (Terraform);
 // <password>…</password> (Maven settings.xml, XML configs);
 // <add key="ApiSecret" value="…"/> (.NET appSettings);
 // machine h login u password … (.netrc).
-var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["']?(?:\s|\\n)*,?(?:\s|\\n)*["']?value["']?\s*:\s*["']?([^\s"',}\\]+)|` +
+var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["']?(?:\s|\\n)*,?(?:\s|\\n)*["']?value["']?\s*:\s*["']?(?:(?:bearer|basic|token|apikey)\s+)?([^\s"',}\\]+)|` +
 	`\bvariable\s+"([^"]+)"\s*\{[^{}]*?\bdefault\s*=\s*"([^"]*)"|` +
 	`<([A-Za-z][\w.:-]*)>([^<>\s]{4,})</|` +
 	`<add\s+key\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +

@@ -62,7 +62,8 @@ var placeholderSecrets = map[string]bool{
 	"yourpassword": true, "your_password": true, "mypassword": true, "pw": true, "pwd": true,
 	// Sample passwords of images' and tools' documentation.
 	"my-secret-pw": true, "mysecretpassword": true, "foobared": true, "minioadmin": true, "changeit": true,
-	"tiger": true, // Oracle's scott/tiger sample schema.
+	"tiger":   true, // Oracle's scott/tiger sample schema.
+	"hunter2": true, // The joke every example of a password in a chat quotes.
 }
 
 // samplePassword reports a lowercase value that is a placeholder word
@@ -122,8 +123,19 @@ func secretPlaceholder(v string) bool {
 
 var (
 	reDottedName  = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$`)
-	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd|_pass)["']?\s*[:=]\s*["']?|\s-p'?`)
+	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd|_pass)` + assignSep + `|\s-p'?`)
 )
+
+// assignSep is what stands between a setting's name and its value in the
+// carriers settings travel in: the name's closing quote, escaped in JSON
+// (a notebook's "source", a HAR file, a Slack export: api_key = \"…\"),
+// or its subscript's bracket (env[DB_PASS] =, os.environ["API_KEY"] =);
+// a declared type before a quoted value (Rust's const API_KEY: &str = "…",
+// Kotlin's and Swift's : String = "…", TypeScript's : string = "…", Go's
+// var k string =; base64's padding after "password: " is no type's "=");
+// then ":",
+// "=" or "=>" (Ruby, PHP, Perl), and the value's opening quote.
+const assignSep = `(?:\\?["'])?\]?(?:\s*:\s*&?(?:'\w+\s+)?[A-Za-z_][\w:]*(?:<[^<>\n=]{0,30}>)?\s*=\s*\\?["']|\s+(?:string|\[\]byte)\s*=|\s*(?:=>|[:=]))\s*(?:\\?["'])?`
 
 // urlPasswordPlaceholder passes a URL or DSN whose password is a
 // placeholder (postgres://user:password@localhost, app:${DB_PASSWORD}@db).
@@ -151,7 +163,15 @@ func settingPasswordPlaceholder(m string) bool {
 	if loc == nil {
 		return true
 	}
-	return secretPlaceholder(m[loc[1]:])
+	v := m[loc[1]:]
+	// A YAML value may open with & (an anchor's sign, quoted or not); in
+	// a URL's query, "&name=" after an empty password is the next field.
+	// A word after & names an anchor (password: &db_pass "…", its value
+	// follows); an & before a generated value is the value's first sign.
+	if a, ok := strings.CutPrefix(v, "&"); ok && (strings.Contains(v, "=") || strings.TrimFunc(a, func(r rune) bool { return unicode.IsLetter(r) || r == '_' || r == '-' }) == "") {
+		return true
+	}
+	return secretPlaceholder(v)
 }
 
 // reVendorToken finds services' tokens by their documented prefixes:
@@ -211,7 +231,7 @@ func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceho
 // secret (merchant_secret_key=…, "client_secret": "…", JWT_SECRET=…,
 // hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
 // header. The value is the last group.
-var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_.~!@#$%^&*-]{16,}={0,2})|` +
+var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?` + assignSep + `([A-Za-z0-9+/_.~!@#$%^&*-]{16,}={0,2})|` +
 	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic|apikey|api-key|key|sso-key|ssws|splunk|otoken)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
 	// A request header named for a key or a token (Fastly-Key,
 	// X-Auth-Token, PRIVATE-TOKEN) given to curl or written as a header.
@@ -251,7 +271,7 @@ func secretName(match string) bool {
 		name, _, _ := strings.Cut(strings.TrimLeft(h, " \t\"'"), ":")
 		return !strings.Contains(name, "idempotency") && !strings.HasPrefix(name, "sec-websocket") && !strings.Contains(name, "public")
 	}
-	i := strings.IndexAny(l, ":=\"' ")
+	i := strings.IndexAny(l, ":=\"' ]\\")
 	if i < 0 || strings.HasPrefix(l, "authorization") {
 		return i >= 0
 	}
@@ -368,20 +388,21 @@ func secretValuePlaceholder(v string) bool {
 // reQuotedSecret finds a quoted value assigned to a secret name, whatever
 // characters it holds (SECRET_KEY = '0C4*L2oX(=…', "ClientSecret":
 // "Z3q~Wx8!…"). The value is the last group.
-var reQuotedSecret = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?["']?\s*(?:[:=]|=>)\s*["']([^"'\s]{12,})["']`)
+var reQuotedSecret = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?` + strings.TrimSuffix(assignSep, `(?:\\?["'])?`) + `\\?["']([^"'\s\\]{12,})\\?["']`)
 
 // reCLIPassword finds passwords given on a command line: redis-cli -a,
 // mysql-family -p…, sshpass/mongo -p, sqlcmd -P, ldap* -w, openssl
 // pass:…, keytool -storepass, curl -u user:…, smbclient -U user%…, docker
 // login -p, ipmitool and mosquitto -P, influx -password, net use /user:
 // user password, rabbitmqctl add_user, 7z -p…, ssh-keygen -N, HTTPie -a
-// user:…, snmp -A/-X, lftp -u user,… and any --password/--pass/
+// user:…, snmp -A/-X, lftp -u user,…, PowerShell's ConvertTo-SecureString
+// '…' and any --password/--pass/
 // --passphrase followed by a value. The value is the last group.
 // cliPasswordHints are the commands (and the flag) the rule knows.
 var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp", "osql", "zip", "ldap", "openssl",
 	"keytool", "jarsigner", "curl", "smbclient", "docker", "--", "htpasswd", "sqlplus", "xfreerdp", "az login",
 	"ipmitool", "mosquitto", "influx", "net use", "rabbitmqctl", "7z", "rar", "ssh-keygen", "http", "snmp", "lftp",
-	"identified", "password"}
+	"identified", "password", "convertto-securestring"}
 
 var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
@@ -404,6 +425,8 @@ var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass
 	`\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*['"]?[^\s:'"]+:['"]?([^\s'"@]+)|` +
 	`\bsmbclient\b[^\n|;&]*?[ \t]-U[ \t]*['"]?[^\s%'"]+%([^\s'"]+)|` +
 	`\bdocker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
+	// PowerShell's ConvertTo-SecureString given the password as a literal.
+	`(?i)\bConvertTo-SecureString(?:[ \t]+-(?:String|AsPlainText|Force))*[ \t]+(?:'([^'\n$]+)'|"([^"\n$]+)")|` +
 	`(?:^|[ \t])--(?:[a-z]+-){0,3}(?:require|master|auth|admin|root|store|key|db)?(?:password|passwd|pass|passphrase)[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	// The same in an exec array (a compose healthcheck's ["CMD",
 	// "redis-cli", "-a", "…"]).

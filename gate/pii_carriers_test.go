@@ -1,0 +1,82 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPIICarriers pins the carriers read from gate9's misses (session 10)
+// by their shape, each beside a look-alike that must pass: the separators
+// settings travel with (subscripts, JSON-escaped quotes, declared types,
+// =>), YAML values opening on &, HAR headers and cookies, PowerShell,
+// identity documents and plates beside their words, dates of birth and
+// street addresses.
+func TestPIICarriers(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // comma-separated kinds; "" passes
+	}{
+		{"[www]\nenv[DB_PASS] = Gangnam!db2024", PIIPassword},
+		{"env[TOSS_SECRET_KEY] = live_sk_Z1aOwX7K8mYd2vQpLr5nTb9e", PIISecret},
+		{"env[APP_ENV] = production", ""},
+		{`os.environ["OPENAI_API_KEY"] = "Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd"`, PIISecret},
+		{`os.environ["OPENAI_API_KEY"] = os.getenv("KEY_FROM_VAULT")`, ""},
+		{`settings.DATABASES['default']['PASSWORD'] = 'Qz7!vLm2Kx9'`, PIIPassword},
+		{`"source": ["api_key = \"Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd\"\n", "client = Client(api_key)"]`, PIISecret},
+		{`"source": ["password = \"Qz7!vLm2Kx9\""]`, PIIPassword},
+		{`"source": ["api_key = os.environ[\"API_KEY\"]"]`, ""},
+		{`const API_KEY: &str = "Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd";`, PIISecret},
+		{`const API_KEY: &str = env!("API_KEY");`, ""},
+		{`private val apiToken: String = "Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd"`, PIISecret},
+		{`var apiSecret string = "Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd"`, PIISecret},
+		{"interface Login { password: string; remember: boolean }", ""},
+		{`'password' => 'Qz7!vLm2Kx9',`, PIIPassword},
+		{`'password' => env('DB_PASSWORD'),`, ""},
+		{`spring.datasource.password: "&ar77W%rSACjxa"`, PIIPassword},
+		{"password: &ar77W%rSACjxa", PIIPassword},
+		{"password: &db_password ${DB_PASSWORD}", ""},
+		{`const PASSWORD: &str = "hunter2";`, ""},
+		{"GET /login?user=bob&password=&next=/home", ""},
+		{"data:\n  password: TWFuZ28hSGFyYm9yLTc3MzE=", PIIPassword},
+		{`$cred = ConvertTo-SecureString 'Qz7!vLm2Kx9' -AsPlainText -Force`, PIIPassword},
+		{`$cred = ConvertTo-SecureString $env:SVC_PASSWORD -AsPlainText -Force`, ""},
+		{`{"name":"Authorization","value":"Bearer Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd"}`, PIISecret},
+		{`{"name":"Authorization","value":"Bearer <token>"}`, ""},
+		{"Cookie: theme=dark; sessionid=Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd", PIISecret},
+		{"curl -b 'JSESSIONID=9F2C4A7B1E8D3F6A0C5B9E2D7A4F1C8B' https://intra.example.com/app", PIISecret},
+		{"Set-Cookie: sessionid=<session id>; HttpOnly; Secure", ""},
+		{"Cookie: theme=dark; lang=en-GB", ""},
+		// Identity documents and plates beside their words.
+		{"The complaint came from Ana Beatriz Costa, CPF 048.317.962-05.", PIINationalID},
+		{"pedido 048.317.962-05 enviado", ""},
+		{"Passport number: 533380006, issued to Maria Lopez", PIINationalID},
+		{"여권번호 M48213075 로 예약", PIINationalID},
+		{"passport-jwt 4.0.1 and passport 0.7.0", ""},
+		{"the reporter's car, licence plate AB12 CDE, was towed", PIIPlate},
+		{"차량번호 12가 3456 차주", PIIPlate},
+		{"license plate recognition with YOLOv8 at 30 fps on a T4", ""},
+		// Dates of birth and addresses.
+		{"My name is Derek Mwangi, born 29 Feb 2004, and I can't register", PIIBirthDate},
+		{"고객 문의: 김도윤 / 1988년 11월 3일생", PIIBirthDate},
+		{"DOB 14/03/1987 on the form", PIIBirthDate},
+		{"date of birth is validated as YYYY-MM-DD before it is stored", ""},
+		{"a fixture user with date of birth 2000-02-29 (example)", ""},
+		{"I live at 118 Ngong Road, Nairobi", PIIAddress},
+		{"Delivery to Lindenstrasse 27, Apt 4B, 80331 Muenchen", PIIAddress},
+		{"고객 배송지: 서울특별시 마포구 월드컵북로 402, 102동", PIIAddress},
+		{"서울특별시 종로구 세종대로 209 는 정부서울청사다", ""},
+		{"ship to 123 Main Street, Anytown", ""},
+		{"Google's geocoder returns 1600 Amphitheatre Parkway for the sample", ""},
+		{"raise net.core.netdev_budget to 600 and restart", ""},
+		{"CPF 000.000.000-00 is the form's mask", ""},
+		{"the MRZ of ICAO's specimen passport, L898902C3, parses", ""},
+		{"홍길동 / 생년월일 1990년 1월 1일생 / 010-0000-0000 은 양식 예시", ""},
+		{"geocode 10 Downing Street and 1600 Pennsylvania Avenue for the demo", ""},
+		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(DetectPII(tt.text), ","); got != tt.want {
+			t.Errorf("DetectPII(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

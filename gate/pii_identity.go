@@ -1,0 +1,142 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Personal data that no checksum guards, counted beside the words that
+// name it: identity documents' numbers (a CPF retold with a wrong digit,
+// passports), licence plates, dates of birth and street addresses.
+
+// PII kinds of this file.
+const (
+	// PIIPlate is a vehicle's registration (its licence plate).
+	PIIPlate = "licence_plate"
+	// PIIBirthDate is a person's date of birth.
+	PIIBirthDate = "date_of_birth"
+	// PIIAddress is a postal address: a house number on a street.
+	PIIAddress = "address"
+)
+
+// cpfWords name a Brazilian CPF. Beside one, a number in the CPF's printed
+// form (123.456.789-09) is given as a person's even when its check digits
+// fail (mistyped, or retold), as Aadhaar and China's resident id are.
+var cpfWords = []string{"cpf", "cadastro de pessoas"}
+
+func cpfNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, cpfWords) }
+
+// issuedCPF rejects the numbers of one repeated digit (000.000.000-00),
+// which forms print as masks and the Receita never issues.
+func issuedCPF(m string) bool {
+	d := digitsOf(m)
+	return strings.Count(d, d[:1]) != len(d)
+}
+
+// rePassportNo is a passport number as countries print it: one or two
+// letters and six to eight digits (Korea's M12345678, India's, the
+// Schengen states'), eight or nine digits (the US, the UK), or nine
+// characters of Germany's alphabet.
+var rePassportNo = regexp.MustCompile(`\b(?:[A-Z]{1,2}\d{6,8}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8})\b`)
+
+// passportWords name a passport in the languages tickets are written in.
+var passportWords = []string{"passport", "passports", "여권", "护照", "護照", "パスポート", "reisepass", "passeport", "pasaporte", "passaporto", "paszport"}
+
+func passportNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, passportWords) }
+
+// validPassportNo asks for five digits or more: a word in capitals is no
+// document's number.
+func validPassportNo(m string) bool { return len(digitsOf(m)) >= 5 }
+
+// rePlate is a licence plate: letters and digits in two or three groups
+// (the UK's AB12 CDE, Germany's M AB 1234 and B-XY 123, France's AB-123-CD,
+// California's 7ABC123, the Netherlands' 12-ABC-3) or Korea's 12가 3456.
+var rePlate = regexp.MustCompile(`\b(?:[A-Z]{1,3}[ -]?\d{1,4}[ -]?[A-Z]{1,3}|[A-Z]{1,3}[ -][A-Z]{1,2}[ -]\d{1,4}|[A-Z]{1,3}-[A-Z]{1,2} ?\d{1,4}|\d{1,3}-[A-Z]{1,3}-\d{1,3}|\d[A-Z]{3}\d{3}|[A-Z]{1,3}[ -]\d{3,4})\b|\b\d{2,3}[가-힣] ?\d{4}\b`)
+
+// plateWords name a vehicle's registration.
+// Registration alone is left out: services, packages and names register.
+var plateWords = []string{"plate", "plates", "numberplate", "licence plate", "license plate", "번호판", "차량번호", "차량 번호", "차번호", "kennzeichen", "immatriculation", "matrícula", "targa", "ナンバー"}
+
+func plateNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, plateWords) }
+
+// validPlate asks for letters and digits both.
+func validPlate(m string) bool {
+	letter, digit := false, false
+	for _, r := range m {
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	return letter && digit
+}
+
+// dateForm is a full date (day, month and year) as people write it.
+const dateForm = `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d\d|(?:19|20)\d\d[/.-]\d{1,2}[/.-]\d{1,2}|` +
+	`\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|` +
+	`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|` +
+	`(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일)`
+
+// reBirthDate is a full date after a word for a birth (DOB, date of birth,
+// born, 생년월일, Geburtsdatum, né le) or a Korean date with 생 after it
+// (1988년 11월 3일생).
+var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate\s+of\s+birth|\bbirth\s*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?)\s*(?:[:：=]|is|was)?\s*` + dateForm +
+	`|(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:생|출생)`)
+
+var birthHints = []string{"dob", "d.o.b", "birth", "born", "geburt", "geboren", "né", "nacimiento", "생년월일", "생일", "출생", "일생"}
+
+// exampleValue reports a value the words around it call an example, or
+// that belongs to the sample person documentation and forms fill in
+// (John Doe, Erika Mustermann, 홍길동, ICAO's and the states' specimen
+// documents).
+func exampleValue(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, exampleWords) || containsAny(strings.ToLower(text), samplePersons)
+}
+
+var exampleWords = []string{"example", "e.g", "sample", "placeholder", "fake", "dummy", "fixture", "specimen", "예시", "예:", "샘플", "가짜", "견본"}
+
+// samplePersons are the names documentation gives its sample person.
+var samplePersons = []string{"john doe", "jane doe", "john smith", "mustermann", "홍길동", "김철수", "山田太郎", "张三", "fulano de tal", "max mustermann"}
+
+// icaoSpecimen is the passport number of ICAO Doc 9303's specimen
+// (Anna Maria Eriksson of Utopia), printed in every MRZ example.
+const icaoSpecimen = "L898902C3"
+
+func passportPlaceholder(m string) bool { return m == icaoSpecimen || idPlaceholder(m) }
+
+// personWords say that an address nearby is someone's: where a person
+// lives or receives things, a customer's or a patient's. A landmark's or a
+// company's public address stands beside none of them.
+var personWords = []string{"live", "lives", "lived", "living", "home address", "postal address", "resident", "residence",
+	"customer", "customer's", "client", "patient", "employee", "tenant", "my", "deliver", "delivery", "delivered", "ship to",
+	"shipping", "billing", "고객", "자택", "거주", "배송", "주소지", "회원"}
+
+func personNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, personWords) }
+
+// reAddress is a house number on a named street: English (118 Ngong Road,
+// 27 Hartington Rd), German and Dutch (Lindenstrasse 27, Hauptstr. 5),
+// French (12 rue de la Paix), Spanish, Italian and Portuguese (Calle Mayor
+// 10, Via Roma 5, Rua Augusta 27), Korean road addresses (마포구 월드컵북로
+// 402) and Japanese blocks (3丁目2-1).
+var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Boulevard|Blvd|Terrace|Crescent|Close|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Mews)\b\.?|` +
+	`\b[A-ZÄÖÜ][a-zäöüß]+(?:strasse|straße|str\.|weg|gasse|allee|platz|laan|straat|gracht)\s+\d{1,4}[a-z]?\b|` +
+	`\b\d{1,4},?\s+(?:rue|avenue|boulevard|chemin|allée|impasse)\s+(?:d[eu]s?\s+|de\s+la\s+|d')?[A-Z]\w+|` +
+	`\b(?:Calle|Avenida|Via|Viale|Rua|Carrer|Plaza|Praça)\s+(?:d[eoa]s?\s+|del\s+)?[A-Z][\wáéíóúãç]+(?:\s+[A-Z][\wáéíóúãç]+){0,2},?\s+\d{1,4}\b|` +
+	`[가-힣]{1,6}(?:구|군|시)\s+[가-힣0-9]{1,12}(?:로|길)\s?\d{1,4}(?:-\d{1,4})?|` +
+	`\d{1,2}\s?丁目\s?\d{1,4}(?:番地?|-)\s?\d{1,4}`)
+
+var addressHints = []string{"road", "rd", "street", "st", "ave", "lane", "ln", "drive", "blvd", "boulevard", "terrace", "crescent",
+	"close", "parkway", "pkwy", "highway", "hwy", "gardens", "grove", "mews", "str", "weg", "gasse", "allee", "platz", "laan", "straat", "gracht",
+	"rue", "avenue", "chemin", "allée", "impasse", "calle", "avenida", "via", "viale", "rua", "carrer", "plaza", "praça", "로", "길", "丁目"}
+
+// addressPlaceholder passes the addresses documentation prints: a counting
+// house number on Main Street or in Anytown (123 Main St), a street named
+// for an example, and Google's own address, which the Geocoding API's
+// reference geocodes in every example.
+func addressPlaceholder(m string) bool {
+	l := strings.ToLower(m)
+	if containsAny(l, []string{"example", "sample", "fake", "anytown", "amphitheatre", "elm street", "main st"}) {
+		return true
+	}
+	d := digitsOf(m)
+	return len(d) >= 3 && strings.Contains("1234567890", d)
+}
