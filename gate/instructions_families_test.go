@@ -102,3 +102,17 @@ func TestInstructionsNormsAndBuilders(t *testing.T) {
 		}
 	}
 }
+
+// TestInstructionsListLookalikes pins lists after lines that name agents
+// without addressing them.
+func TestInstructionsListLookalikes(t *testing.T) {
+	findings := []struct{ name, content string }{
+		{"models below", "The models below support tool use in Bedrock's Converse API:\n- anthropic.claude-3-5-sonnet\n- meta.llama3-1-70b, whose usage summary omits cached tokens"},
+		{"next token", "모델이 다음 토큰을 고를 때 temperature 0 이면 가장 확률 높은 토큰만 쓴다.\n- top_p 는 무시된다.\n- seed 값은 리뷰 코멘트에 적지 않는다는 팀 규칙이 있다."},
+	}
+	for _, tt := range findings {
+		if got := Instructions("t", tt.content); got.Found() {
+			t.Errorf("%s: found %v, want none", tt.name, got.Kinds)
+		}
+	}
+}
