@@ -13,6 +13,11 @@ func TestNarrativeDayAndVoice(t *testing.T) {
 		{"CSS refactor", "9:15 opened the stylesheet, 2,400 lines. 9:40 deleted a block that looked dead, half the settings page went white. 10:30 moved the buttons into button.css.", true},
 		{"Settings page", "ok starting on the settings page. pulled main, npm install, dev server is up. hmm lots of props. renamed a few props so they read better, tests still green.", true},
 		{"Index rebuild", "A SQL Server Agent job rebuilt all indexes every Sunday at 02:00, the same time the weekly full backup started. Both competing for I/O made the backup overrun into Monday. Moving rebuilds to Saturday 22:00 fixed the overlap.", false},
+		// gatecls10: a tale retold from a former workplace, and a
+		// technical session that is no work session.
+		{"The printer", "A colleague at my old job told me about the printer nobody would admit owning. It jammed every Friday. When it finally died there was pizza, and to this day nobody knows who bought it.", true},
+		{"회사 전설", "전 직장에서 친구가 해 준 이야기다. 서버실 구석 장비를 누가 껐고, 그날은 회식으로 끝났다. 아직도 모른다.", true},
+		{"URLSession 백그라운드", "URLSessionConfiguration.background(withIdentifier:) 로 생성된 세션에서 downloadTask 를 실행해야 앱이 중단돼도 다운로드가 이어진다.", false},
 		{"Log timestamps", "The worker logs `09:12 ERROR pool exhausted` when max_connections=100 is reached; raise the pool to 200 or add PgBouncer.", false},
 	}
 	for _, tt := range tests {

@@ -68,6 +68,8 @@ func TestPIICarriers(t *testing.T) {
 		{"ship to 123 Main Street, Anytown", ""},
 		{"Google's geocoder returns 1600 Amphitheatre Parkway for the sample", ""},
 		{"raise net.core.netdev_budget to 600 and restart", ""},
+		{"'-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEA... -----END OPENSSH PRIVATE KEY-----'", ""},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDtJ0Ka1mGY9t3oQ8j5Hb6tZx0l0Ijw2x5xB2k0gvU1KgAAAJgAAAAA\n-----END OPENSSH PRIVATE KEY-----", PIIPrivateKey},
 		{"CPF 000.000.000-00 is the form's mask", ""},
 		{"the MRZ of ICAO's specimen passport, L898902C3, parses", ""},
 		{"홍길동 / 생년월일 1990년 1월 1일생 / 010-0000-0000 은 양식 예시", ""},

@@ -196,7 +196,7 @@ body:
 	switch l := strings.ToLower(line); {
 	case strings.Contains(l, "xxxx"), strings.HasPrefix(l, "..."), strings.HasPrefix(l, "<"), strings.HasPrefix(l, "{{"), strings.HasPrefix(l, "$"):
 		return false
-	case run < elidedBody && (strings.HasPrefix(rest[i+run:], "...") || strings.HasPrefix(rest[i+run:], "…")):
+	case (run < elidedBody || run <= 64 && opensshHeader(rest[i:i+run])) && (strings.HasPrefix(rest[i+run:], "...") || strings.HasPrefix(rest[i+run:], "…")):
 		// MIIEv... : the opening bytes of every key of its type and
 		// size (its ASN.1 header), then an ellipsis, is a key elided.
 		return false
@@ -207,6 +207,15 @@ body:
 		return run >= 4 || strings.Contains(line, ": ")
 	}
 	return run >= 16
+}
+
+// opensshHeader reports whether a base64 run decodes to the opening every
+// OpenSSH private key shares: the magic "openssh-key-v1", then the cipher
+// and KDF names and the KDF's salt, no key (b3BlbnNzaC1rZXktdjEA… is the
+// magic alone).
+func opensshHeader(run string) bool {
+	b, _ := base64.StdEncoding.DecodeString(run[:len(run)/4*4])
+	return strings.HasPrefix(string(b), "openssh-key-v1")
 }
 
 // elidedBody bounds the base64 characters a key's body may show before an

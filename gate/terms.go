@@ -170,7 +170,9 @@ var sessionPhrases = []string{
 	"in this pr", "this pr i", "in this pull request", "in this commit", "no functional changes",
 	"task is now complete", "the implementation is complete", "all checks are green", "i analyzed the",
 	"ready for review", "the requested changes", "as requested", "here's a quick summary", "quick summary:",
-	"이번 세션", "세션에서", "오늘 세션", "제가 한 작업", "작업 내역", "요청하신 작업", "작업을 완료했",
+	// 세션 alone is also an HTTP, database or URLSession session (생성된 세션에서):
+	// only this or today's session is the writer's.
+	"이번 세션", "오늘 세션", "제가 한 작업", "작업 내역", "요청하신 작업", "작업을 완료했",
 	"말씀해 주세요", "작업한 내용", "작업이 완료되었", "완료되었습니다", "완료했습니다", "요청하신 대로",
 	"리뷰 부탁드립니다", "알려 주세요", "간단히 정리하면", "요청하신", "리뷰 준비가",
 }
@@ -205,6 +207,11 @@ var storyMarkers = []string{
 	"took a break", "had lunch", "grabbed lunch", "grabbed coffee", "got coffee", "came back to it",
 	"it felt wrong", "felt wrong", "felt right", "not sure it's better", "everyone laughed", "we laughed",
 	"the ceo said", "my manager said", "the boss said",
+	// A tale retold from a former workplace, and how it ended: food and
+	// drink, the shouting, what is still not known.
+	"told me", "a friend", "a friend's", "an old job", "my old job", "my last job", "my previous job", "a previous job",
+	"my first job", "former employer", "to this day", "still don't know", "still do not know", "never found out",
+	"still tell", "the story", "shouting", "pizza", "beer", "drinks",
 	// English: the writer's plans, status, thanks and tastes.
 	"i will", "i'll", "i want to", "my plan", "plan:", "next i", "i'm going to", "we will", "we plan",
 	"status:", "% done", "hasn't been started", "not started yet", "risks:", "blockers:", "huge thanks",
@@ -214,6 +221,7 @@ var storyMarkers = []string{
 	"one night", "that was it",
 	// Korean: the writer's time.
 	"오늘", "어제", "어젯밤", "그저께", "오후 내내", "밤새", "지난주", "지난달", "지난번", "작년", "연휴",
+	"친구가", "전 직장", "예전 직장", "예전 회사", "이전 회사", "회식", "치킨", "피자", "맥주", "아직도 모른",
 	"하루 종일", "하루종일", "내내", "퇴근", "출근", "시절", "첫 주", "다음 주", "내일", "다음 스프린트",
 	"이번 스프린트", "스탠드업", "회고", "퇴근 무렵", "이번 주", "정신이 없", "씨름", "다음 날", "한 달째",
 	// Korean: arc and feelings.
