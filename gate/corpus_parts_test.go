@@ -45,7 +45,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// "4 times" as numbers with units, 파드 as a technology), which the
 		// accept rule does not second-guess.
 		{"tuning/long-vague", "testdata/gate/calibration/long-vague.jsonl", loadCases(t, "../testdata/gate/calibration/long-vague.jsonl"),
-			map[string]float64{"platitude": 0.875}, false},
+			map[string]float64{"platitude": 0.906}, false},
 		// Security and agent-tooling advice in prose that names no tool,
 		// and vague advice in the same words, written by gateinj (issue 22
 		// item 5) and run once before any change: good 4/23 accepted,
@@ -54,7 +54,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// platitudes 16/18 (the same two pass on their stored score); with
 		// the address rule's "only" bound to what it outranks: good 23/23.
 		{"tuning/inj-prose", "testdata/gate/calibration/inj-prose.jsonl", loadCases(t, "../testdata/gate/calibration/inj-prose.jsonl"),
-			map[string]float64{"good": 1, "platitude": 0.888}, false},
+			map[string]float64{"good": 1, "platitude": 1}, false},
 		// Written by gategood for the concrete practice after its first
 		// version, and run once on that version before anything was tuned
 		// on it: good 10/12 accepted (3/12 before the rule), platitudes
@@ -264,8 +264,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate6", "testdata/gate/was-heldout/gate6.jsonl", globCases(t, "../testdata/gate/was-heldout/gate6.jsonl"),
 			// Hedged advice gets no reasoned explanation (gatecls9, session
 			// 9): platitudes 36 → 37/40. A documented example value is
-			// evidence for the accept rule: placeholders 44 → 45/45.
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.925, "pii": 1}, false},
+			// evidence for the accept rule: placeholders 44 → 45/45. Advice
+			// naming tools around three hedges is refused (gatecls10):
+			// platitudes 37 → 40/40.
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			map[string]float64{"good": 0.96, "injection": 0.98}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
@@ -323,7 +325,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// and interjections: narratives 39 → 40/40. Hedged advice gets no
 		// reasoned explanation: platitudes 34 → 36/40.
 		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.90, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 1}, false},
 		// Session 9 (inj9): shown payloads, 숨은 지시 and "hidden
 		// instructions" as names of the attack: good 90 → 92/100. Disguised
 		// roles and translations (see was-heldout10): attempts 88 → 92/100;
@@ -341,7 +343,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (was-heldout/gate9.jsonl, calibration/was-heldout-injection12.jsonl);
 		// floors at look 2, raised where session 10's changes reached.
 		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
-			map[string]float64{"good": 0.962, "placeholder": 0.977, "narrative": 1, "platitude": 0.90, "pii": 1}, false},
+			map[string]float64{"good": 0.962, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 0.93}, false},
 		// gate11 and injection14 were written on 2026-12-04 (session 10) by

@@ -43,9 +43,12 @@ const reasonedMargin = 0.15
 
 // acceptable reports whether a finding whose score is below the floor
 // passes on that evidence, and names the evidence it counted. A platitude
-// never does.
+// never does; nor does advice whose score rests on names alone (vagueNamed).
 func acceptable(title, content string, score float64, found []string, n NarrativeResult) (bool, []string) {
 	if score >= SpecificityFloor {
+		if vagueNamed(strings.ToLower(title+"\n"+content), found) {
+			return false, []string{signalVagueNamed}
+		}
 		return true, nil
 	}
 	adj, names := evidenceScore(title, content, score, found, n)
@@ -179,4 +182,30 @@ func detailed(found []string) bool {
 		}
 	}
 	return false
+}
+
+// signalVagueNamed names advice that lists tools around vague words.
+const signalVagueNamed = "names tools around general advice"
+
+// vagueNamed reports a text whose score rests on names alone (technologies
+// and identifiers, technical terms, a cause) with no detail a reader could
+// check (a version, error text, a number with its unit, a flag, a path, a
+// command or code) and that holds reasonedHedges distinct hedges or more:
+// "Whether you use Kubeflow, MLflow or a homegrown stack, the principles
+// remain the same", "Kafka 나 gRPC 같은 기술은 … 문화가 뒷받침되지 않으면". Of
+// the tuning findings that pass on names alone (211) none holds more than
+// two hedges; of the platitudes (15), eleven hold three or more. The stored
+// score is unchanged.
+func vagueNamed(lower string, found []string) bool {
+	named := false
+	for _, f := range found {
+		switch f {
+		case signalTech, signalIdentifier:
+			named = true
+		case signalCause, signalTerms, signalPlatitude:
+		default:
+			return false
+		}
+	}
+	return named && hedgeCount(lower, reasonedHedges) >= reasonedHedges
 }

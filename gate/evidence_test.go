@@ -173,3 +173,17 @@ func TestEvidenceDocumentedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestVagueNamedAdvice: advice that names tools around three vague words
+// is refused although its score reaches the floor; a finding naming the
+// same tools with no hedge passes.
+func TestVagueNamedAdvice(t *testing.T) {
+	vague := Check("Thoughts on streaming platforms", "Event streaming is a journey, not a destination. Whether you pick Kafka, Pulsar or Kinesis, the principles remain the same: think about your consumers first, evolve schemas thoughtfully and invest in a strong engineering culture.")
+	if vague.Pass || vague.Stage != StageSpecificity {
+		t.Fatalf("vague advice naming tools: pass=%v stage=%q, want refused by specificity", vague.Pass, vague.Stage)
+	}
+	good := Check("Kafka consumer group rebalances on slow batches", "A Kafka consumer that takes longer than max.poll.interval.ms between poll() calls leaves its group and triggers a rebalance; lower max.poll.records or move the slow work off the polling thread.")
+	if !good.Pass {
+		t.Fatalf("finding naming Kafka refused: %s", good.Reason)
+	}
+}

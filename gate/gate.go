@@ -132,6 +132,9 @@ func Check(title, content string) Result {
 		}
 		// The reason names the three easiest additions; details list all.
 		reason := fmt.Sprintf("specificity %.2f is below the floor %.2f; add %s", score, SpecificityFloor, strings.Join(say[:min(len(say), 3)], ", "))
+		if score >= SpecificityFloor {
+			reason = fmt.Sprintf("it names tools but reads as general advice, with nothing a reader can check; add %s, and drop the general words", strings.Join(say[:min(len(say), 3)], ", "))
+		}
 		if hasString(found, signalPlatitude) {
 			reason += `, and drop general advice ("write tests", "keep it simple")`
 		}
