@@ -170,3 +170,43 @@ func TestTermCountsInALargeTable(t *testing.T) {
 		t.Fatalf("only common terms: Query = %d hits, %v; want 20", len(hits), err)
 	}
 }
+
+// TestMatchRecentIsOneIndexScan: the search for a common word among the
+// newest entries (matchRecentSQL) is one scan of knowledge_entries_search
+// with both the word and the seq bound (migration 0011), not a BitmapAnd
+// that reads the word's whole posting list, and it lists the newest first.
+func TestMatchRecentIsOneIndexScan(t *testing.T) {
+	k := newKnowledgeDriver(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const n = 10000
+	rows := make([][]any, n)
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	var newest []string
+	for i := range rows {
+		id := fmt.Sprintf("e%05d", i)
+		content := "the replica lagged behind the primary"
+		if i%4 == 0 {
+			content = "the replica lagged behind the primary during a vacuum freeze"
+			newest = append([]string{id}, newest...)
+		}
+		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
+			pgvector.NewVector([]float32{1, 0}), 0.5, at, at}
+	}
+	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
+		pgx.CopyFromRows(rows)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
+		t.Fatal(err)
+	}
+	plan := explain(t, k.pool, matchRecentSQL, termArg(knowledge.Term{Text: "vacuum"}), "academy", 20, int64(200))
+	if !strings.Contains(plan, "knowledge_entries_search") || strings.Contains(plan, "BitmapAnd") {
+		t.Fatalf("matchRecentSQL is not one scan of knowledge_entries_search:\n%s", plan)
+	}
+	got, err := k.ids(ctx, matchRecentSQL, termArg(knowledge.Term{Text: "vacuum"}), "academy", 20, int64(200))
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(newest[:20]) {
+		t.Fatalf("matchRecentSQL(vacuum) = %v, %v; want the newest 20 %v", got, err, newest[:20])
+	}
+}
