@@ -199,16 +199,23 @@ func namedTech(text, lower string) []string {
 }
 
 // namedVersion finds a bare major version after a known technology:
-// "React 18", "Postgres 11", "Node 20".
+// "React 18", "Postgres 11", "Node 20", or after a product's name written
+// with an inner capital, which prose words never have ("KiCad 7",
+// "PowerShell 7", "macOS 14").
 func namedVersion(text string) bool {
 	for _, m := range reNamedNumber.FindAllStringSubmatch(text, -1) {
 		w := m[1]
-		if len(namedTech(w, strings.ToLower(w))) > 0 {
+		// A product's release is one or two digits; four are a year
+		// ("GitHub 2023").
+		num := strings.TrimLeft(strings.TrimSpace(m[0][len(w):]), "v")
+		if len(namedTech(w, strings.ToLower(w))) > 0 || len(num) <= 2 && reInnerCapital.MatchString(w) {
 			return true
 		}
 	}
 	return false
 }
+
+var reInnerCapital = regexp.MustCompile(`^(?:[a-z]+[A-Z]|[A-Z][a-z]+[A-Z])[A-Za-z]*$`)
 
 // codeTokens counts distinct words that read as code rather than prose:
 // with an underscore, a dot or "::" between letters, brackets, operators,

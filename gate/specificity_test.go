@@ -33,3 +33,19 @@ func TestVagueProse(t *testing.T) {
 		t.Fatalf("Check(vague) = %+v, want a specificity refusal", r)
 	}
 }
+
+// TestNamedVersionInnerCapital: a product's name with an inner capital and
+// a release of one or two digits is a version; a year after it is not.
+func TestNamedVersionInnerCapital(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Copper pours are not refilled automatically in KiCad 7":     true,
+		"PowerShell 7 reads UTF-8 without a BOM":                     true,
+		"macOS 14 asks for the local network permission":             true,
+		"the SoundCloud 2023 survey results":                         false,
+		"Copper pours are not refilled automatically in this tool 7": false,
+	} {
+		if got := namedVersion(text); got != want {
+			t.Fatalf("namedVersion(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
