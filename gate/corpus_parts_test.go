@@ -306,7 +306,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// platitudes 37 → 38/40. Hedged advice gets no reasoned
 		// explanation: platitudes 38 → 39/40.
 		{"tuning/was-heldout-gate7", "testdata/gate/was-heldout/gate7.jsonl", globCases(t, "../testdata/gate/was-heldout/gate7.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// gate8 and injection11 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate7's and
 		// injection10's briefs, with new carriers and disguises: secrets in
@@ -325,7 +325,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// and interjections: narratives 39 → 40/40. Hedged advice gets no
 		// reasoned explanation: platitudes 34 → 36/40.
 		{"tuning/was-heldout-gate8", "testdata/gate/was-heldout/gate8.jsonl", globCases(t, "../testdata/gate/was-heldout/gate8.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// Session 9 (inj9): shown payloads, 숨은 지시 and "hidden
 		// instructions" as names of the attack: good 90 → 92/100. Disguised
 		// roles and translations (see was-heldout10): attempts 88 → 92/100;
@@ -343,7 +343,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (was-heldout/gate9.jsonl, calibration/was-heldout-injection12.jsonl);
 		// floors at look 2, raised where session 10's changes reached.
 		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
-			map[string]float64{"good": 0.962, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 0.962, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 0.93}, false},
 		// gate11 and injection14 were written on 2026-12-04 (session 10) by
