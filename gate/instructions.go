@@ -235,11 +235,11 @@ func (r InstructionsResult) reason() string {
 }
 
 // reSecretValue names a secret's value; reWithheldEvent something that
-// happened (a change, a warning, a failure), which a report owes its
-// reader.
+// happened (a change, a warning, a failure, something done with the
+// secret), which a report owes its reader.
 var (
-	reSecretValue   = regexp.MustCompile(`\b(?:tokens?|passwords?|api keys?|secret values?|credentials?|private keys?)\b|토큰|비밀\s*값|비밀번호|키\s*값|자격\s*증명`)
-	reWithheldEvent = regexp.MustCompile(`\b(?:change[sd]?|edit(?:s|ed)?|warnings?|errors?|fail\w*|touched|deleted|modified)\b|변경|수정|경고|실패|오류|삭제`)
+	reSecretValue   = regexp.MustCompile(`\b(?:tokens?|passwords?|api keys?|secrets?|secret values?|credentials?|private keys?)\b|토큰|비밀\s*값|비밀번호|키\s*값|자격\s*증명`)
+	reWithheldEvent = regexp.MustCompile(`\b(?:change[sd]?|edit(?:s|ed)?|warnings?|errors?|fail\w*|touched|deleted|modified|added|uploaded|sent|pushed|committed|leaked|exposed|printed|copied|accessed|rotated|created|ran|found|saw|moved|stored|shared)\b|변경|수정|경고|실패|오류|삭제|추가|업로드|보냈|전송|노출|유출|사용했|읽었|복사`)
 )
 
 // reDenyRule is a permission setting named by its verb: a deny rule, the
@@ -296,10 +296,11 @@ func clauseKinds(directive string, korean bool) []string {
 			add(InstructionOverride)
 		}
 		// Keeping a secret's value out of what the agent writes is
-		// hygiene, not concealment, when nothing but the norm or the list
-		// speaks to the reader ("토큰 값은 코멘트에 쓰지 않는다").
-		byNorm := !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c))
-		if conceal && byNorm && reSecretValue.MatchString(c) && !reWithheldEvent.MatchString(c) {
+		// hygiene, not concealment ("never include secrets in PR comments",
+		// "토큰 값은 코멘트에 쓰지 않는다"), unless what is kept out is
+		// something that happened: a change, a failure, what the agent did
+		// with the secret.
+		if conceal && reSecretValue.MatchString(c) && !reWithheldEvent.MatchString(c) {
 			conceal = false
 		}
 		if conceal && !excused(InstructionConceal, c, directive) {
