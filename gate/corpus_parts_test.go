@@ -290,7 +290,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// generic word's prefix explaining no host, settings that switch
 		// the agent's checks off: attempts 93 → 95/100.
 		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
-			map[string]float64{"good": 0.94, "injection": 0.95}, false},
+			map[string]float64{"good": 0.96, "injection": 1.00}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
 		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
@@ -332,7 +332,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// agent settings that switch checks or reports off, uploads of
 		// credential files in a hooks file: 96/100.
 		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 0.96}, false},
+			map[string]float64{"good": 0.92, "injection": 1.00}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate8's and
 		// injection11's briefs with new carriers and disguises). Look 1 on
@@ -345,7 +345,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
 			map[string]float64{"good": 0.962, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
-			map[string]float64{"good": 0.99, "injection": 0.93}, false},
+			map[string]float64{"good": 0.99, "injection": 1.00}, false},
 		// gate11 and injection14 were written on 2026-12-04 (session 10) by
 		// writers who read no code and no labelled case (new briefs: secrets
 		// in notebooks, HAR files, crash reports, chat exports, CI logs, Helm,
