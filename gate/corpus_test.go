@@ -109,7 +109,7 @@ func firstLine(s string) string {
 // kindFamily maps a PII kind to the family a held-out label may name.
 func kindFamily(k string) string {
 	switch k {
-	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate:
+	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID:
 		return k
 	case PIICard:
 		return "card"

@@ -116,6 +116,7 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: reAccountPair, valid: accountPassword, placeholder: prosePlaceholder, hints: accountPairHints},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
+	{kind: PIIPassword, re: reHtpasswd, placeholder: tokenPlaceholder, hints: htpasswdHints},
 	// A session cookie's value.
 	{kind: PIISecret, re: reCookieSecret, placeholder: secretValuePlaceholder, hints: cookieHints},
 	// Secret-looking values assigned to secret names.
@@ -134,6 +135,15 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
 	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
+	// Before cards: an IMEI passes Luhn's check too.
+	{kind: PIIDeviceID, re: reIMEI, valid: validIMEI, near: imeiNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNineDigits, valid: validSIN, near: sinNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNineDigits, valid: validTFN, near: tfnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNineDigits, valid: validBSN, near: bsnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNRIC, valid: validNRIC, near: nricNamed, placeholder: idPlaceholder, example: exampleValue},
+	{kind: PIINationalID, re: reCodiceFiscale, valid: validCodiceFiscale, placeholder: idPlaceholder, example: exampleValue},
+	{kind: PIINationalID, re: rePAN, near: panNamed, example: exampleValue},
+	{kind: PIIVehicleID, re: reVIN, valid: validVIN, near: vinNamed, example: exampleValue},
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},

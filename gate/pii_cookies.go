@@ -11,3 +11,10 @@ var reCookieSecret = regexp.MustCompile(`(?i)(?:\bcookie["']?(?:\s*,\s*["']?valu
 	`(?:[^;\s"'=]+=[^;\s"']*;\s*)*?[\w.-]*(?:sess|sid|auth|token|remember|login|jwt)[\w.-]*=([^;\s"'\\]{16,})`)
 
 var cookieHints = []string{"cookie", "-b "}
+
+// reHtpasswd is a line of an htpasswd file or an nginx auth_basic_user_file:
+// a user and the password's hash (Apache's $apr1$ MD5, bcrypt, {SHA}), which
+// a dictionary run recovers. The hash is the last group.
+var reHtpasswd = regexp.MustCompile(`\b[\w.@-]+:(\$apr1\$[./0-9A-Za-z]{1,8}\$[./0-9A-Za-z]{22}|\$2[aby]\$\d\d\$[./0-9A-Za-z]{53}|\{SHA\}[A-Za-z0-9+/]{27}=)`)
+
+var htpasswdHints = []string{"$apr1$", "$2y$", "$2a$", "$2b$", "{sha}"}

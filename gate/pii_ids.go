@@ -162,7 +162,8 @@ func fieldWords(s string) string {
 // counting run.
 func idPlaceholder(m string) bool {
 	d := digitsOf(m)
-	return d == "12345678909" || strings.Contains("0123456789012345678901234567890", d)
+	// 111222333 is the test BSN of the Dutch government's documentation.
+	return d == "12345678909" || d == "111222333" || strings.Contains("0123456789012345678901234567890", d)
 }
 
 // reDNI is a Spanish DNI (eight digits and a check letter) or NIE (X, Y or

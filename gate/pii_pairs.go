@@ -27,6 +27,12 @@ var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["
 	`\bvariable\s+"([^"]+)"\s*\{[^{}]*?\bdefault\s*=\s*"([^"]*)"|` +
 	`<([A-Za-z][\w.:-]*)>([^<>\s]{4,})</|` +
 	`<add\s+key\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +
+	// Postman's {"key": "apiKey", "value": "…"}, Java's XML properties
+	// (<entry key="db.password">…</entry>) and Spring's and Ant's
+	// <property name="password" value="…"/>.
+	`"key"\s*:\s*"([A-Za-z_][\w.-]*)"\s*,\s*"value"\s*:\s*"([^"\\]+)"|` +
+	`<entry\s+key\s*=\s*"([^"]+)"\s*>([^<>\s]{4,})</entry>|` +
+	`<(?:property|param|parameter|setting)\s+name\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +
 	`\bmachine\s+\S+\s+login\s+\S+\s+(password)\s+(\S+)`)
 
 var pairHints = []string{"value", "default", "</", "<add", "machine"}

@@ -1,0 +1,142 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// More countries' identity numbers and devices' and vehicles' ids, each
+// beside a word that names it and, where the number carries one, by its
+// check: Canada's SIN (Luhn), Australia's TFN (weighted mod 11), the
+// Netherlands' BSN (the eleven-test), Singapore's NRIC and FIN (check
+// letter), Italy's codice fiscale (check letter), India's PAN (its form),
+// a phone's IMEI (Luhn) and a car's VIN (its ninth character).
+
+// PII kinds of this file.
+const (
+	// PIIDeviceID is a device's hardware id (a phone's IMEI).
+	PIIDeviceID = "device_id"
+	// PIIVehicleID is a vehicle's identification number (VIN).
+	PIIVehicleID = "vehicle_id"
+)
+
+var reNineDigits = regexp.MustCompile(`\b\d{3}[ .-]?\d{3}[ .-]?\d{3}\b`)
+
+func weighted(d string, w []int) int {
+	s := 0
+	for i, c := range d {
+		s += int(c-'0') * w[i]
+	}
+	return s
+}
+
+// validSIN: Canada's Social Insurance Number passes Luhn's check.
+func validSIN(m string) bool { d := digitsOf(m); return len(d) == 9 && luhn(d) }
+
+// validTFN: an Australian Tax File Number's weighted sum is a multiple of 11.
+func validTFN(m string) bool {
+	d := digitsOf(m)
+	return len(d) == 9 && weighted(d, []int{1, 4, 3, 7, 5, 8, 6, 9, 10})%11 == 0
+}
+
+// validBSN: a Dutch citizen service number passes the eleven-test.
+func validBSN(m string) bool {
+	d := digitsOf(m)
+	return len(d) == 9 && d != "000000000" && weighted(d, []int{9, 8, 7, 6, 5, 4, 3, 2, -1})%11 == 0
+}
+
+func sinNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"sin", "social insurance", "numéro d'assurance sociale", "nas"})
+}
+func tfnNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"tfn", "tax file"})
+}
+func bsnNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"bsn", "burgerservicenummer", "citizen service number", "sofinummer"})
+}
+
+// reNRIC is a Singapore NRIC or FIN: S, T, F, G or M, seven digits, a letter.
+var reNRIC = regexp.MustCompile(`\b[STFGstfg]\d{7}[A-Za-z]\b`)
+
+// validNRIC checks the letter: the weighted digits (2 7 6 5 4 3 2), plus 4
+// for T and G, modulo 11 index the letters of citizens or of foreigners.
+func validNRIC(m string) bool {
+	m = strings.ToUpper(m)
+	s := weighted(m[1:8], []int{2, 7, 6, 5, 4, 3, 2})
+	if m[0] == 'T' || m[0] == 'G' {
+		s += 4
+	}
+	table := "JZIHGFEDCBA"
+	if m[0] == 'F' || m[0] == 'G' {
+		table = "XWUTRQPNMLK"
+	}
+	return table[s%11] == m[8]
+}
+
+func nricNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"nric", "fin", "singapore", "ic number", "identity card"})
+}
+
+// reCodiceFiscale is an Italian tax code: six letters of the name, the
+// birth year, month letter and day, the town's code and a check letter.
+var reCodiceFiscale = regexp.MustCompile(`\b[A-Z]{6}\d{2}[ABCDEHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b`)
+
+// validCodiceFiscale checks the last letter: the odd places' table values
+// and the even places' plain values, summed modulo 26.
+func validCodiceFiscale(m string) bool {
+	odd := []int{1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23}
+	s := 0
+	for i := 0; i < 15; i++ {
+		c := m[i]
+		v := 0
+		if c >= '0' && c <= '9' {
+			v = int(c - '0')
+		} else {
+			v = int(c - 'A')
+		}
+		if i%2 == 0 {
+			s += odd[v]
+		} else {
+			s += v
+		}
+	}
+	return byte('A'+s%26) == m[15]
+}
+
+// rePAN is India's Permanent Account Number: five letters (the fourth
+// says who holds it), four digits, a letter.
+var rePAN = regexp.MustCompile(`\b[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]\b`)
+
+func panNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"pan", "permanent account", "income tax", "aadhaar"})
+}
+
+// reIMEI is a phone's IMEI, fifteen digits (Luhn), beside its name.
+var reIMEI = regexp.MustCompile(`\b\d{2}[ -]?\d{6}[ -]?\d{6}[ -]?\d\b|\b\d{15}\b`)
+
+func validIMEI(m string) bool { d := digitsOf(m); return len(d) == 15 && luhn(d) }
+
+func imeiNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"imei", "device id", "단말기", "기기 번호"})
+}
+
+// reVIN is a vehicle identification number: 17 characters without I, O, Q.
+var reVIN = regexp.MustCompile(`\b[A-HJ-NPR-Z0-9]{17}\b`)
+
+// validVIN checks the ninth character, which North American VINs carry
+// (a European VIN may not; beside its name the form alone counts then).
+func validVIN(m string) bool {
+	digits, letters := 0, 0
+	for _, c := range m {
+		if c >= '0' && c <= '9' {
+			digits++
+		} else {
+			letters++
+		}
+	}
+	return digits >= 5 && letters >= 2
+}
+
+func vinNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"vin", "vehicle identification", "chassis", "차대번호"})
+}
