@@ -222,10 +222,9 @@ var relevanceParts = []struct {
 	// Session 10's, by a writer who read only the corpus (its README: 54 of
 	// the 110 unrelated prompts name an entry's tool with another problem).
 	{"held-out-14", "heldout14.jsonl", true, "e49b27caf02d852ae1cbac0146be2849028d61de012e6db54220cab1894f37d0"},
-	// Written in session 10 for session 11 (a brief with follow-ups, mixed
-	// languages, the same error with another cause, another layer), frozen
-	// at once so that it outlives the machine; look 1 on session 10's final
-	// code, its floors 0 until then.
+	// Written in session 10 for session 11 by a writer who read only the
+	// corpus, frozen at once so that it outlives the machine; look 1 on
+	// session 10's final code, its floors 0 until then.
 	{"held-out-15", "heldout15.jsonl", true, "05f3386f4cdc6589ba97fdde952e99e8a02cb233b44ed4c560f6916d2fbd160e"},
 }
 

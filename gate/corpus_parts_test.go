@@ -359,22 +359,15 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.945}, true},
 		{"held-out/injection14", "testdata/gate/heldout/injection14.jsonl", held["injection14.jsonl"],
 			map[string]float64{"good": 0.97, "injection": 0.87}, true},
-		// gate12 was written during session 10 for session 11 (new carriers:
-		// Kubernetes Secrets, mobile app configs, logcat, Sentry events, spans,
-		// alert configs, htpasswd, ssh and VPN configs, GPG and JWK keys,
-		// service-account JSON, LLM and bot tokens, cookie dumps, spreadsheets,
-		// OCR'd text; ids of Brazil, India, Canada, Australia, Singapore,
-		// Italy, the Netherlands and Japan, bank accounts, IMEIs, VINs) and
-		// frozen at once so that it outlives the machine; nobody has looked at
-		// it. Look 1 on session 10's final code; floors 0 until then.
+		// gate12 was written during session 10 for session 11 by an outside
+		// writer and frozen at once so that it outlives the machine; nobody has
+		// looked at it. Look 1 on session 10's final code; floors 0 until then.
 		{"held-out/gate12", "testdata/gate/heldout/gate12.jsonl", held["gate12.jsonl"],
 			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
-		// injection15 was written during session 10 for session 11 (new
-		// disguises: code comments, error texts, PR templates, fixtures,
-		// signatures, mixed languages, encodings, invisible characters, fake
-		// turns, conditions, urgency) and frozen at once so that it outlives
-		// the machine; nobody has looked at it. Look 1 on session 10's final
-		// code; floors 0 until then.
+		// injection15 was written during session 10 for session 11 by an
+		// outside writer and frozen at once so that it outlives the machine;
+		// nobody has looked at it. Look 1 on session 10's final code; floors 0
+		// until then.
 		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
 			map[string]float64{"good": 0, "injection": 0}, true},
 	}

@@ -100,10 +100,9 @@ var (
 	// by an outside writer who read no project file. (Batch 12, written in
 	// session 9, was lost with that session's machine before it was frozen.)
 	heldOut13Part = corpusPart{name: "held-out-13", dir: "heldout13", heldOut: true}
-	// heldOut14Part was written in session 10 for session 11 (loki,
-	// odoo, drupal, solidity, jupyterhub, mongodb, cassandra, printing3d,
-	// influxdb) by an outside writer who read no project file, and frozen at
-	// once so that it outlives the machine.
+	// heldOut14Part was written in session 10 for session 11 by an outside
+	// writer who read no project file, and frozen at once so that it
+	// outlives the machine (its domains are named after its second look).
 	heldOut14Part = corpusPart{name: "held-out-14", dir: "heldout14", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
 	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part, heldOut13Part, heldOut14Part}
