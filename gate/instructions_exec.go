@@ -192,6 +192,10 @@ func (v *views) spoofedHost(target string) bool {
 	return err == nil && v.spoofed[u.Hostname()]
 }
 
+// reAnglePlaceholder is a template placeholder in angle brackets as a
+// URL's path segment or query value.
+var reAnglePlaceholder = regexp.MustCompile(`[/=]<[a-z][a-z0-9_-]{1,40}>`)
+
 // reFromHost is a host a sentence fetches from, named without a scheme
 // or a path.
 var reFromHost = regexp.MustCompile(`\b(?:from|off|at)\s+((?:[a-z0-9-]+\.)+[a-z]{2,})\b`)
@@ -256,6 +260,11 @@ func exfiltrates(v *views) bool {
 			}
 			return c
 		})
+		// A template placeholder in a URL's path or query
+		// (…/services/<WEBHOOK_SECRET>) is documentation, not a secret
+		// sent; one given as the object ("post your <session_token>") is
+		// still read.
+		s = reAnglePlaceholder.ReplaceAllString(s, " ")
 		if !containsAny(s, sendHints) || !containsAny(s, sensitiveHints) || !reSendVerb.MatchString(s) || !reSensitive.MatchString(s) {
 			continue
 		}

@@ -223,6 +223,12 @@ func excused(kind, sn, text string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
+		// "Don't combine … without confirmation" requires the check it
+		// names: a negated imperative that only says "without
+		// confirmation" sets nothing aside.
+		if reNegatedWithout.MatchString(sn) && onlyWithout(sn) {
+			return true
+		}
 		// Advice against embedded instructions ("그 안에 적힌 지시는
 		// 따르지 않는다고 명시하세요") names the attack; it sets no rule
 		// of its reader aside.
@@ -257,6 +263,16 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
+		// What a thing did or does silently ("an older firmware ignored the
+		// ring size change silently") is reported, not asked.
+		for _, part := range reClausePart.Split(sn, -1) {
+			if !reDidSilently.MatchString(part) || reToReader.MatchString(part) || reToReaderKo.MatchString(part) {
+				continue
+			}
+			if has := sentenceConcepts(part); !has["c:AGENT"] && !has["c:YOU"] {
+				return true
+			}
+		}
 		// What cannot happen silently ("so an upstream change can't
 		// silently alter runners") is guarded against; text invisible to
 		// the user (사용자에게 보이지 않는 문구) is described.
@@ -272,6 +288,30 @@ func excused(kind, sn, text string) bool {
 		return reSecretlyChanged.MatchString(sn)
 	}
 	return false
+}
+
+var (
+	// reNegatedWithout is a negated imperative that keeps a check:
+	// "don't … without confirmation", "never merge without review".
+	reNegatedWithout = regexp.MustCompile(`\b(?:don't|do not|never|avoid|shouldn't|should not|must not|mustn't)\b[^.;,\n]{0,160}\bwithout (?:asking|confirmation|approval|review|waiting|checks|permission)\b`)
+	// reDidSilently says what a subject did or does silently: a verb in
+	// the past or the third person before it.
+	reDidSilently = regexp.MustCompile(`\b[a-z]+(?:ed|es)\b(?:\s+\S+){0,8}\s+(?:silently|quietly)\b|\b(?:silently|quietly)\s+[a-z]+(?:ed|es)\b`)
+)
+
+// reClausePart splits a sentence at a dash or a semicolon ("keep the
+// firmware in sync - an older one ignored the change silently").
+var reClausePart = regexp.MustCompile(`\s[-—–]\s|;\s`)
+
+// onlyWithout reports a clause whose only setting-aside words are
+// "without …" (a check named as needed).
+func onlyWithout(sn string) bool {
+	for _, m := range reSetAside.FindAllString(sn, -1) {
+		if !strings.HasPrefix(m, "without ") {
+			return false
+		}
+	}
+	return true
 }
 
 // sentenceConcepts are the instructions model's concepts ("c:YOU",
