@@ -206,7 +206,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// 9): platitudes 39 → 40/40. The Kubernetes docs' Secret, shell
 			// expansions' error text, a message after "password:":
 			// placeholders 42 → 45/45.
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout8", "testdata/gate/calibration/was-heldout-injection8.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection8.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 1}, false},
 		// own12 (session 6): 60 platitudes (40 long and technical), 40

@@ -143,6 +143,11 @@ func Narrative(title, content string) NarrativeResult {
 			}
 		}
 	}
+	if koreanClockDiary(content) {
+		// A timeline of what the writer did, hour by hour, is a session
+		// log, as "10:15 opened…, 10:40 deleted…" is.
+		n.Session = append(n.Session, "HH:MM …함")
+	}
 	if len(reQuestion.FindAllStringIndex(content, 2)) >= 2 {
 		// A text that asks itself questions ponders; a finding answers.
 		addMarker("questions", storyMarker)
@@ -357,4 +362,30 @@ func koreanPast(s string) bool {
 		return (r-0xAC00)%28 == 20 // final consonant ㅆ
 	}
 	return false
+}
+
+var reClockLine = regexp.MustCompile(`^\d{1,2}:\d\d\s+\S`)
+
+// koreanClockDiary reports a Korean timeline on the writer's clock: three
+// lines or more that open on a time and end in the diary's nominal form
+// (읽음, 올림, 확인함, 안 됨: a final ㅁ) or in a word of what was done then
+// (시작, 종료, 완료, 실패, 성공, 계속), as "10:15 README 읽음". A log line
+// carries its level and its message, not a diary's ending.
+func koreanClockDiary(content string) bool {
+	n := 0
+	for _, line := range strings.Split(content, "\n") {
+		line = strings.TrimSpace(line)
+		if !reClockLine.MatchString(line) {
+			continue
+		}
+		r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(line, ". "))
+		done := false
+		for _, w := range []string{"시작", "종료", "완료", "실패", "성공", "계속"} {
+			done = done || strings.HasSuffix(strings.TrimRight(line, ". "), w)
+		}
+		if r >= 0xAC00 && r <= 0xD7A3 && (r-0xAC00)%28 == 16 || done {
+			n++
+		}
+	}
+	return n >= 3
 }

@@ -18,6 +18,8 @@ func TestNarrativeDayAndVoice(t *testing.T) {
 		{"The printer", "A colleague at my old job told me about the printer nobody would admit owning. It jammed every Friday. When it finally died there was pizza, and to this day nobody knows who bought it.", true},
 		{"회사 전설", "전 직장에서 친구가 해 준 이야기다. 서버실 구석 장비를 누가 껐고, 그날은 회식으로 끝났다. 아직도 모른다.", true},
 		{"URLSession 백그라운드", "URLSessionConfiguration.background(withIdentifier:) 로 생성된 세션에서 downloadTask 를 실행해야 앱이 중단돼도 다운로드가 이어진다.", false},
+		{"작업 기록", "09:00 저장소 클론\n09:20 문서 읽음\n10:10 빌드 실패\n12:00 점심\n15:00 PR 올림", true},
+		{"배치 로그", "배치 로그는 `02:00 INFO 집계 시작`, `02:40 ERROR 집계 실패` 처럼 남는다; 재시도는 `--retry 3` 으로 켠다.", false},
 		{"Log timestamps", "The worker logs `09:12 ERROR pool exhausted` when max_connections=100 is reached; raise the pool to 200 or add PgBouncer.", false},
 	}
 	for _, tt := range tests {
