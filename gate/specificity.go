@@ -48,6 +48,9 @@ var (
 	reNumber = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|months?|kb|kib|mb|mib|gb|gib|tb|tib|k|bytes?|b|bits?|x|rps|qps|rpm|tpm|wcu|rcu|rows?|keys?|connections?|conns|threads?|workers?|cores?|pods?|nodes?|replicas?|requests?|items?|files?|lines?|characters?|chars?|digits?|tokens?|units?|attempts?|times|steps?|commits?|tests?|retries|messages?|records?|entries|partitions?|shards?|gi|mi|ghz|mhz|px|em|rem|vh|vw|dvh|svh|fps)\b`),
 		regexp.MustCompile(`\d(?:[\d,.]*\d)?\s?(?:%|초|분|시간|바이트|자리|자|글자|개|배|건|번|회|행|유닛|명|GB|MB|KB|ms|천|만|억)`),
+		// A time of day, a schedule's window (03:00, 01:00–04:00, 새벽 3시):
+		// a reader can check a cron line or a policy against it.
+		regexp.MustCompile(`\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\d{1,2}\s?시(?:\s?\d{1,2}\s?분)?(?:에|부터|까지|\s|$)`),
 		regexp.MustCompile(`(?i)\b(?:at most|up to|max(?:imum)?|min(?:imum)?|limit(?:ed)? (?:of|to|is)|caps? at|above|below|over|under|more than|less than|exceeds?|defaults? to|from)\s+\d|\d\s?<<\s?\d|\b0[0-7]{3}\b|최대\s?\d|\d\s?(?:까지|이상|이하|미만|초과)|\b\d{3,}\b`),
 	}
 	reIdentifier = []*regexp.Regexp{

@@ -49,3 +49,18 @@ func TestNamedVersionInnerCapital(t *testing.T) {
 		}
 	}
 }
+
+// TestClockTimeIsADetail: a time of day or a schedule's window is a
+// number a reader can check; a ratio is not one.
+func TestClockTimeIsADetail(t *testing.T) {
+	for text, want := range map[string]bool{
+		"nightly builds run 01:00–04:00":      true,
+		"the batch moved to 새벽 3시에 runs":      true,
+		"the screen is 16:9 and the font big": false,
+	} {
+		_, found := Specificity("t", text)
+		if got := hasString(found, signalNumber); got != want {
+			t.Fatalf("Specificity(%q) number = %v, want %v (%v)", text, got, want, found)
+		}
+	}
+}
