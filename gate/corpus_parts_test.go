@@ -343,7 +343,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (was-heldout/gate9.jsonl, calibration/was-heldout-injection12.jsonl);
 		// floors at look 2, raised where session 10's changes reached.
 		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 1}, false},
+			map[string]float64{"good": 0.975, "placeholder": 0.977, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 1.00}, false},
 		// gate11 and injection14 were written on 2026-12-04 (session 10) by

@@ -32,3 +32,16 @@ func TestNarrativeDayAndVoice(t *testing.T) {
 		t.Fatalf("Narrated = %d, want 1 (we used)", n.Narrated)
 	}
 }
+
+// TestStoryWordsInFindings: words of a retold tale that findings use too
+// (a friend function, a sample app, "to this day") make no story.
+func TestStoryWordsInFindings(t *testing.T) {
+	for _, content := range []string{
+		"A friend function defined inside a class template is found only by ADL; GCC 13 reports `'foo' was not declared in this scope` when you call it without an argument of the class type, and the story is the same in Clang 17.",
+		"The Spring Boot 3.2 pizza sample still ships `spring.jpa.open-in-view=true`, so every request holds a connection until the view renders; set it to false. It is still there to this day in the sample repo.",
+	} {
+		if r := Check("Story words in a finding", content); !r.Pass {
+			t.Errorf("refused (%s: %s): %s", r.Stage, r.Reason, content)
+		}
+	}
+}
