@@ -93,6 +93,11 @@ func TestPIICarriers(t *testing.T) {
 		{"the MRZ of ICAO's specimen passport, L898902C3, parses", ""},
 		{"홍길동 / 생년월일 1990년 1월 1일생 / 010-0000-0000 은 양식 예시", ""},
 		{"geocode 10 Downing Street and 1600 Pennsylvania Avenue for the demo", ""},
+		// A sample name or an example word counts in the value's own
+		// sentence only, not a sentence later.
+		{"customer Hannah Weisz, DOB 14/07/1986, ... Our form's placeholder reads John Smith.", PIIBirthDate},
+		{"customer Hannah Weisz, DOB 14/07/1986, asked for a refund.\nOur form's placeholder reads John Smith.", PIIBirthDate},
+		{"e.g. DOB 14/07/1986 on the sign-up form", ""},
 		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
 	}
 	for _, tt := range tests {

@@ -88,8 +88,54 @@ var birthHints = []string{"dob", "d.o.b", "birth", "born", "geburt", "geboren", 
 // that belongs to the sample person documentation and forms fill in
 // (John Doe, Erika Mustermann, 홍길동, ICAO's and the states' specimen
 // documents).
+//
+// Both are read near the value and in its own sentence: a form's
+// placeholder named a sentence later ("Our form's placeholder reads John
+// Smith.") says nothing of the customer's date of birth before it.
 func exampleValue(text string, lo, hi int) bool {
-	return wordsNear(text, lo, hi, exampleWords) || containsAny(strings.ToLower(text), samplePersons)
+	from, to := sentenceAround(text, lo, hi)
+	return wordsNear(text[from:to], lo-from, hi-from, exampleWords) || wordsNear(text[from:to], lo-from, hi-from, samplePersons)
+}
+
+// sentenceAround narrows the text around a value (lo, hi) to its own
+// sentence: from the last sentence end before it to the first after. An
+// abbreviation's dot (e.g., i.e.) ends no sentence.
+func sentenceAround(text string, lo, hi int) (from, to int) {
+	from, to = 0, len(text)
+	for i := lo - 1; i > 0; i-- {
+		if sentenceEnd(text, i) {
+			from = i + 1
+			if text[i] != '\n' && text[i] > 0x7F {
+				from = i + len("。")
+			}
+			break
+		}
+	}
+	for i := hi; i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			to = i
+			break
+		}
+	}
+	return from, to
+}
+
+// sentenceEnd reports a sentence ending at text[i]: a line break, 。, or
+// . ! ? before a space.
+func sentenceEnd(text string, i int) bool {
+	switch c := text[i]; {
+	case c == '\n':
+		return true
+	case strings.HasPrefix(text[i:], "。"):
+		return true
+	case c == '.' || c == '!' || c == '?':
+		if i+1 < len(text) && text[i+1] != ' ' {
+			return false
+		}
+		l := strings.ToLower(text[max(i-3, 0):i])
+		return !strings.HasSuffix(l, "e.g") && !strings.HasSuffix(l, "i.e")
+	}
+	return false
 }
 
 var exampleWords = []string{"example", "e.g", "sample", "placeholder", "fake", "dummy", "fixture", "specimen", "예시", "예:", "샘플", "가짜", "견본"}
