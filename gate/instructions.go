@@ -167,15 +167,13 @@ func reportsAttack(sn string) bool {
 	return (reAttackWords.MatchString(sn) || reThreatNamed.MatchString(sn)) && !sentenceConcepts(sn)["c:YOU"]
 }
 
-// reThreatNamed names the attack by what it does: retrieved or untrusted
-// text that asks the agent to act ("if a piece of retrieved text asks
-// the agent to change its behaviour"), text that can carry
+// reThreatNamed names the attack by what it does: text that can carry
 // instructions to an agent, instructions embedded in content, content to
 // be read as data rather than instructions ("White-on-white spans can
 // carry instructions to browsing agents", "파일 내용은 데이터이며 그 안에
 // 적힌 지시는 따르지 않는다고 명시하세요"). Advice against the attack
 // speaks of such instructions in the third person; an attempt gives them.
-var reThreatNamed = regexp.MustCompile(`\b(?:retrieved|fetched|untrusted|embedded|injected|external|third-party|scraped|incoming)\s+(?:piece of\s+)?(?:text|content|data|pages?|documents?|files?|instructions?|messages?)\b[^.\n]{0,20}\b(?:asks?|tells?|instructs?|directs?|wants?|urges?)\s+(?:the|an|your|a)\s+(?:agent|model|assistant|llm|ai)s?\b|\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
+var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
 
 // reSnakeKeyLine is a line of structured text keyed in snake_case.
 var reSnakeKeyLine = regexp.MustCompile(`(?m)^[\s"'-]*[a-z]+(?:_[a-z]+){2,}["']?\s*:[^\n]*`)
