@@ -364,7 +364,12 @@ func koreanPast(s string) bool {
 	return false
 }
 
-var reClockLine = regexp.MustCompile(`^\d{1,2}:\d\d\s+\S`)
+var (
+	reClockLine = regexp.MustCompile(`^\d{1,2}:\d\d\s+\S`)
+	// reLogLevel is a log line's level after its time: a program's log,
+	// not the writer's diary.
+	reLogLevel = regexp.MustCompile(`^\d{1,2}:\d\d(?::\d\d(?:[.,]\d+)?)?\s+\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRIT|CRITICAL|NOTICE)\b`)
+)
 
 // koreanClockDiary reports a Korean timeline on the writer's clock: three
 // lines or more that open on a time and end in the diary's nominal form
@@ -373,9 +378,15 @@ var reClockLine = regexp.MustCompile(`^\d{1,2}:\d\d\s+\S`)
 // carries its level and its message, not a diary's ending.
 func koreanClockDiary(content string) bool {
 	n := 0
+	fenced := false
 	for _, line := range strings.Split(content, "\n") {
 		line = strings.TrimSpace(line)
-		if !reClockLine.MatchString(line) {
+		if strings.HasPrefix(line, "```") {
+			// A fenced block quotes a log or output: no diary inside.
+			fenced = !fenced
+			continue
+		}
+		if fenced || !reClockLine.MatchString(line) || reLogLevel.MatchString(line) {
 			continue
 		}
 		r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(line, ". "))

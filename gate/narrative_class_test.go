@@ -45,3 +45,19 @@ func TestStoryWordsInFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestKoreanClockLogIsNoDiary: a program's log quoted with its times (in a
+// fenced block, or with its levels) is no timeline of the writer's.
+func TestKoreanClockLogIsNoDiary(t *testing.T) {
+	for _, content := range []string{
+		"Spring Batch 5 에서 집계 잡이 같은 JobParameters 로 재시작되면 실패한 step 부터 다시 돈다. 로그:\n```\n02:00 INFO 집계 시작\n02:40 ERROR 집계 실패\n02:41 INFO 집계 시작\n```\n`spring.batch.job.enabled=false` 로 자동 실행을 끄고 스케줄러에서 run.id 를 바꿔 주면 새 인스턴스로 돈다.",
+		"Spring Batch 5 재시작 로그에서 같은 step 이 반복된다.\n02:00 INFO 집계 시작\n02:40 ERROR 집계 실패\n02:41 INFO 집계 시작\n`RunIdIncrementer` 를 잡에 붙이면 새 JobInstance 로 실행된다.",
+	} {
+		if koreanClockDiary(content) {
+			t.Errorf("read as a diary: %s", content)
+		}
+	}
+	if !koreanClockDiary("09:10 README 읽음\n09:30 빌드 돌림\n10:05 테스트 실패\n10:20 점심") {
+		t.Error("the writer's own timeline is no longer a diary")
+	}
+}
