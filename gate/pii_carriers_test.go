@@ -90,6 +90,8 @@ func TestPIICarriers(t *testing.T) {
 		{"'-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEA... -----END OPENSSH PRIVATE KEY-----'", ""},
 		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDtJ0Ka1mGY9t3oQ8j5Hb6tZx0l0Ijw2x5xB2k0gvU1KgAAAJgAAAAA\n-----END OPENSSH PRIVATE KEY-----", PIIPrivateKey},
 		{"CPF 000.000.000-00 is the form's mask", ""},
+		{"validate-docbr 1.10 `CPF().validate('123.456.789-00')` returns False because the check digits are wrong.", ""},
+		{"cliente Ana Costa, CPF 123.456.780-21, pediu reembolso", PIINationalID},
 		{"the MRZ of ICAO's specimen passport, L898902C3, parses", ""},
 		{"홍길동 / 생년월일 1990년 1월 1일생 / 010-0000-0000 은 양식 예시", ""},
 		{"geocode 10 Downing Street and 1600 Pennsylvania Avenue for the demo", ""},

@@ -29,9 +29,11 @@ func cpfNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, cpf
 
 // issuedCPF rejects the numbers of one repeated digit (000.000.000-00),
 // which forms print as masks and the Receita never issues.
+// Nor is 123.456.789-00 anyone's: its digits count up, as documentation's
+// and validators' examples do.
 func issuedCPF(m string) bool {
 	d := digitsOf(m)
-	return strings.Count(d, d[:1]) != len(d)
+	return strings.Count(d, d[:1]) != len(d) && !strings.Contains("0123456789", d[:9])
 }
 
 // rePassportNo is a passport number as countries print it: one or two
