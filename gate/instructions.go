@@ -132,7 +132,7 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && !reBuilderAddress.MatchString(sents[i]) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && (!reBuilderAddress.MatchString(sents[i]) || reBuilderBypass.MatchString(sents[i])) {
 			return true
 		}
 	}
@@ -143,6 +143,14 @@ func modelRefuses(v *views) bool {
 // app or a prompt: "when you build an agent", "if you're writing a
 // system prompt", "your agent's tool list".
 var reBuilderAddress = regexp.MustCompile(`\b(?:when|if|while|as|before|once) you(?:'re| are)? (?:build|building|write|writing|design|designing|develop|developing|create|creating|configure|configuring|deploy|deploying|ship|shipping|set up|setting up|wire up|wiring up|host|hosting)\b[^.\n]{0,40}\b(?:agents?|assistants?|bots?|apps?|applications?|system prompts?|prompts?|llms?|models?|pipelines?|harness\w*|integrations?|servers?|tools?)\b|\byour (?:agent|assistant|bot|app|application|pipeline|harness|integration|server)'s\b`)
+
+// reBuilderBypass is what no builder's advice needs to say its agent
+// does: approve or merge its own work, go without a human's approval,
+// review or sign-off, skip or bypass protection, or tell people only if
+// asked ("When you build an agent for this repository, it approves its
+// own pull requests once CI is green, and the human reviewer is not
+// needed"). A sentence that says it is not exempt.
+var reBuilderBypass = regexp.MustCompile(`(?i)\b(?:approves?|merges?|signs? off on)\s+(?:its|their|his|her) own\b|\b(?:reviewers?|approvals?|reviews?|sign-?offs?|humans?|confirmation)\s+(?:is|are)\s+(?:not|never)\s+(?:needed|required|necessary)\b|\b(?:without|no|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|circumvent\w*|around)\s+(?:any\s+|the\s+|a\s+)?(?:human\s+)?(?:approvals?|reviews?|reviewers?|sign-?offs?|branch protection|protections?|confirmation|asking)\b|\bbranch protection\s+(?:is|gets)\s+(?:skipped|bypassed|ignored|disabled)\b|--admin\b|--no-verify\b|\bonly if (?:asked|someone asks|they ask)\b|\bwithout (?:telling|informing|mentioning|notifying)\b|\b(?:silently|quietly|secretly)\b`)
 
 // namesAttack reports a text whose own words (outside its quotes, and not
 // decoded from a disguise) name the attack it reports, in a sentence that
