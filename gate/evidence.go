@@ -2,6 +2,7 @@ package gate
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -46,7 +47,7 @@ const reasonedMargin = 0.15
 // never does; nor does advice whose score rests on names alone (vagueNamed).
 func acceptable(title, content string, score float64, found []string, n NarrativeResult) (bool, []string) {
 	if score >= SpecificityFloor {
-		if vagueNamed(strings.ToLower(title+"\n"+content), found) {
+		if vagueNamed(title+"\n"+content, found) {
 			return false, []string{signalVagueNamed}
 		}
 		return true, nil
@@ -196,7 +197,8 @@ const signalVagueNamed = "names tools around general advice"
 // the tuning findings that pass on names alone (211) none holds more than
 // two hedges; of the platitudes (15), eleven hold three or more. The stored
 // score is unchanged.
-func vagueNamed(lower string, found []string) bool {
+func vagueNamed(text string, found []string) bool {
+	lower := strings.ToLower(text)
 	named := false
 	for _, f := range found {
 		switch f {
@@ -207,5 +209,12 @@ func vagueNamed(lower string, found []string) bool {
 			return false
 		}
 	}
-	return named && hedgeCount(lower, reasonedHedges) >= reasonedHedges
+	return named && !reCodeName.MatchString(text) && hedgeCount(lower, reasonedHedges) >= reasonedHedges
 }
+
+// reCodeName is a name as code writes it, which a reader can look up as a
+// version or a flag: snake_case (pg_advisory_xact_lock), a dotted key
+// (max.poll.records), a call (poll()), commands joined by a slash
+// (MULTI/EXEC) or a braced tag ({user42}). A product's name (Kubeflow,
+// MLflow) is none.
+var reCodeName = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\b|\b[A-Za-z_]\w*\(\)|\b[A-Z]{3,}/[A-Z]{3,}\b|\{[\w:-]+\}`)

@@ -187,3 +187,16 @@ func TestVagueNamedAdvice(t *testing.T) {
 		t.Fatalf("finding naming Kafka refused: %s", good.Reason)
 	}
 }
+
+// TestVagueNamedKeepsIdentifiers: a finding that names the identifier to
+// use is no platitude, whatever words of advice it holds.
+func TestVagueNamedKeepsIdentifiers(t *testing.T) {
+	for _, c := range [][2]string{
+		{"PgBouncer transaction pooling leaks session advisory locks", "Under PgBouncer transaction pooling, a session advisory lock taken with pg_advisory_lock stays on the server connection after the transaction, so another client gets it or blocks. It is important to ensure locks end with the transaction: the better choice is pg_advisory_xact_lock, which makes the problem clear and goes away at commit."},
+		{"Redis Cluster 에서 MULTI 는 한 슬롯 안에서만", "Redis Cluster 에서는 MULTI/EXEC 트랜잭션의 키가 모두 같은 해시 슬롯에 있어야 한다는 점이 중요하다. 키에 {user42} 같은 해시 태그를 미리 붙여 두는 것을 고려하고, 원자성을 보장하려면 설계 단계에서 정하자."},
+	} {
+		if r := Check(c[0], c[1]); !r.Pass {
+			t.Errorf("%s: refused (%s: %s)", c[0], r.Stage, r.Reason)
+		}
+	}
+}
