@@ -128,8 +128,8 @@ var piiRules = []piiRule{
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
-	{kind: PIINationalID, re: reCPF, valid: issuedCPF, near: cpfNamed, placeholder: idPlaceholder, example: exampleValue},
-	{kind: PIINationalID, re: rePassportNo, valid: validPassportNo, near: passportNamed, placeholder: passportPlaceholder, example: exampleValue},
+	{kind: PIINationalID, re: reCPF, valid: issuedCPF, near: cpfNamed, placeholder: idPlaceholder, example: personalExempt},
+	{kind: PIINationalID, re: rePassportNo, valid: validPassportNo, near: passportNamed, placeholder: passportPlaceholder, example: personalExempt},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
@@ -156,9 +156,9 @@ var piiRules = []piiRule{
 	{kind: PIIPhone, re: reContextPhone, near: phoneNamed, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	// Plates, dates of birth and addresses, beside their words or in their
 	// forms.
-	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamed, example: exampleValue},
-	{kind: PIIBirthDate, re: reBirthDate, example: exampleValue, hints: birthHints},
-	{kind: PIIAddress, re: reAddress, near: personNamed, placeholder: addressPlaceholder, example: exampleValue, hints: addressHints},
+	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamed, example: personalExempt},
+	{kind: PIIBirthDate, re: reBirthDate, example: personalExempt, hints: birthHints},
+	{kind: PIIAddress, re: reAddress, near: personNamed, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }

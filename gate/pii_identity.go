@@ -140,6 +140,26 @@ func sentenceEnd(text string, i int) bool {
 	return false
 }
 
+// technicalWords are a program's, a model's or a service's: beside one, a
+// date, a number or a street in a personal datum's form is a figure of the
+// software (an epoch's edge, a token's lifetime in seconds, a GPU's model
+// number in an OCR benchmark, files counted against a quota), not a
+// person's own.
+var technicalWords = []string{"api", "sdk", "ocr", "model", "fps", "gpu", "quota", "upload", "sync", "files", "gb", "token",
+	"lifetime", "seconds", "unix", "epoch", "timestamp", "javascript", "mysql", "pandas", "null", "validate", "benchmark",
+	"inference", "모델", "인식", "좌표", "테이블", "레거시"}
+
+// personalExempt passes a datum that needs a person beside it (a plate, a
+// date of birth, an address, a document's number) where its own sentence
+// calls it an example or speaks of software instead.
+func personalExempt(text string, lo, hi int) bool {
+	if exampleValue(text, lo, hi) {
+		return true
+	}
+	from, to := sentenceAround(text, lo, hi)
+	return wordsNear(text[from:to], lo-from, hi-from, technicalWords)
+}
+
 var exampleWords = []string{"example", "e.g", "sample", "placeholder", "fake", "dummy", "fixture", "specimen", "예시", "예:", "샘플", "가짜", "견본"}
 
 // samplePersons are the names documentation gives its sample person.
