@@ -226,7 +226,7 @@ func excused(kind, sn, text string) bool {
 		// "Don't combine … without confirmation" requires the check it
 		// names: a negated imperative that only says "without
 		// confirmation" sets nothing aside.
-		if reNegatedWithout.MatchString(sn) && onlyWithout(sn) {
+		if reNegatedWithout.MatchString(sn) && !reNegatedUrge.MatchString(sn) && onlyWithout(sn) {
 			return true
 		}
 		// Advice against embedded instructions ("그 안에 적힌 지시는
@@ -294,6 +294,10 @@ var (
 	// reNegatedWithout is a negated imperative that keeps a check:
 	// "don't … without confirmation", "never merge without review".
 	reNegatedWithout = regexp.MustCompile(`\b(?:don't|do not|never|avoid|shouldn't|should not|must not|mustn't)\b[^.;,\n]{0,160}\bwithout (?:asking|confirmation|approval|review|waiting|checks|permission)\b`)
+	// reNegatedUrge is a negation that urges rather than keeps a check
+	// ("don't hesitate to push … without approval", "don't bother the
+	// user and push without asking"): what it negates is the pause.
+	reNegatedUrge = regexp.MustCompile(`\b(?:don't|do not|never|no need to|shouldn't|should not)\s+(?:ever\s+)?(?:hesitate|bother|wait|worry|fear|be afraid|be shy|think twice|hold back|feel (?:obliged|bad|the need)|need to|have to|forget to|stop to|second-guess)\b`)
 	// reDidSilently says what a subject did or does silently: a verb in
 	// the past or the third person before it.
 	reDidSilently = regexp.MustCompile(`\b[a-z]+(?:ed|es)\b(?:\s+\S+){0,8}\s+(?:silently|quietly)\b|\b(?:silently|quietly)\s+[a-z]+(?:ed|es)\b`)
