@@ -109,6 +109,11 @@ func TestPIICarriers(t *testing.T) {
 		{"License plate OCR with PaddleOCR 2.7 on an RTX 3060 runs at 38 fps with the PP-OCRv4 det model.", ""},
 		{"번호판 인식 모델(YOLOv8n)을 RTX 3060 에서 돌리면 38 fps 정도 나옵니다.", ""},
 		{"Our client lives at 1200 Google Drive, Mountain View. The API call for her failed.", PIIAddress},
+		// Dates that stand for no birth.
+		{"생년월일 1900-01-01 을 '모름'으로 쓰는 레거시 테이블은 pandas to_datetime 에서 NaT 처리하세요.", ""},
+		{"회원 생년월일 1900-01-01 은 입력하지 않은 값입니다", ""},
+		{"users born 31 Dec 1969 show up when the stored value is -1", ""},
+		{"고객 생년월일 1986-07-14 로 본인 확인", PIIBirthDate},
 		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -83,6 +84,44 @@ const dateForm = `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d\d|(?:19|20)\d\d[/.-]\d{
 // (1988년 11월 3일생).
 var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate\s+of\s+birth|\bbirth\s*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?)\s*(?:[:：=]|is|was)?\s*` + dateForm +
 	`|(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:생|출생)`)
+
+// birthPlaceholder passes the dates that stand for no birth: 1900-01-01,
+// which legacy tables and forms write for an unknown one, and the Unix
+// epoch's edges (1970-01-01, 1969-12-31) that a zero or a -1 timestamp
+// prints.
+func birthPlaceholder(m string) bool {
+	l := strings.ToLower(m)
+	var year string
+	var rest []string
+	for _, n := range reDateNumber.FindAllString(l, -1) {
+		if year == "" && len(n) == 4 {
+			year = n
+		} else {
+			rest = append(rest, strings.TrimLeft(n, "0"))
+		}
+	}
+	if len(rest) == 1 {
+		for i, mon := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+			if strings.Contains(l, mon) {
+				rest = append(rest, strconv.Itoa(i+1))
+				break
+			}
+		}
+	}
+	if len(rest) != 2 {
+		return false
+	}
+	pair := rest[0] + "/" + rest[1]
+	switch year {
+	case "1900", "1970":
+		return pair == "1/1"
+	case "1969":
+		return pair == "31/12" || pair == "12/31"
+	}
+	return false
+}
+
+var reDateNumber = regexp.MustCompile(`\d+`)
 
 var birthHints = []string{"dob", "d.o.b", "birth", "born", "geburt", "geboren", "né", "nacimiento", "생년월일", "생일", "출생", "일생"}
 
