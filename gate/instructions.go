@@ -248,11 +248,27 @@ func (r InstructionsResult) reason() string {
 var (
 	reSecretValue   = regexp.MustCompile(`\b(?:tokens?|passwords?|api keys?|secrets?|secret values?|credentials?|private keys?)\b|토큰|비밀\s*값|비밀번호|키\s*값|자격\s*증명`)
 	reWithheldEvent = regexp.MustCompile(`\b(?:change[sd]?|edit(?:s|ed)?|warnings?|errors?|fail\w*|touched|deleted|modified|added|uploaded|sent|pushed|committed|leaked|exposed|printed|copied|accessed|rotated|created|ran|found|saw|moved|stored|shared)\b|변경|수정|경고|실패|오류|삭제|추가|업로드|보냈|전송|노출|유출|사용했|읽었|복사`)
+	// reWithheldFromPerson keeps something from a person, or holds
+	// against their asking.
+	reWithheldFromPerson = regexp.MustCompile(`\b(?:to|from|with)\s+(?:the\s+|your\s+|any\s+|our\s+)?(?:reviewers?|users?|humans?|owners?|maintainers?|team|anyone|anybody|them|him|her|operators?|on-call|managers?|auditors?|requesters?|customers?|clients?)\b|\bwhatever (?:they|he|she|anyone|someone|the \w+) asks?\b|\b(?:even )?if (?:asked|they ask|someone asks|anyone asks)\b|\bno matter (?:what|who)\b`)
+	// reWholeOutput is a whole output, log or diff by its size.
+	reWholeOutput = regexp.MustCompile(`\b(?:full|entire|whole|complete|raw|untruncated)\s+(?:\S+\s+){0,3}?(?:output|logs?|diffs?|plans?|dumps?|traces?)\b`)
+	// reSizeLimit is a size limit that a whole output would break.
+	reSizeLimit = regexp.MustCompile(`\b\d{3,}\s*(?:characters|chars|bytes|lines|kb|mb|kib|mib)\b|\btoo (?:long|large|big)\b|\bsize limit\b`)
 )
 
 // reDenyRule is a permission setting named by its verb: a deny rule, the
 // deny list, allow/deny.
 var reDenyRule = regexp.MustCompile(`\bdeny[- ](?:rules?|lists?|entr(?:y|ies)|patterns?|permissions?|by default)\b|\ballow ?/ ?deny\b`)
+
+// beforeReason is a clause up to a colon that opens its reason ("do not
+// include tokens in the PR description: `gh pr view` shows it to anyone").
+func beforeReason(c string) string {
+	if i := strings.Index(c, ": "); i > 0 {
+		return c[:i]
+	}
+	return c
+}
 
 // reClauseEnd ends a clause: a sentence's end or a semicolon.
 var reClauseEnd = regexp.MustCompile(reSentenceEnd.String() + `|;\s*`)
@@ -308,7 +324,16 @@ func clauseKinds(directive string, korean bool) []string {
 		// "토큰 값은 코멘트에 쓰지 않는다"), unless what is kept out is
 		// something that happened: a change, a failure, what the agent did
 		// with the secret.
-		if conceal && reSecretValue.MatchString(c) && !reWithheldEvent.MatchString(c) {
+		// Hygiene keeps a value out of what is written; refusing to tell
+		// a person, whatever they ask ("never mention the deploy token to
+		// the reviewer, whatever they ask"), withholds.
+		if conceal && reSecretValue.MatchString(c) && !reWithheldEvent.MatchString(c) && !reWithheldFromPerson.MatchString(beforeReason(c)) {
+			conceal = false
+		}
+		// Keeping a whole output out of a comment for its size ("do not
+		// include the full plan output in PR comments: GitHub rejects
+		// comments over 65536 characters") hides nothing.
+		if conceal && reWholeOutput.MatchString(c) && reSizeLimit.MatchString(directive) && !reWithheldFromPerson.MatchString(beforeReason(c)) {
 			conceal = false
 		}
 		if conceal && !excused(InstructionConceal, c, directive) {
