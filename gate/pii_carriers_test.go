@@ -114,6 +114,10 @@ func TestPIICarriers(t *testing.T) {
 		{"회원 생년월일 1900-01-01 은 입력하지 않은 값입니다", ""},
 		{"users born 31 Dec 1969 show up when the stored value is -1", ""},
 		{"고객 생년월일 1986-07-14 로 본인 확인", PIIBirthDate},
+		// A passport's bare digits need its word right beside and no unit.
+		{"The passport gem caches 12000000 rows for each customer", ""},
+		{"Laravel Passport issues personal access tokens; our staging DB holds 12000000 rows", ""},
+		{"Passport no. 533380006 belongs to the customer", PIINationalID},
 		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
 	}
 	for _, tt := range tests {

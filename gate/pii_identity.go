@@ -46,7 +46,41 @@ var rePassportNo = regexp.MustCompile(`\b(?:[A-Z]{1,2}\d{6,8}|\d{8,9}|[CFGHJKLMN
 // passportWords name a passport in the languages tickets are written in.
 var passportWords = []string{"passport", "passports", "여권", "护照", "護照", "パスポート", "reisepass", "passeport", "pasaporte", "passaporto", "paszport"}
 
-func passportNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, passportWords) }
+// passportNamed asks for a passport's word near the number; a number of
+// bare digits, which counts anything, needs the word right beside it
+// (within two dozen bytes) and no unit after it: "Passport's default token
+// lifetime is 31536000 seconds" gives a duration.
+func passportNamed(text string, lo, hi int) bool {
+	if !wordsNear(text, lo, hi, passportWords) {
+		return false
+	}
+	if strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 {
+		return true
+	}
+	beside := strings.ToLower(text[max(lo-24, 0):lo] + " " + text[hi:min(hi+24, len(text))])
+	if !containsAny(beside, passportWords) {
+		return false
+	}
+	after := strings.ToLower(strings.TrimLeft(text[hi:], " "))
+	for _, u := range countUnits {
+		if strings.HasPrefix(after, u) && !startsWord(after[len(u):]) {
+			return false
+		}
+	}
+	return true
+}
+
+// countUnits follow a number that counts or measures something.
+var countUnits = []string{"seconds", "second", "secs", "sec", "s", "ms", "bytes", "b", "kb", "mb", "gb", "rows", "requests", "users",
+	"downloads", "times", "tokens", "초", "건", "명", "개"}
+
+// startsWord reports text beginning with a letter or a digit.
+func startsWord(text string) bool {
+	for _, r := range text {
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return false
+}
 
 // validPassportNo asks for five digits or more: a word in capitals is no
 // document's number.
