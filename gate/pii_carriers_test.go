@@ -118,6 +118,9 @@ func TestPIICarriers(t *testing.T) {
 		{"The passport gem caches 12000000 rows for each customer", ""},
 		{"Laravel Passport issues personal access tokens; our staging DB holds 12000000 rows", ""},
 		{"Passport no. 533380006 belongs to the customer", PIINationalID},
+		// A GPU's model number is no plate.
+		{"plate reader box: Jetson plus an RTX 3060, 38 per second", ""},
+		{"the reporter's car, plate B-XY 123, was towed", PIIPlate},
 		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
 	}
 	for _, tt := range tests {

@@ -97,8 +97,17 @@ var plateWords = []string{"plate", "plates", "numberplate", "licence plate", "li
 
 func plateNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, plateWords) }
 
-// validPlate asks for letters and digits both.
+// productPrefixes open a product's or a standard's model number, which a
+// plate's form also fits (RTX 3060, GTX 1080, RFC 5737).
+var productPrefixes = []string{"RTX", "GTX", "RX", "MX", "GT", "HD", "UHD", "ISO", "RFC", "CVE", "PEP", "USB", "SM", "ARM"}
+
+// validPlate asks for letters and digits both, and no product's prefix.
 func validPlate(m string) bool {
+	for _, p := range productPrefixes {
+		if strings.HasPrefix(m, p) && len(m) > len(p) && (m[len(p)] == ' ' || m[len(p)] == '-') {
+			return false
+		}
+	}
 	letter, digit := false, false
 	for _, r := range m {
 		letter = letter || unicode.IsLetter(r)
