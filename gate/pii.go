@@ -158,7 +158,7 @@ var piiRules = []piiRule{
 	// forms.
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamed, example: personalExempt},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
-	{kind: PIIAddress, re: reAddress, near: personNamed, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
+	{kind: PIIAddress, re: reAddress, near: addressNamed, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }

@@ -121,6 +121,9 @@ func TestPIICarriers(t *testing.T) {
 		// A GPU's model number is no plate.
 		{"plate reader box: Jetson plus an RTX 3060, 38 per second", ""},
 		{"the reporter's car, plate B-XY 123, was towed", PIIPlate},
+		// A number that counts what follows the street's word.
+		{"my backup copied 1200 Google Drive files for a client overnight", ""},
+		{"my client lives at 1200 Google Drive in Mountain View", PIIAddress},
 		{"RFC 5737 reserves 192.0.2.0/24; registration of RFC 3849 followed", ""},
 	}
 	for _, tt := range tests {

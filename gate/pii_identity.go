@@ -262,6 +262,23 @@ var personWords = []string{"live", "lives", "lived", "living", "home address", "
 
 func personNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, personWords) }
 
+// addressNamed asks for a person's word near the address, and no plural
+// noun right after its street word: in "1200 Google Drive files" the
+// number counts the files, no house is numbered.
+func addressNamed(text string, lo, hi int) bool {
+	if !personNamed(text, lo, hi) {
+		return false
+	}
+	next := reNextWord.FindStringSubmatch(text[hi:])
+	if next == nil {
+		return true
+	}
+	w := next[1]
+	return len(w) < 4 || !strings.HasSuffix(w, "s") || w == "address" || w == "always"
+}
+
+var reNextWord = regexp.MustCompile(`^ ([a-z]+)\b`)
+
 // reAddress is a house number on a named street: English (118 Ngong Road,
 // 27 Hartington Rd), German and Dutch (Lindenstrasse 27, Hauptstr. 5),
 // French (12 rue de la Paix), Spanish, Italian and Portuguese (Calle Mayor
