@@ -355,20 +355,26 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// starting code, 87dc3de (look 1, per-label lines only): gate11 good
 		// 78/80, placeholders 37/45, narratives 38/40, platitudes 39/40, PII
 		// 52/55; injection14 findings 97/100, attempts 87/100. Floors sit there.
+		// Look 2 on 7f5d650, after session 10's 40-odd gate commits: the same
+		// but gate11 PII 53/55. Spent (gate11's placeholders were also printed
+		// by a failing floor mid-session, 36/45): tuning data from session 11.
 		{"held-out/gate11", "testdata/gate/heldout/gate11.jsonl", held["gate11.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.945}, true},
+			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.963}, true},
 		{"held-out/injection14", "testdata/gate/heldout/injection14.jsonl", held["injection14.jsonl"],
 			map[string]float64{"good": 0.97, "injection": 0.87}, true},
 		// gate12 was written during session 10 for session 11 by an outside
 		// writer and frozen at once so that it outlives the machine; nobody has
 		// looked at it. Look 1 on session 10's final code; floors 0 until then.
+		// Look 1 on 7f5d650 (session 10's final code): good 79/80,
+		// placeholders 36/45, narratives 38/40, platitudes 40/40, PII 46/55.
 		{"held-out/gate12", "testdata/gate/heldout/gate12.jsonl", held["gate12.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 0.987, "placeholder": 0.80, "narrative": 0.95, "platitude": 1, "pii": 0.836}, true},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
 		// until then.
+		// Look 1 on 7f5d650: findings 94/100, attempts 87/100.
 		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.94, "injection": 0.87}, true},
 	}
 }
