@@ -10,7 +10,7 @@ import (
 // check: Canada's SIN (Luhn), Australia's TFN (weighted mod 11), the
 // Netherlands' BSN (the eleven-test), Singapore's NRIC and FIN (check
 // letter), Italy's codice fiscale (check letter), India's PAN (its form),
-// a phone's IMEI (Luhn) and a car's VIN (its ninth character).
+// a phone's IMEI (Luhn) and a car's VIN (its form: digits and letters).
 
 // PII kinds of this file.
 const (
@@ -123,8 +123,10 @@ func imeiNamed(text string, lo, hi int) bool {
 // reVIN is a vehicle identification number: 17 characters without I, O, Q.
 var reVIN = regexp.MustCompile(`\b[A-HJ-NPR-Z0-9]{17}\b`)
 
-// validVIN checks the ninth character, which North American VINs carry
-// (a European VIN may not; beside its name the form alone counts then).
+// validVIN checks the form only: a mix of digits and letters, as a VIN
+// is, not a 17-letter word or number. Its ninth character is a check
+// digit in North America only (a European VIN may carry none), so it is
+// not checked; the name beside it (vinNamed) decides.
 func validVIN(m string) bool {
 	digits, letters := 0, 0
 	for _, c := range m {
