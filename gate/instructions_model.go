@@ -75,16 +75,11 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // included.
 var reModelWord = regexp.MustCompile(`[\pL\pN]+`)
 
-// modelUnits lists the features of each sentence of a text's directive
-// view; every sentence also carries the text's disguises and structural
-// signals. An attempt is usually one sentence inside an otherwise useful
-// finding, so the model scores sentences and a text scores as its worst.
-func modelUnits(v *views) [][]string {
-	units, _ := modelSentenceUnits(v)
-	return units
-}
-
-// modelSentenceUnits is modelUnits with the sentence of each unit.
+// modelSentenceUnits lists the features of each sentence of a text's
+// directive view, with the sentence; every sentence also carries the
+// text's disguises and structural signals. An attempt is usually one
+// sentence inside an otherwise useful finding, so the model scores
+// sentences and a text scores as its worst (modelRefuses).
 func modelSentenceUnits(v *views) ([][]string, []string) {
 	var shared []string
 	for _, d := range v.disguises {
@@ -136,15 +131,6 @@ func modelSentenceUnits(v *views) ([][]string, []string) {
 		sents = append(sents, sn)
 	}
 	return units, sents
-}
-
-// maxScore is the highest score of a text's sentences.
-func (m linearModel) maxScore(units [][]string) float64 {
-	best := math.Inf(-1)
-	for _, u := range units {
-		best = max(best, m.score(u))
-	}
-	return best
 }
 
 // structuralFeatures are the signals of the text's shape the words do not

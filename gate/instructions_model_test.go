@@ -300,3 +300,22 @@ func TestInstructionsModelFresh(t *testing.T) {
 		t.Fatalf("instructions_model.txt is stale (%d weights differ, %d vs %d features): go test ./gate -run ModelFresh -update-model", stale, len(got.weights), len(want.weights))
 	}
 }
+
+// modelUnits is modelSentenceUnits without the sentences: what training and
+// the out-of-fold figure read. They score a text as its worst sentence
+// (maxScore), as modelRefuses does before it spares a sentence addressed
+// to an agent's builder, so the out-of-fold recall is an upper bound of
+// the stage's.
+func modelUnits(v *views) [][]string {
+	units, _ := modelSentenceUnits(v)
+	return units
+}
+
+// maxScore is the highest score of a text's sentences.
+func (m linearModel) maxScore(units [][]string) float64 {
+	best := math.Inf(-1)
+	for _, u := range units {
+		best = max(best, m.score(u))
+	}
+	return best
+}

@@ -41,11 +41,7 @@ func TestNearestUsesHNSWIndex(t *testing.T) {
 		rows[i] = []any{fmt.Sprintf("e%05d", i), hive, "t", "c", []string{}, fmt.Sprintf("h%05d", i), "m",
 			pgvector.NewVector(unit(v)), 0.5, at, at}
 	}
-	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
-		pgx.CopyFromRows(rows)); err != nil {
-		t.Fatal(err)
-	}
+	copyEntries(ctx, t, k, rows)
 	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +127,7 @@ func TestTermCountsInALargeTable(t *testing.T) {
 		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
 			pgvector.NewVector([]float32{1, 0}), 0.5, at, at}
 	}
-	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
-		pgx.CopyFromRows(rows)); err != nil {
-		t.Fatal(err)
-	}
+	copyEntries(ctx, t, k, rows)
 	terms := []knowledge.Term{{Text: "replica"}, {Text: "vacuum"}, {Text: "pg14", Substring: true}, {Text: "pg15", Substring: true}, {Text: "absent"}}
 	want := fmt.Sprint([]int{knowledge.CommonTerm + 1, len(rare), knowledge.CommonTerm + 1, len(rare), 0})
 	for _, analyzed := range []bool{false, true} {
@@ -193,11 +185,7 @@ func TestMatchRecentIsOneIndexScan(t *testing.T) {
 		rows[i] = []any{id, "academy", fmt.Sprintf("finding %d", i), content, []string{}, id, "m",
 			pgvector.NewVector([]float32{1, 0}), 0.5, at, at}
 	}
-	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
-		pgx.CopyFromRows(rows)); err != nil {
-		t.Fatal(err)
-	}
+	copyEntries(ctx, t, k, rows)
 	if _, err := k.pool.Exec(ctx, `ANALYZE knowledge_entries`); err != nil {
 		t.Fatal(err)
 	}
@@ -208,5 +196,17 @@ func TestMatchRecentIsOneIndexScan(t *testing.T) {
 	got, err := k.ids(ctx, matchRecentSQL, termArg(knowledge.Term{Text: "vacuum"}), "academy", 20, int64(200))
 	if err != nil || fmt.Sprint(got) != fmt.Sprint(newest[:20]) {
 		t.Fatalf("matchRecentSQL(vacuum) = %v, %v; want the newest 20 %v", got, err, newest[:20])
+	}
+}
+
+// copyEntries loads rows (id, hive, title, content, tags, norm_hash, model,
+// embedding, specificity, created_at, last_used_at) into knowledge_entries
+// by COPY, as a large table is seeded.
+func copyEntries(ctx context.Context, t *testing.T, k *Knowledge, rows [][]any) {
+	t.Helper()
+	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
+		pgx.CopyFromRows(rows)); err != nil {
+		t.Fatal(err)
 	}
 }

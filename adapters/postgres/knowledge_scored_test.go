@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
 	"pumasi/knowledge"
@@ -48,11 +47,7 @@ func TestScoredReadsMatchTheEngine(t *testing.T) {
 		ids = append(ids, id)
 		rows = append(rows, []any{id, "academy", "t", "c", []string{}, id, model, pgvector.NewVector(unit(v)), 0.5, at, at})
 	}
-	if _, err := k.pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at"},
-		pgx.CopyFromRows(rows)); err != nil {
-		t.Fatal(err)
-	}
+	copyEntries(ctx, t, k, rows)
 	if _, err := k.pool.Exec(ctx, `INSERT INTO knowledge_moderation (entry_id, hive, flags, quarantined) VALUES ('e002', 'academy', 2, true)`); err != nil {
 		t.Fatal(err)
 	}
