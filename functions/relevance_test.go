@@ -216,12 +216,13 @@ var relevanceParts = []struct {
 	{"tuning-11", "tuning11.jsonl", false, ""},
 	{"tuning-12", "tuning12.jsonl", false, ""},
 	{"tuning-13", "tuning13.jsonl", false, ""},
-	// Session 9's second, by a writer who read only the corpus, frozen
-	// after the session's change to the floor.
-	{"held-out-13", "heldout13.jsonl", true, "f2d9b202e994f655a350f219d34dfdb7088381f89ff9eb646183d1f4d441b43c"},
-	// Session 10's, by a writer who read only the corpus (its README: 54 of
-	// the 110 unrelated prompts name an entry's tool with another problem).
-	{"held-out-14", "heldout14.jsonl", true, "e49b27caf02d852ae1cbac0146be2849028d61de012e6db54220cab1894f37d0"},
+	// Session 9's second (heldout13.jsonl, sha256 f2d9b202…) and session
+	// 10's (heldout14.jsonl, e49b27ca…; 54 of its 110 unrelated prompts
+	// name an entry's tool with another problem), by writers who read only
+	// the corpus; spent by their two looks (the second on 7f5d650), tuning
+	// data since session 11.
+	{"tuning-14", "tuning14.jsonl", false, ""},
+	{"tuning-15", "tuning15.jsonl", false, ""},
 	// Written in session 10 for session 11 by a writer who read only the
 	// corpus, frozen at once so that it outlives the machine; look 1 on
 	// session 10's final code, its floors 0 until then.
@@ -295,12 +296,13 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-11": {0.763, 0.89}, // 84/110, 89/100
 		"tuning-12": {0.863, 0.96}, // 95/110, 96/100
 		"tuning-13": {0.745, 0.93}, // 82/110, 93/100
-		// Look 1, on 9e26290 (the floor at 0.205): 83/110, 90/100; look 2 on
-		// 7f5d650: the same. Spent.
-		"held-out-13": {0.754, 0.90},
-		// Look 1, on 87dc3de (session 10's starting code): 105/110, 92/100;
-		// look 2 on 7f5d650 (no relevance change landed): the same. Spent.
-		"held-out-14": {0.954, 0.92},
+		// Held-out-13, look 1 on 9e26290 (the floor at 0.205): 83/110,
+		// 90/100; look 2 on 7f5d650: the same. Held-out-14, look 1 on
+		// 87dc3de (session 10's starting code): 105/110, 92/100; look 2 on
+		// 7f5d650 (no relevance change landed): the same. Spent: tuning
+		// data since session 11, the floors at look 2.
+		"tuning-14": {0.754, 0.90}, // 83/110, 90/100
+		"tuning-15": {0.954, 0.92}, // 105/110, 92/100
 		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100.
 		"held-out-15": {0.736, 0.90},
 	}

@@ -39,9 +39,7 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate11.jsonl":      "39c841b2f3c95b8b77e58fb9adaa2e7ae3718be9d9a319cae928dac49390e1a6",
 	"gate12.jsonl":      "6dfea3511baa133d687c1ca27be17905905d3f4f7bc4f05550bbecae62f4f5b3",
-	"injection14.jsonl": "5dd548f56305e79c9e2cde7d36e41d47fa92d1a32ebb2006921e559df9aa266e",
 	"injection15.jsonl": "a6610732169bb70204654259fb3c7918569b310ab9abbd0e0836c8473671c14d",
 }
 

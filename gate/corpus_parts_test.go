@@ -357,11 +357,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// 52/55; injection14 findings 97/100, attempts 87/100. Floors sit there.
 		// Look 2 on 7f5d650, after session 10's 40-odd gate commits: the same
 		// but gate11 PII 53/55. Spent (gate11's placeholders were also printed
-		// by a failing floor mid-session, 36/45): tuning data from session 11.
-		{"held-out/gate11", "testdata/gate/heldout/gate11.jsonl", held["gate11.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.963}, true},
-		{"held-out/injection14", "testdata/gate/heldout/injection14.jsonl", held["injection14.jsonl"],
-			map[string]float64{"good": 0.97, "injection": 0.87}, true},
+		// by a failing floor mid-session, 36/45): tuning data since session
+		// 11 (was-heldout/gate11.jsonl, calibration/was-heldout-injection14.jsonl,
+		// sha256 39c841b2… and 5dd548f5… while held out), floors at look 2.
+		{"tuning/was-heldout-gate11", "testdata/gate/was-heldout/gate11.jsonl", globCases(t, "../testdata/gate/was-heldout/gate11.jsonl"),
+			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.963}, false},
+		{"tuning/was-heldout14", "testdata/gate/calibration/was-heldout-injection14.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection14.jsonl"),
+			map[string]float64{"good": 0.97, "injection": 0.87}, false},
 		// gate12 was written during session 10 for session 11 by an outside
 		// writer and frozen at once so that it outlives the machine; nobody has
 		// looked at it. Look 1 on session 10's final code; floors 0 until then.

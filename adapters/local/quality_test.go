@@ -91,21 +91,23 @@ var (
 	// scicomp, pxe, dicom, arduino, blender, rshiny, zig), its Korean
 	// queries asked to describe problems in Korean words.
 	tuning10Part = corpusPart{name: "tuning-10", dir: "retrieval10"}
-	// heldOut11Part is session 8's second held-out batch, written in
+	// tuning11Part was session 8's second held-out batch, written in
 	// session 9 (rabbitmq, varnish, ldap, jenkins, julia, perl, hdfs,
-	// snmp, clickhouse) by an outside writer who read no project file.
-	heldOut11Part = corpusPart{name: "held-out-11", dir: "heldout11", heldOut: true}
-	// heldOut13Part is session 10's held-out batch (openstack, qtqml,
+	// snmp, clickhouse) by an outside writer who read no project file;
+	// tuning data since session 11.
+	tuning11Part = corpusPart{name: "tuning-11", dir: "retrieval11"}
+	// tuning13Part was session 10's held-out batch (openstack, qtqml,
 	// powerbi, flink, intune, nextcloud, homeassistant, freebsd, openwrt),
-	// by an outside writer who read no project file. (Batch 12, written in
-	// session 9, was lost with that session's machine before it was frozen.)
-	heldOut13Part = corpusPart{name: "held-out-13", dir: "heldout13", heldOut: true}
+	// by an outside writer who read no project file; tuning data since
+	// session 11. (Batch 12, written in session 9, was lost with that
+	// session's machine before it was frozen.)
+	tuning13Part = corpusPart{name: "tuning-13", dir: "retrieval13"}
 	// heldOut14Part was written in session 10 for session 11 by an outside
 	// writer who read no project file, and frozen at once so that it
 	// outlives the machine (its domains are named after its second look).
 	heldOut14Part = corpusPart{name: "held-out-14", dir: "heldout14", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, heldOut11Part, heldOut13Part, heldOut14Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, heldOut14Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -119,14 +121,10 @@ var (
 // now: findings b8f66389…, queries aa1f8080…, pairs fed91ea6…; heldout9's,
 // retrieval9 now: findings b3620ca6…, queries c3e5cee6…, pairs dc3558ac…;
 // heldout10's, retrieval10 now: findings 6172e490…, queries 67ee95e3…,
-// pairs fa847b1a…).
+// pairs fa847b1a…; heldout11's, retrieval11 now: findings 38d991dd…,
+// queries 86f24f91…, pairs 8a2b655b…; heldout13's, retrieval13 now:
+// findings 40f9661d…, queries 14958cf6…, pairs 5c92bd79…).
 var heldOutSums = map[string]string{
-	"heldout11/findings.jsonl": "38d991dd650ebb885ce5e75dfa1513b82bb8a2d67206da063b3460f0c627d430",
-	"heldout11/queries.jsonl":  "86f24f91d93a21e282777b47a63a7136c174bcac5970ac51d7871bdf80057adf",
-	"heldout11/pairs.jsonl":    "8a2b655bdc6cf984b7fb8e2ebcfb0b81a598ac3ff7a2c04bb0fb0ee0e2941233",
-	"heldout13/findings.jsonl": "40f9661d4236861d1016a6a47d33a57e33834a4447f0480a5acccb64513fd511",
-	"heldout13/queries.jsonl":  "14958cf654277acc4796cebf33531307d8471a4a1054a79e9b34b6e31f68bd65",
-	"heldout13/pairs.jsonl":    "5c92bd79421a87305d49d6b3381ab0215760d450bf8dce79c4e6d3164353d408",
 	"heldout14/findings.jsonl": "f32ea626d73dfecb73449cd1a578fa8e9260421958ef75bfca0f541df892ce4c",
 	"heldout14/queries.jsonl":  "35e4ef9fc1dbee81abc32190fc3b85997a821590452d32f3aca99bae152a7b6f",
 	"heldout14/pairs.jsonl":    "d7c26048b9677e1da58374ceecf13289545d62adc6e6514beb6a811f8af06b46",
