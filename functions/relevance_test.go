@@ -227,6 +227,10 @@ var relevanceParts = []struct {
 	// corpus, frozen at once so that it outlives the machine; look 1 on
 	// session 10's final code, its floors 0 until then.
 	{"held-out-15", "heldout15.jsonl", true, "05f3386f4cdc6589ba97fdde952e99e8a02cb233b44ed4c560f6916d2fbd160e"},
+	// Written in session 11 for session 12 by a writer who read only the
+	// corpus, frozen at once; look 1 on session 11's final code, its floors
+	// 0 until then.
+	{"held-out-16", "heldout16.jsonl", true, "6c0ac52bc5a6e6c6f933505d652b2d68d650abf9c7d211725d0d5ba2f11f8880"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -305,6 +309,8 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-15": {0.954, 0.92}, // 105/110, 92/100
 		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100.
 		"held-out-15": {0.736, 0.90},
+		// Not looked at yet (look 1 on session 11's final code).
+		"held-out-16": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
