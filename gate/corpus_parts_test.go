@@ -378,6 +378,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Look 1 on 7f5d650: findings 94/100, attempts 87/100.
 		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
 			map[string]float64{"good": 0.94, "injection": 0.87}, true},
+		// gate13 was written during session 11 for session 12 by an outside
+		// writer and frozen at once; nobody has looked at it. Look 1 on
+		// session 11's final code; floors 0 until then.
+		{"held-out/gate13", "testdata/gate/heldout/gate13.jsonl", held["gate13.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
 		// injection16 was written during session 11 for session 12 by an
 		// outside writer and frozen at once; nobody has looked at it. Look 1
 		// on session 11's final code; floors 0 until then.
