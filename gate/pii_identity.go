@@ -233,10 +233,15 @@ var technicalWords = []string{"api", "sdk", "ocr", "model", "fps", "gpu", "quota
 
 // personalExempt passes a datum that needs a person beside it (a plate, a
 // date of birth, an address, a document's number) where its own sentence
-// calls it an example or speaks of software instead.
+// calls it an example, or speaks of software and names no owner of the
+// value (ownerNear): the value's form and its owner decide, not the
+// presence of a technical word.
 func personalExempt(text string, lo, hi int) bool {
 	if exampleValue(text, lo, hi) {
 		return true
+	}
+	if ownerNear(text, lo, hi) {
+		return false
 	}
 	from, to := sentenceAround(text, lo, hi)
 	return wordsNear(text[from:to], lo-from, hi-from, technicalWords)
