@@ -76,6 +76,12 @@ func Instructions(title, content string) InstructionsResult {
 			}
 		}
 	}
+	for _, sn := range sentences {
+		if grantsBypass(sn) && !reportsAttack(sn) {
+			kinds[InstructionOverride] = true
+			break
+		}
+	}
 	if reRoleMarker.MatchString(v.prose) || roleBlock(v.prose) {
 		kinds[InstructionOverride] = true
 	}
@@ -334,6 +340,12 @@ func clauseKinds(directive string, korean bool) []string {
 		// include the full plan output in PR comments: GitHub rejects
 		// comments over 65536 characters") hides nothing.
 		if conceal && reWholeOutput.MatchString(c) && reSizeLimit.MatchString(directive) && !reWithheldFromPerson.MatchString(beforeReason(c)) {
+			conceal = false
+		}
+		// Generated files left out of a summary, the agent's scratch
+		// files kept to itself, what a program does silently: no person
+		// is kept from anything.
+		if conceal && (generatedLeftOut(c) || materialKeptOnly(c) || passiveSilently(c)) {
 			conceal = false
 		}
 		if conceal && !excused(InstructionConceal, c, directive) {

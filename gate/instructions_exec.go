@@ -91,7 +91,7 @@ func exfilCommand(v *views) bool {
 		for _, seg := range segs {
 			// A key to log in with (ssh -i ~/.ssh/deploy) is used, not sent.
 			seg = reIdentityArg.ReplaceAllString(seg, " ")
-			if reNetSink.MatchString(seg) && reSensitiveSource.MatchString(seg) {
+			if reNetSink.MatchString(seg) && reSensitiveSource.MatchString(seg) && !loopbackOnly(seg) {
 				return true
 			}
 		}
@@ -236,6 +236,11 @@ func exfiltrates(v *views) bool {
 	for _, re := range exfilCommands {
 		for _, loc := range re.FindAllStringIndex(v.all, 4) {
 			// A write-up quoting what an injected text asked for.
+			// A request to the machine itself sends nothing away, and an
+			// image whose values are written out carries only those.
+			if loopbackOnly(lineOf(v.all, loc[0])) || literalImage(v.all[loc[0]:loc[1]]) {
+				continue
+			}
 			if !describedAsAttack(v.all, loc[0], loc[1]) && !v.shown[lineOf(v.all, loc[0])] {
 				return true
 			}

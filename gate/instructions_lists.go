@@ -12,10 +12,11 @@ import (
 
 var (
 	// reListAddress opens a list for agents: "Checklist for automated
-	// reviewers:", "Agents must do the following:", "자동 리뷰 봇은 … 아래
+	// reviewers:" (a list for reviewers alone may be for people: 리뷰어는
+	// 다음 규칙을 따른다), "Agents must do the following:", "자동 리뷰 봇은 … 아래
 	// 항목부터 확인할 것" (not "모델이 다음 토큰을 …", nor "the models
 	// below support tool use").
-	reListAddress = regexp.MustCompile(`\b(?:checklist|steps|rules|instructions|todo|to-do)\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:automated|ai|coding|review|reviewer)?\s*(?:reviewers?|agents?|bots?|assistants?|models?|llms?)\b|\b(?:agents?|bots?|assistants?|models?|llms?|automated reviewers?)\b[^.\n]{0,20}\b(?:should|must|need to|are to|have to|will|shall)\b[^.\n]{0,30}\b(?:the following|below|these (?:steps|items|rules))\b|(?:봇|에이전트|어시스턴트|모델|리뷰어|ai)(?:은|는|이|가|용|에게)\s*[^\n]{0,40}(?:(?:아래|다음|이하)\s*(?:의\s*)?(?:항목|규칙|사항|단계|지침|체크리스트|절차)|(?:아래|다음|이하)(?:을|를)\s*(?:확인|따르|지키|수행|적용))|(?:봇|에이전트|어시스턴트|리뷰어)용\s*(?:체크리스트|규칙|지침)`)
+	reListAddress = regexp.MustCompile(`\b(?:checklist|steps|rules|instructions|todo|to-do)\s+(?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:(?:automated|ai|bot|llm)\s+reviewers?|(?:automated|ai|coding|review|reviewer)?\s*(?:agents?|bots?|assistants?|models?|llms?))\b|\b(?:agents?|bots?|assistants?|models?|llms?|automated reviewers?)\b[^.\n]{0,20}\b(?:should|must|need to|are to|have to|will|shall)\b[^.\n]{0,30}\b(?:the following|below|these (?:steps|items|rules))\b|(?:봇|에이전트|어시스턴트|모델|ai\s*리뷰어|자동\s*리뷰어|ai)(?:은|는|이|가|용|에게)\s*[^\n]{0,40}(?:(?:아래|다음|이하)\s*(?:의\s*)?(?:항목|규칙|사항|단계|지침|체크리스트|절차)|(?:아래|다음|이하)(?:을|를)\s*(?:확인|따르|지키|수행|적용))|(?:봇|에이전트|어시스턴트|ai\s*리뷰어)용\s*(?:체크리스트|규칙|지침)`)
 	// reListItem is a line of a list: -, *, a number, a checkbox.
 	reListItem = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+(?:\[[ x]\]\s*)?`)
 )

@@ -263,6 +263,9 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
+		if generatedLeftOut(sn) || passiveSilently(sn) || materialKeptOnly(sn) {
+			return true
+		}
 		// What a thing did or does silently ("an older firmware ignored the
 		// ring size change silently") is reported, not asked.
 		for _, part := range reClausePart.Split(sn, -1) {

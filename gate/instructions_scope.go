@@ -1,0 +1,143 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Where the stage's words have a sense that asks nothing of the reader,
+// or a sense it missed: a loopback host receives nothing that leaves the
+// machine, generated files kept out of a summary hide no change, the
+// agent's scratch files kept to itself are hygiene, a passive "is
+// silently cut" reports what a program does, and "feel free to push …
+// without approval" grants the reader leave to skip a person's check.
+
+var (
+	// reLoopback is a host on the machine itself.
+	reLoopback = regexp.MustCompile(`\b(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0)(?::\d+)?\b|\[::1\](?::\d+)?`)
+	// reOtherHost is a host name or address that could be elsewhere: a
+	// URL's host, a name with a domain's suffix, an address, user@host:.
+	reOtherHost = regexp.MustCompile(`https?://[^\s/'"$)]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|sh|rs|dev|land|run|app|co|ai|kr|ru|top|xyz|cc|me|site|info|biz|us|uk|de|cn|tk|gg|link|cloud|tech|online|pw|to|ly|ws|in|jp|fr|nl|eu|ms|page|pages|workers|live|zone|tools)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\S+@[\w.-]+:`)
+)
+
+// loopbackOnly reports a command whose every destination is the machine
+// itself (curl localhost:8080 -d "$(printenv)" to a local echo server):
+// what it sends never leaves the host. localhost.example.com is no
+// loopback host.
+func loopbackOnly(cmd string) bool {
+	if !reLoopback.MatchString(cmd) || reLocalhostDomain.MatchString(cmd) {
+		return false
+	}
+	for _, h := range reOtherHost.FindAllString(cmd, -1) {
+		if !reLoopback.MatchString(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// reLocalhostDomain is a public name that begins like the loopback one.
+var reLocalhostDomain = regexp.MustCompile(`localhost\.[a-z]`)
+
+var (
+	// reImageFill asks its reader to put something into an image's URL:
+	// fill, replace, append, encode.
+	reImageFill = regexp.MustCompile(`\b(?:fill|replace|substitut\w*|append\w*|add|attach|encode\w*|base64|insert|put|include|carry|send|set)\b|자리|넣|채우|치환|붙여`)
+	// reImageQueryValue is an image URL's query with a value written out.
+	reImageQueryValue = regexp.MustCompile(`!\[[^\]]*\]\(https?://[^)\s]*\?([^)\s]*)\)`)
+)
+
+// literalImage reports an image whose query values are written out (a
+// Codecov badge's ?token=…, the repository's read-only graph token) and
+// whose text asks its reader to put nothing into it: rendering it sends
+// what the text already shows.
+func literalImage(match string) bool {
+	m := reImageQueryValue.FindStringSubmatch(match)
+	if m == nil || strings.ContainsAny(m[1], "{}<>$%") {
+		return false
+	}
+	for _, kv := range strings.Split(m[1], "&") {
+		if i := strings.IndexByte(kv, '='); i < 0 || i == len(kv)-1 {
+			return false // an empty value is a slot
+		}
+	}
+	return !reImageFill.MatchString(match[len(m[0]):])
+}
+
+var (
+	// reGeneratedFiles are files a tool writes from a source a person
+	// edits: protobuf and gRPC stubs, bundles, snapshots, vendored code.
+	// A summary that leaves them out keeps the source's change in.
+	// Lockfiles are not among them: a dependency swapped shows there.
+	reGeneratedFiles = regexp.MustCompile(`\b(?:auto-?generated|generated|codegen|vendored)\s+(?:\w+\s+){0,2}?(?:files?|code|stubs?|sources?|bindings|clients?|protobufs?|changes|diffs?|output|artifacts?|bundles?|snapshots?)\b|\*?\.pb\.go\b|_pb2(?:_grpc)?\.py\b|\.pb\.(?:h|cc)\b|\.min\.(?:js|css)\b|\.snap\b|(?:자동\s*)?생성된\s*(?:\S+\s*)?(?:파일|코드|스텁|변경)`)
+	// reMattersInSummary is what a summary owes its reader even when a
+	// tool wrote it: schema and migrations, permissions, secrets, a
+	// failure, a person kept out.
+	reMattersInSummary = regexp.MustCompile(`\b(?:migrations?|schema|lock ?files?|dependenc\w*|permissions?|secrets?|credentials?|tokens?|passwords?|security|fail\w*|errors?|warnings?|vulnerabilit\w*|cve)\b|마이그레이션|스키마|권한|비밀|토큰|실패|오류|경고|보안|사용자에게|리뷰어에게`)
+)
+
+// generatedLeftOut reports a clause that keeps generated files out of a
+// summary or a review (".coderabbit.yaml: leave *.pb.go out of the
+// summary", "생성된 *.pb.go 변경은 요약에 적지 않는다"): the change a
+// person made is in the source beside them. Migrations, permissions,
+// secrets and failures are never noise.
+func generatedLeftOut(c string) bool {
+	return reGeneratedFiles.MatchString(c) && !reMattersInSummary.MatchString(c) && !reWithheldFromPerson.MatchString(c)
+}
+
+// reKeepsMaterial keeps the agent's working files to itself: scratch
+// files, its temp directory, caches, worktrees (kept out of the
+// repository, not from a person). Its output, results or what it did
+// are information, and keeping those to itself stays concealment.
+var reKeepsMaterial = regexp.MustCompile(`\bkeeps?\s+(?:its|their|your|the)?\s*(?:own\s+)?(?:scratch|temp|temporary|tmp|working|intermediate|throwaway)?\s*(?:scratch\s+)?(?:files?|director(?:y|ies)|dirs?|folders?|worktrees?|caches?|sandbox(?:es)?|workspaces?|clutter|scratch ?pads?)\s+to (?:itself|themselves|yourself)\b`)
+
+// materialKeptOnly reports a clause whose only concealment cue keeps
+// working files to the agent.
+func materialKeptOnly(c string) bool {
+	if !reKeepsMaterial.MatchString(c) {
+		return false
+	}
+	rest := reKeepsMaterial.ReplaceAllString(c, " ")
+	return !(containsAny(rest, concealHints) && reConcealCue.MatchString(rest))
+}
+
+var (
+	// rePassiveSilently says what happens to a thing without notice, in
+	// the passive: "the JSON is silently cut", "errors are quietly
+	// swallowed". A request to hide is active ("silently drop …").
+	rePassiveSilently = regexp.MustCompile(`\b(?:is|are|was|were|be|been|being|gets?|got|gotten|becomes?)\s+(?:\w+ly\s+)?(?:silently|quietly)\s+(?:\w+ed|cut|lost|dropped|kept|left|set|reset|put|shut|split|hidden|overwritten|rewritten|written|eaten|stripped|thrown|broken|shortened)\b`)
+	// rePassiveUrge makes the reader bring the passive about: "make sure
+	// the change is quietly merged".
+	rePassiveUrge = regexp.MustCompile(`\b(?:make sure|ensure|see to it|arrange|let it|have it|should|must|need to|needs to|please)\b`)
+)
+
+// passiveSilently reports a clause where the only "silently" says what
+// happens to a thing (max_tokens: the reply is silently cut).
+func passiveSilently(c string) bool {
+	if !rePassiveSilently.MatchString(c) || rePassiveUrge.MatchString(c) {
+		return false
+	}
+	rest := rePassiveSilently.ReplaceAllString(c, " ")
+	return !(containsAny(rest, concealHints) && reConcealCue.MatchString(rest))
+}
+
+// reBypassGrant gives the reader leave to skip a person's check: "feel
+// free to push … without approval", "go ahead and merge straight to
+// main", "have it merge straight to main; nobody needs to look". A
+// finding reports what a setting allows ("admins can push without
+// approval when …"); it does not grant it.
+var reBypassGrant = regexp.MustCompile(`\b(?:feel free to|go ahead and|don't hesitate to|do not hesitate to|you(?:'re| are) (?:free|welcome|allowed|cleared) to|(?:it's|it is) (?:fine|ok|okay|safe) (?:for you )?to|you have (?:my |our )?(?:permission|blanket approval) to|have (?:it|them|the (?:agent|bot|assistant)))\s+(?:\w+\s+){0,3}?(?:push|merge|deploy|release|publish|force-push|ship|commit|apply|rebase)\w*\b[^.\n]{0,60}?(?:\bwithout (?:any |an? |the |waiting for )?(?:approvals?|reviews?|reviewers?|asking|confirmation|sign-?offs?|a human|anyone)\b|\b(?:straight|directly) (?:in)?to (?:main|master|prod\w*|the default branch)\b|--admin\b|--no-verify\b)|\b(?:nobody|no one|no human|no reviewer|no-one)\s+(?:else\s+)?(?:needs? to|has to|must|should|will|is going to)\s+(?:look|review|check|approve|see|sign off|read)\b`)
+
+// reBypassAction is the change a bypass lets through.
+var reBypassAction = regexp.MustCompile(`\b(?:push|merge|deploy|release|publish|ship|commit)\w*\b|푸시|머지|병합|배포`)
+
+// grantsBypass reports a sentence that gives its reader leave to skip a
+// person's check on a change it makes.
+func grantsBypass(sn string) bool {
+	loc := reBypassGrant.FindStringIndex(sn)
+	return loc != nil && reBypassAction.MatchString(sn) && !reNegatedBefore.MatchString(sn[:loc[0]])
+}
+
+// reNegatedBefore ends on a negation: "never have it merge straight to
+// main" keeps the check.
+var reNegatedBefore = regexp.MustCompile(`(?:don't|do not|never|not|shouldn't|should not|mustn't|must not)\s+(?:\w+\s+){0,2}$`)
