@@ -19,7 +19,8 @@ import (
 // on a hexadecimal status, a JSON member, a board option and a prose
 // setting no parse read). A swap the text already holds elsewhere (KiCad 7
 // → 8 beside KiCad 8) is no look-alike and stays counted; the ceilings are
-// the figures reached. Held-out parts are never read here.
+// the figures reached (session 11's phrase swaps, phraseSwapped, brought
+// them from 3, 10, 4, 1, 8, 6 to 0, 0, 4, 0, 1, 0). Held-out parts are never read here.
 func TestDetailSwapProbe(t *testing.T) {
 	texts := probeTexts(t)
 	kinds := []struct {
@@ -28,9 +29,9 @@ func TestDetailSwapProbe(t *testing.T) {
 		swap    func(string) string
 		ceiling int
 	}{
-		{"names with digits (gp2 → gp3)", regexp.MustCompile(`\b[a-z]+\d+[a-z0-9]*\b`), bumpDigits, 3},
+		{"names with digits (gp2 → gp3)", regexp.MustCompile(`\b[a-z]+\d+[a-z0-9]*\b`), bumpDigits, 0},
 		{"numbers with a unit (30s → 31s)", regexp.MustCompile(`\b\d+(?:ms|s|m|h|d|mb|gb|kb|mi|gi|k|x|px|%)\b`), bumpDigits, 0},
-		{"units (30s → 30ms)", regexp.MustCompile(`\b\d+(?:ms|s|m|h|mb|gb|kb|mi|gi|k|MB|GB|KB|Mi|Gi|M|G|K)\b`), swapUnit, 10},
+		{"units (30s → 30ms)", regexp.MustCompile(`\b\d+(?:ms|s|m|h|mb|gb|kb|mi|gi|k|MB|GB|KB|Mi|Gi|M|G|K)\b`), swapUnit, 0},
 		{"units after a space (10 s → 10 ms)", regexp.MustCompile(`\b\d+ (?:ms|s|MB|GB|KB|seconds|minutes|hours|days)\b`), swapUnit, 4},
 		{"units in Korean (30초 → 30분)", regexp.MustCompile(`\d+ ?(?:밀리초|초|분|시간)`), func(s string) string {
 			for _, u := range [][2]string{{"밀리초", "초"}, {"시간", "분"}, {"초", "분"}, {"분", "초"}} {
@@ -40,7 +41,7 @@ func TestDetailSwapProbe(t *testing.T) {
 			}
 			return s
 		}, 0},
-		{"addresses (10.0.0.5 → 10.0.0.7)", regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+(?:/\d+)?`), func(s string) string { return s[:len(s)-1] + "7" }, 1},
+		{"addresses (10.0.0.5 → 10.0.0.7)", regexp.MustCompile(`\b\d+\.\d+\.\d+\.\d+(?:/\d+)?`), func(s string) string { return s[:len(s)-1] + "7" }, 0},
 		{"ports (:5432 → :5433)", regexp.MustCompile(`:\d{2,5}\b`), bumpDigits, 0},
 		{"hexadecimal (0xA700 → 0xA701)", regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), func(s string) string {
 			if s[len(s)-1] == '1' {
@@ -48,8 +49,8 @@ func TestDetailSwapProbe(t *testing.T) {
 			}
 			return s[:len(s)-1] + "1"
 		}, 0},
-		{"short quoted values ('F' → 'zzq')", regexp.MustCompile(`"[A-Za-z]{1,6}"|'[A-Za-z]{1,6}'`), func(s string) string { return s[:1] + "zzq" + s[len(s)-1:] }, 8},
-		{"numbers (12 → 13)", regexp.MustCompile(`\b\d+\b`), bumpDigits, 6},
+		{"short quoted values ('F' → 'zzq')", regexp.MustCompile(`"[A-Za-z]{1,6}"|'[A-Za-z]{1,6}'`), func(s string) string { return s[:1] + "zzq" + s[len(s)-1:] }, 1},
+		{"numbers (12 → 13)", regexp.MustCompile(`\b\d+\b`), bumpDigits, 0},
 	}
 	for _, k := range kinds {
 		n, merged := 0, 0

@@ -117,6 +117,11 @@ type DetailSet struct {
 	// or more (useLayoutEffect → use, layout, effect), by the atom they
 	// give: atoms are case-folded, and a camelCase hump is a part's edge.
 	Parts map[string][]string
+	// Pascal are the atoms written in PascalCase (WebSocket, ConfigMap):
+	// names of types and products, which prose pluralises.
+	Pascal map[string]bool
+	// Seq are the text's words in order (seqTokens), for phraseSwapped.
+	Seq []string
 }
 
 // identToken is an identifier as written, for DetailSet.Parts.
@@ -153,7 +158,7 @@ var (
 	quoted   = regexp.MustCompile(`"[^"\n]{3,120}"|'[^'\n]{3,120}'`)
 	// atomPattern finds decisive atoms in prose: flags, paths, versions
 	// (absolute, and relative to the working or home directory: ./ansible.cfg,
-	// ~/.zprofile) and numbers (hexadecimal ones whole: status 0xA700), identifiers joined by _ . : / @ or with inner capitals
+	// ~/.zprofile; Windows' C:\tools\npm and %APPDATA%\npm) and numbers (hexadecimal ones whole: status 0xA700), identifiers joined by _ . : / @ or with inner capitals
 	// (max_connections, go.mod, actions/checkout@v4, readinessProbe), braced
 	// groups with what they are attached to (Redis hash tags {user:1}:a,
 	// placeholders ${HOME}/bin), names with digits after letters (psycopg2,
@@ -163,6 +168,7 @@ var (
 		`|\$?\{[^{}\s]{1,60}\}(?:[\w.:/@-]*[\w])?` +
 		`|(?:^|[\s(])(?:~|\.\.?)(?:/[\w.-]+)+` +
 		`|(?:/[\w.-]+){2,}` +
+		`|\b[A-Za-z]:\\[\w.\\-]*\w|%\w+%(?:\\[\w.-]+)+` +
 		`|\b0[xX][0-9A-Fa-f]+\b` +
 		`|\b[vV]?\d{1,3}(?:,\d{3})+\b|\b[vV]?\d+(?:[.:]\d+)*` +
 		`|\b[A-Za-z][A-Za-z0-9]*(?:(?:::|[_.:/@-])*[A-Za-z0-9]+)*(?:::|[_.:/@])[A-Za-z0-9][\w.:/@-]*[A-Za-z0-9]` +
@@ -174,10 +180,15 @@ var (
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
-		Parts: map[string][]string{}}
+		Parts: map[string][]string{}, Pascal: map[string]bool{}, Seq: seqTokens(text)}
 	for _, w := range identToken.FindAllString(text, -1) {
-		if parts := identParts(w); len(parts) >= 3 {
+		parts := identParts(w)
+		if len(parts) >= 3 {
 			d.Parts[strings.ToLower(w)] = parts
+		}
+		if len(parts) >= 2 && unicode.IsUpper(rune(w[0])) && isLetters(strings.ToLower(w)) {
+			d.Pascal[strings.ToLower(w)] = true
+			d.Pascal[strings.ToLower(w)+"s"] = true // WebSockets: identToken reads the s as a hump's part
 		}
 	}
 	for _, m := range settingPattern.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
@@ -201,7 +212,7 @@ func ParseDetails(text string) DetailSet {
 		}
 	}
 	prose := codeSpan.ReplaceAllStringFunc(text, func(span string) string {
-		s := strings.Join(strings.Fields(strings.ToLower(strings.Trim(span, "`"))), " ")
+		s := foldCase(strings.Trim(span, "`"))
 		if s != "" {
 			d.Spans = append(d.Spans, s)
 			for _, t := range spanTokens(s) {
@@ -211,7 +222,7 @@ func ParseDetails(text string) DetailSet {
 		return " "
 	})
 	prose = quoted.ReplaceAllStringFunc(prose, func(q string) string {
-		if s := strings.Join(strings.Fields(strings.ToLower(q[1:len(q)-1])), " "); strings.ContainsFunc(s, unicode.IsLetter) {
+		if s := foldCase(q[1 : len(q)-1]); strings.ContainsFunc(s, unicode.IsLetter) {
 			d.Spans = append(d.Spans, s)
 			for _, t := range spanTokens(s) {
 				d.addAtom(t)
@@ -246,7 +257,7 @@ func ParseDetails(text string) DetailSet {
 		}
 	}
 	for _, ix := range atomPattern.FindAllStringIndex(prose, -1) {
-		t := d.addAtom(strings.ToLower(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
+		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
 		if t != "" && isNumber(t) {
 			if w := wordBefore(prose[:ix[0]]); w != "" {
 				d.Numbers[w] = append(d.Numbers[w], t+unitAfter(prose[ix[1]:]))
@@ -254,6 +265,22 @@ func ParseDetails(text string) DetailSet {
 		}
 	}
 	return d
+}
+
+// shortFlag is a cluster of one-letter options after one dash (-fdX, -R),
+// whose case is its meaning: git clean -x and -X, cp -r and -R.
+var shortFlag = regexp.MustCompile(`^-[A-Za-z]{1,4}$`)
+
+// foldCase is s with its spaces collapsed and case-folded, but for its
+// short flags (shortFlag).
+func foldCase(s string) string {
+	f := strings.Fields(s)
+	for i, w := range f {
+		if !shortFlag.MatchString(w) {
+			f[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(f, " ")
 }
 
 // proseWord is a Latin word of prose.

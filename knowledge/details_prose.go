@@ -140,6 +140,9 @@ func isWordByte(c byte) bool {
 // the cluster to use", "set lock_timeout to avoid"); a number is counted by
 // its word instead (DetailSet.Numbers).
 func proseValue(w string) bool {
+	if settingValues[w] {
+		return true // set X to none, to off: a value, though a stop word
+	}
 	if w == "" || englishStop[w] {
 		return false
 	}
@@ -147,13 +150,18 @@ func proseValue(w string) bool {
 		return true
 	}
 	g := lex().g
-	if _, irregular := g.lemma[w]; irregular || g.pastForm(w) {
-		return false
+	if l, irregular := g.lemma[w]; irregular && g.isVerb(l) || g.pastForm(w) {
+		return false // an irregular verb form (set it to run); not earliest
 	}
+	return !g.isVerb(w)
+}
+
+// isVerb reports whether WordNet lists w as a verb.
+func (g *groups) isVerb(w string) bool {
 	for _, id := range g.lookup(w) {
 		if strings.HasPrefix(g.names[id], "w:v") {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }

@@ -21,6 +21,19 @@ func detailAgreement(a, b DetailSet) (shared, fewer float64) {
 	for t := range b.Atoms {
 		wb += atomWeight(t)
 	}
+	// A setting given the same value in both (auto.offset.reset to
+	// earliest) is a detail of its own, beside the setting's name.
+	for key, xs := range a.Settings {
+		wa += float64(len(xs))
+		for _, x := range xs {
+			if slices.ContainsFunc(b.Settings[key], func(y string) bool { return sameValue(x, y) }) {
+				shared++
+			}
+		}
+	}
+	for _, ys := range b.Settings {
+		wb += float64(len(ys))
+	}
 	return shared, min(wa, wb)
 }
 
@@ -52,6 +65,9 @@ func DetailsConflict(a, b DetailSet) bool {
 	}
 	for _, x := range onlyA {
 		for _, y := range onlyB {
+			if p := a.Pascal[x] || b.Pascal[y]; pluralOf(x, y, p) || pluralOf(y, x, p) {
+				continue
+			}
 			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) {
 				return true
 			}
@@ -111,7 +127,8 @@ func proseConflict(a, b DetailSet) bool {
 	if wordOverlap(a.Words, b.Words) < proseAlike {
 		return false
 	}
-	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) {
+	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
+		phraseSwapped(a.Seq, b.Seq) {
 		return true
 	}
 	for x := range a.Names {

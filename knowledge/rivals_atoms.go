@@ -26,11 +26,11 @@ func atomsRival(x, y string) bool {
 		// placeholder).
 		return alnumOf(x) == alnumOf(y) || similarWords(x, y)
 	}
-	if strings.Contains(x, "/") && strings.Contains(y, "/") {
-		return pathsRival(x, y)
-	}
 	if qualifies(x, y) || qualifies(y, x) {
 		return false
+	}
+	if strings.ContainsAny(x, `/\`) && strings.ContainsAny(y, `/\`) {
+		return pathsRival(x, y)
 	}
 	if digitVariant(x, y) {
 		return true
@@ -119,11 +119,32 @@ func insertedVariant(long, short string) bool {
 }
 
 // qualifies reports whether long is short with a package, namespace or
-// directory before it: the same name qualified
-// (org.apache.kafka.common.errors.TimeoutException, TimeoutException;
-// /etc/fail2ban/jail.local, jail.local).
+// directory before it, or a setting's name or a factor: the same name
+// qualified (org.apache.kafka.common.errors.TimeoutException,
+// TimeoutException; /etc/fail2ban/jail.local, jail.local;
+// C:\Temp\setup.log, setup.log), given to a setting
+// (REQUESTS_CA_BUNDLE=/etc/ssl/ca.pem, /etc/ssl/ca.pem) or multiplied
+// (5*time.Second, time.Second).
 func qualifies(long, short string) bool {
-	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], ".:/")
+	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], `.:/\=*`)
+}
+
+// pluralOf reports whether x is y with a plural's s, y a type's or a
+// product's name in PascalCase (WebSockets, WebSocket; ConfigMaps,
+// ConfigMap), which prose pluralises, when pascal says one was written so;
+// a function's or a field's name in lowerCamel (getUser, getUsers) is
+// another member of an API.
+func pluralOf(x, y string, pascal bool) bool {
+	return pascal && len(y) >= 5 && (x == y+"s" || x == y+"es") && isLetters(y)
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // sameEnding reports whether two identifiers end alike for half the
@@ -146,6 +167,7 @@ func commonSuffix(a, b string) int {
 // file in two places (/etc/ansible/ansible.cfg and ./ansible.cfg,
 // /etc/mdadm.conf and /etc/mdadm/mdadm.conf).
 func pathsRival(x, y string) bool {
+	x, y = strings.ReplaceAll(x, `\`, "/"), strings.ReplaceAll(y, `\`, "/")
 	sx, sy := strings.Split(strings.Trim(x, "/"), "/"), strings.Split(strings.Trim(y, "/"), "/")
 	n := 0
 	for n < len(sx) && n < len(sy) && sx[n] == sy[n] {

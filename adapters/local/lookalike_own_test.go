@@ -1,0 +1,98 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"pumasi/adapters/embed"
+	"pumasi/knowledge"
+)
+
+// ownPair is a pair of testdata/knowledge/retrieval/pairs-lookalike-own.jsonl:
+// session 11's look-alikes written from general knowledge for each kind of
+// decisive detail (category), in English and Korean, in prose and in code
+// or config, each with a rewording control that keeps the detail.
+type ownPair struct {
+	qPair
+	Category, Lang, Form string
+	From                 string `json:"from"`
+	To                   string `json:"to"`
+}
+
+// ownRewordingsFloor is the share of rewording controls merged (41/43 since
+// session 11's phrase swaps and parses; 35/43, with 8/43 look-alikes
+// merged, before); every look-alike of every category is kept apart.
+const ownRewordingsFloor = 0.95
+
+// TestOwnLookAlikes runs the own pairs through dedup under the offline
+// embedder, as TestRetrievalQuality does the parts' pairs, and prints the
+// verdicts by category: no look-alike may merge, and the rewordings keep
+// their floor.
+func TestOwnLookAlikes(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measured without the race detector")
+	}
+	pairs := readJSONL[ownPair](t, tuningPart, "pairs-lookalike-own.jsonl")
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	emb := embed.NewHashed(0)
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	k := knowledge.New(NewKnowledgeDriver(s), knowledge.Options{Now: func() time.Time { return at }})
+	byCat := map[string]*mergeCounts{}
+	var all mergeCounts
+	for i, p := range pairs {
+		hive := fmt.Sprintf("own-%03d", i)
+		in := func(agent, title, content string) knowledge.ContributeInput {
+			return knowledge.ContributeInput{Hive: hive, Agent: agent, Title: title, Content: content,
+				NormHash: knowledge.Hash(title, content), Model: emb.Model(),
+				Vector: emb.Vector(knowledge.EmbeddingText(title, content)), Specificity: 0.8, Threshold: emb.MergeThreshold(), At: at}
+		}
+		if _, err := k.Contribute(ctx, in("agent-a", p.A.Title, p.A.Content)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := k.Contribute(ctx, in("agent-b", p.B.Title, p.B.Content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := byCat[p.Category]
+		if c == nil {
+			c = &mergeCounts{}
+			byCat[p.Category] = c
+		}
+		merged := res.Verdict == knowledge.VerdictMerged
+		switch {
+		case merged && p.Label == "reworded":
+			c.tp++
+		case merged:
+			c.fp++
+			t.Errorf("look-alike %s merged at %.3f (%s → %s)", p.ID, res.Similarity, p.From, p.To)
+		case p.Label == "reworded":
+			c.fn++
+			va, vb := emb.Vector(knowledge.EmbeddingText(p.A.Title, p.A.Content)), emb.Vector(knowledge.EmbeddingText(p.B.Title, p.B.Content))
+			t.Logf("rewording %s kept apart at cosine %.3f", p.ID, knowledge.Dot(va, vb))
+		default:
+			c.tn++
+		}
+	}
+	cats := make([]string, 0, len(byCat))
+	for c := range byCat {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		m := *byCat[c]
+		t.Logf("%-12s %v", c, m)
+		all.tp, all.fp, all.fn, all.tn = all.tp+m.tp, all.fp+m.fp, all.fn+m.fn, all.tn+m.tn
+	}
+	t.Logf("own pairs: %v", all)
+	if got := all.rewordings(); got < ownRewordingsFloor {
+		t.Errorf("own rewordings merged = %.3f, below its floor %.3f", got, ownRewordingsFloor)
+	}
+}

@@ -1,0 +1,286 @@
+package knowledge
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Phrase swaps: two texts that are one text but for a phrase put in place
+// of another, in one place or in each place it occurs (an error message, a
+// value, a path told otherwise). The word sets of such texts hide a swap
+// that a set cannot see: a value already said elsewhere in the text
+// (eol=lf and eol=crlf, then eol=crlf twice), a phrase of three words for
+// one of two, Korean words. The words in order can: phraseSwapped diffs
+// them.
+
+// seqMaxEdits bounds the diff: texts more than one in seqEditShare of
+// their words apart (or seqMaxEdits words) are no one text with a phrase
+// swapped, and are not judged here.
+const (
+	seqMaxEdits   = 48
+	seqEditShare  = 8
+	seqBridgeJoin = 2 // equal words between two edits that still make them one swap
+)
+
+// seqTokens are a text's words in order, case-folded: Latin words and
+// numbers with their inner - _ . kept (read-only, utf8mb4, 1.25), Hangul
+// words without their particle or ending.
+func seqTokens(text string) []string {
+	var out []string
+	var b strings.Builder
+	hangul := false
+	flush := func() {
+		w := strings.TrimRight(b.String(), "-_.")
+		b.Reset()
+		if w == "" {
+			return
+		}
+		if hangul {
+			w = trimKorean(w)
+		}
+		out = append(out, w)
+	}
+	rs := []rune(text)
+	for i, r := range rs {
+		h := unicode.Is(unicode.Hangul, r)
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if b.Len() > 0 && h != hangul {
+				flush()
+			}
+			hangul = h
+			b.WriteRune(unicode.ToLower(r))
+		case strings.ContainsRune("-_.", r) && b.Len() > 0 && !hangul && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1])):
+			b.WriteRune(r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// seqOp is one step of a diff: a word of a kept (0), dropped (-1) or one of
+// b added (+1).
+type seqOp struct {
+	kind int
+	word string
+}
+
+// diffWords is the shortest edit script from a to b (Myers' O(ND)
+// algorithm), or false when it takes more than maxD edits.
+func diffWords(a, b []string, maxD int) ([]seqOp, bool) {
+	n, m := len(a), len(b)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	var trace [][]int
+	for d := 0; d <= maxD; d++ {
+		trace = append(trace, append([]int(nil), v...))
+		for k := -d; k <= d; k += 2 {
+			var x int
+			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+				x = v[off+k+1]
+			} else {
+				x = v[off+k-1] + 1
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x++
+				y++
+			}
+			v[off+k] = x
+			if x >= n && y >= m {
+				return backtrack(a, b, trace, off), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func backtrack(a, b []string, trace [][]int, off int) []seqOp {
+	x, y := len(a), len(b)
+	var rev []seqOp
+	for d := len(trace) - 1; d > 0; d-- {
+		v := trace[d]
+		k := x - y
+		var pk int
+		if k == -d || k != d && v[off+k-1] < v[off+k+1] {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := v[off+pk]
+		py := px - pk
+		for x > px && y > py {
+			x--
+			y--
+			rev = append(rev, seqOp{0, a[x]})
+		}
+		if x == px {
+			y--
+			rev = append(rev, seqOp{+1, b[y]})
+		} else {
+			x--
+			rev = append(rev, seqOp{-1, a[x]})
+		}
+	}
+	for x > 0 && y > 0 {
+		x--
+		y--
+		rev = append(rev, seqOp{0, a[x]})
+	}
+	out := make([]seqOp, len(rev))
+	for i, op := range rev {
+		out[len(rev)-1-i] = op
+	}
+	return out
+}
+
+// phraseSwapped reports whether two texts, words in order, are one text
+// with a phrase swapped for another that is no rewording of it: a swap
+// (words dropped and words added in one place, seqBridgeJoin equal words
+// apart at most) whose two sides, stop words and synonyms left out, are
+// both left with words, and which swaps a technical word (digits, or - _ .
+// inside: read-only, read-write) or a name WordNet does not know
+// (IfNotPresent, crlf), a noun for a noun, or two words or more for two or
+// more (an error message told as another). A rewording this close swaps a
+// word for its synonym, a verb or a quality for another (caught, handled;
+// private, internal), or adds or drops words; it does not replace a
+// phrase.
+func phraseSwapped(a, b []string) bool {
+	maxD := min(seqMaxEdits, (len(a)+len(b))/seqEditShare)
+	ops, ok := diffWords(a, b, maxD)
+	if !ok {
+		return false
+	}
+	for i := 0; i < len(ops); {
+		if ops[i].kind == 0 {
+			i++
+			continue
+		}
+		// One swap: edits, and the short runs of equal words between them.
+		var dropped, added []string
+		j := i
+		for j < len(ops) {
+			if ops[j].kind != 0 {
+				if ops[j].kind < 0 {
+					dropped = append(dropped, ops[j].word)
+				} else {
+					added = append(added, ops[j].word)
+				}
+				j++
+				continue
+			}
+			e := j
+			for e < len(ops) && ops[e].kind == 0 {
+				e++
+			}
+			if e == len(ops) || e-j > seqBridgeJoin {
+				break
+			}
+			j = e
+		}
+		if swapDecisive(dropped, added) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// swapDecisive reports whether a swap of dropped for added words is no
+// rewording (see phraseSwapped).
+func swapDecisive(dropped, added []string) bool {
+	x, y := swapContent(dropped, added), swapContent(added, dropped)
+	for i := 0; i < len(x); i++ {
+		for j := 0; j < len(y); j++ {
+			if sameMeaning(x[i], y[j]) {
+				x = append(x[:i:i], x[i+1:]...)
+				y = append(y[:j:j], y[j+1:]...)
+				i--
+				break
+			}
+		}
+	}
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	if len(x) >= 2 && len(y) >= 2 || slicesAny(x, technicalWord) || slicesAny(y, technicalWord) {
+		return true
+	}
+	return slicesAny(x, nounWord) && slicesAny(y, nounWord)
+}
+
+// swapContent is xs without stop words, repeats and the words ys holds
+// too.
+func swapContent(xs, ys []string) []string {
+	var out []string
+	for _, w := range xs {
+		if englishStop[w] || koreanStop[w] || slicesContains(ys, w) || slicesContains(out, w) || isHangulWord(w) && len([]rune(w)) < 2 {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// sameMeaning reports whether two words of a swap say one thing: a shared
+// stem or thesaurus group (synonyms), or a Hangul word and the English
+// word it stands for.
+func sameMeaning(x, y string) bool {
+	if synonyms(x, y) {
+		return true
+	}
+	l := lex()
+	for _, p := range [][2]string{{x, y}, {y, x}} {
+		if isHangulWord(p[0]) && !isHangulWord(p[1]) && slicesContains(l.analyze(p[0]).bridgeStems, lexStem(p[1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// technicalWord reports whether w is a technical token: a number, a word
+// with digits or with - _ . inside, or a Latin word WordNet does not know
+// (a product's or a value's name: IfNotPresent, crlf, npm).
+func technicalWord(w string) bool {
+	if isHangulWord(w) {
+		return false
+	}
+	if strings.ContainsAny(w, "-_.") || strings.ContainsFunc(w, unicode.IsDigit) {
+		return true
+	}
+	return len(w) >= 2 && !modals[w] && len(lex().g.lookup(w)) == 0
+}
+
+// nounWord reports whether w names a thing (a noun, see modifierLike), or
+// is a Hangul word that stands for one.
+func nounWord(w string) bool {
+	if !isHangulWord(w) {
+		return !modifierLike(w)
+	}
+	for _, b := range lex().analyze(w).bridges {
+		if !modifierLike(b) {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesAny(xs []string, f func(string) bool) bool {
+	for _, x := range xs {
+		if f(x) {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesContains(xs []string, w string) bool {
+	for _, x := range xs {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}

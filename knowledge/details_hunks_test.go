@@ -1,0 +1,76 @@
+package knowledge
+
+import "testing"
+
+// TestPhraseSwapped: texts that are one text but for a phrase swapped are
+// told apart when the phrase is a detail (an error message, a value, a
+// name), not when a word gives way to a synonym or a phrase is added.
+func TestPhraseSwapped(t *testing.T) {
+	tests := []struct {
+		kind string
+		a, b string
+		want bool
+	}{
+		{"error message, three words for two",
+			"Large uploads from the app failed after about a minute with connection reset by peer in the client logs, while small ones went through: the balancer closes a request whose body is slow.",
+			"Large uploads from the app failed after about a minute with upstream prematurely closed connection in the client logs, while small ones went through: the balancer closes a request whose body is slow.", true},
+		{"a value said elsewhere too", "* text=auto\n*.sh text eol=lf\n*.bat text eol=crlf\nThe scripts were committed with LF.",
+			"* text=auto\n*.sh text eol=crlf\n*.bat text eol=crlf\nThe scripts were committed with LF.", true},
+		{"a name for a word", "Set imagePullPolicy to Always so that the kubelet pulls the tag on every start of the pod.",
+			"Set imagePullPolicy to IfNotPresent so that the kubelet pulls the tag on every start of the pod.", true},
+		{"a hyphenated value", "Mounting the directory read-only stops the container from changing anything in the shared copy.",
+			"Mounting the directory read-write stops the container from changing anything in the shared copy.", true},
+		{"Korean message", "야간 빌드가 결과물을 공유 폴더로 복사하는 단계에서 실패했고 로그에는 액세스가 거부되었습니다 라는 메시지만 남았다. 서비스 실행 계정을 도메인 계정으로 바꾸자 복사가 성공했다.",
+			"야간 빌드가 결과물을 공유 폴더로 복사하는 단계에서 실패했고 로그에는 디스크 공간이 부족합니다 라는 메시지만 남았다. 서비스 실행 계정을 도메인 계정으로 바꾸자 복사가 성공했다.", true},
+		{"a noun for a noun", "Jobs in the mailers queue never ran because the queue was missing from the config.",
+			"Jobs in the billing queue never ran because the queue was missing from the config.", true},
+		{"synonym", "Raise the limit when the pool is exhausted under load on the primary.", "Increase the limit when the pool is exhausted under load on the primary.", false},
+		{"modifier for modifier", "Private modules fail with 410 Gone from the checksum database here.", "Internal modules fail with 410 Gone from the checksum database here.", false},
+		{"a modal for a modal", "SameSite=None cookies must also be Secure, or Chrome rejects the cookie.", "SameSite=None cookies need to be Secure, or Chrome rejects the cookie.", false},
+		{"the same word twice for another", "Set GOPRIVATE for private Go modules. Private modules fail from sum.golang.org.", "Set GOPRIVATE for internal Go modules. Internal modules fail from sum.golang.org.", false},
+		{"a phrase added", "Large uploads failed after a minute with connection reset by peer in the client logs.",
+			"Large uploads from the phone app failed after a minute with connection reset by peer in the client logs.", false},
+		{"a Korean word for its English word", "커넥션 풀의 최대 수명을 wait_timeout 보다 짧게 잡는다.", "connection 풀의 최대 수명을 wait_timeout 보다 짧게 잡는다.", false},
+		{"texts far apart are not judged", "Large uploads failed after a minute with connection reset by peer.", "The balancer's idle timeout cut slow mobile uploads; raising it fixed the resets.", false},
+	}
+	for _, tt := range tests {
+		if got := phraseSwapped(seqTokens(tt.a), seqTokens(tt.b)); got != tt.want {
+			t.Errorf("%s: phraseSwapped = %v, want %v", tt.kind, got, tt.want)
+		}
+		if got := phraseSwapped(seqTokens(tt.b), seqTokens(tt.a)); got != tt.want {
+			t.Errorf("%s, b first: phraseSwapped = %v, want %v", tt.kind, got, tt.want)
+		}
+	}
+}
+
+// TestDetailsParsedSession11: the parses that session 11's own look-alikes
+// needed, each with a rewording that must still agree.
+func TestDetailsParsedSession11(t *testing.T) {
+	tests := []struct {
+		kind     string
+		a, b     string
+		conflict bool
+	}{
+		{"Windows path", `Set a shared prefix with npm config set prefix C:\tools\npm and add it to PATH.`, `Set a shared prefix with npm config set prefix C:\tools\node and add it to PATH.`, true},
+		{"rewording gives the file its folder", "Search agent-install.log for return value 3.", `Run msiexec /l*v C:\Temp\agent-install.log, then search it for return value 3.`, false},
+		{"rewording gives the path to a setting", "Point requests at /etc/ssl/certs/ca-certificates.crt.", "export REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt for requests.", false},
+		{"rewording multiplies a constant", "Use context.WithTimeout with time.Second.", "`ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)`", false},
+		{"a type's name in the plural", "Idle WebSocket connections close after 60s.", "Idle WebSockets close after 60s.", false},
+		{"a short flag's case", "Run `git clean -fdx` in the cleanup step.", "Run `git clean -fdX` in the cleanup step.", true},
+		{"a long flag's case is none", "Run `pip install --USER httpx`.", "Run `pip install --user httpx`.", false},
+		{"a stop word given as a setting's value", "Setting auto.offset.reset to earliest made it read from the start.", "Setting auto.offset.reset to none made it read from the start.", true},
+		{"an adjective's superlative is a value", "Set auto.offset.reset to earliest.", "Set auto.offset.reset to latest.", true},
+	}
+	for _, tt := range tests {
+		if got := DetailsConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {
+			t.Errorf("%s: DetailsConflict = %v, want %v", tt.kind, got, tt.conflict)
+		}
+	}
+	if pluralOf("getusers", "getuser", false) || !pluralOf("websockets", "websocket", true) {
+		t.Errorf("pluralOf: a lowerCamel name's plural is another member of an API, a PascalCase name's the same type")
+	}
+	a, b := ParseDetails("Setting auto.offset.reset to earliest before the first start."), ParseDetails("Set auto.offset.reset to earliest: the group reads history.")
+	if shared, _ := detailAgreement(a, b); shared < minSharedDetails {
+		t.Errorf("a setting and its value given in both: agreement %.1f, want %.1f or more", shared, minSharedDetails)
+	}
+}
