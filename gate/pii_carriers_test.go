@@ -17,7 +17,7 @@ func TestPIICarriers(t *testing.T) {
 		want string // comma-separated kinds; "" passes
 	}{
 		{"[www]\nenv[DB_PASS] = Gangnam!db2024", PIIPassword},
-		{"env[TOSS_SECRET_KEY] = live_sk_Z1aOwX7K8mYd2vQpLr5nTb9e", PIISecret},
+		{"env[TOSS_SECRET_KEY] = live_sk_Z1aOwX7K8mYd2vQpLr5nTb9e", PIIAPIToken}, // by its vendor's prefix now
 		{"env[APP_ENV] = production", ""},
 		{`os.environ["OPENAI_API_KEY"] = "Zq8vL2mKp4Tw9Rx3Nb7Yc1Hd"`, PIISecret},
 		{`os.environ["OPENAI_API_KEY"] = os.getenv("KEY_FROM_VAULT")`, ""},
