@@ -120,8 +120,10 @@ type DetailSet struct {
 	// Pascal are the atoms written in PascalCase (WebSocket, ConfigMap):
 	// names of types and products, which prose pluralises.
 	Pascal map[string]bool
-	// Seq are the text's words in order (seqTokens), for phraseSwapped.
-	Seq []string
+	// Seq are the text's words in order and SeqValues which of them are a
+	// key's value (seqTokens), for phraseSwapped.
+	Seq       []string
+	SeqValues []bool
 }
 
 // identToken is an identifier as written, for DetailSet.Parts.
@@ -180,7 +182,8 @@ var (
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
-		Parts: map[string][]string{}, Pascal: map[string]bool{}, Seq: seqTokens(text)}
+		Parts: map[string][]string{}, Pascal: map[string]bool{}}
+	d.Seq, d.SeqValues = seqTokens(text)
 	for _, w := range identToken.FindAllString(text, -1) {
 		parts := identParts(w)
 		if len(parts) >= 3 {

@@ -24,40 +24,67 @@ const (
 
 // seqTokens are a text's words in order, case-folded: Latin words and
 // numbers with their inner - _ . kept (read-only, utf8mb4, 1.25), Hangul
-// words without their particle or ending.
-func seqTokens(text string) []string {
-	var out []string
+// words without their particle or ending; values[i] says that word i is
+// a value given to a key written before it in lower case with a colon or an
+// equals sign (mode: restart, eol=lf, "policy": "Always"), not a sentence's
+// label (Fix: run).
+func seqTokens(text string) (words []string, values []bool) {
 	var b strings.Builder
-	hangul := false
-	flush := func() {
+	rs := []rune(text)
+	hangul, lower := false, true
+	var keyedBy rune // the ':' or '=' of a key before the next word, or 0
+	flush := func(i int) {
 		w := strings.TrimRight(b.String(), "-_.")
 		b.Reset()
+		wasLower := lower
+		lower = true
 		if w == "" {
 			return
 		}
 		if hangul {
 			w = trimKorean(w)
 		}
-		out = append(out, w)
+		// A value after a colon stands alone (mode: restart, or the end of a
+		// line); words after it make it a title's or a sentence's part
+		// (file watchers: raise the limit).
+		value := keyedBy == '=' || keyedBy == ':' && !wordFollows(rs, i)
+		words = append(words, w)
+		values = append(values, value)
+		keyedBy = 0
+		if i < len(rs) && (rs[i] == ':' || rs[i] == '=') && wasLower && !hangul && w[0] >= 'a' && w[0] <= 'z' {
+			keyedBy = rs[i] // not "413: raise", nor "Fix: run"
+		}
 	}
-	rs := []rune(text)
 	for i, r := range rs {
 		h := unicode.Is(unicode.Hangul, r)
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if b.Len() > 0 && h != hangul {
-				flush()
+				flush(i)
 			}
 			hangul = h
+			lower = lower && !unicode.IsUpper(r)
 			b.WriteRune(unicode.ToLower(r))
 		case strings.ContainsRune("-_.", r) && b.Len() > 0 && !hangul && i+1 < len(rs) && (unicode.IsLetter(rs[i+1]) || unicode.IsDigit(rs[i+1])):
 			b.WriteRune(r)
+		case b.Len() == 0 && keyedBy != 0 && strings.ContainsRune(" \t\"'", r):
+			// between a key's colon and its value
 		default:
-			flush()
+			if b.Len() == 0 {
+				keyedBy = 0
+			}
+			flush(i)
 		}
 	}
-	flush()
-	return out
+	flush(len(rs))
+	return words, values
+}
+
+// wordFollows reports whether rs[i:] goes on with a word on the same line.
+func wordFollows(rs []rune, i int) bool {
+	for ; i < len(rs) && (rs[i] == ' ' || rs[i] == '\t' || rs[i] == '"' || rs[i] == '\''); i++ {
+	}
+	return i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))
 }
 
 // seqOp is one step of a diff: a word of a kept (0), dropped (-1) or one of
@@ -65,6 +92,7 @@ func seqTokens(text string) []string {
 type seqOp struct {
 	kind int
 	word string
+	at   int // the word's index in a (kept, dropped) or in b (added)
 }
 
 // diffWords is the shortest edit script from a to b (Myers' O(ND)
@@ -114,20 +142,20 @@ func backtrack(a, b []string, trace [][]int, off int) []seqOp {
 		for x > px && y > py {
 			x--
 			y--
-			rev = append(rev, seqOp{0, a[x]})
+			rev = append(rev, seqOp{0, a[x], x})
 		}
 		if x == px {
 			y--
-			rev = append(rev, seqOp{+1, b[y]})
+			rev = append(rev, seqOp{+1, b[y], y})
 		} else {
 			x--
-			rev = append(rev, seqOp{-1, a[x]})
+			rev = append(rev, seqOp{-1, a[x], x})
 		}
 	}
 	for x > 0 && y > 0 {
 		x--
 		y--
-		rev = append(rev, seqOp{0, a[x]})
+		rev = append(rev, seqOp{0, a[x], x})
 	}
 	out := make([]seqOp, len(rev))
 	for i, op := range rev {
@@ -136,20 +164,20 @@ func backtrack(a, b []string, trace [][]int, off int) []seqOp {
 	return out
 }
 
-// phraseSwapped reports whether two texts, words in order, are one text
-// with a phrase swapped for another that is no rewording of it: a swap
-// (words dropped and words added in one place, seqBridgeJoin equal words
-// apart at most) whose two sides, stop words and synonyms left out, are
-// both left with words, and which swaps a technical word (digits, or - _ .
-// inside: read-only, read-write) or a name WordNet does not know
-// (IfNotPresent, crlf), a noun for a noun, or two words or more for two or
-// more (an error message told as another). A rewording this close swaps a
-// word for its synonym, a verb or a quality for another (caught, handled;
-// private, internal), or adds or drops words; it does not replace a
-// phrase.
-func phraseSwapped(a, b []string) bool {
-	maxD := min(seqMaxEdits, (len(a)+len(b))/seqEditShare)
-	ops, ok := diffWords(a, b, maxD)
+// phraseSwapped reports whether two texts (their DetailSet.Seq) are one
+// text with a phrase swapped for another that is no rewording of it: a
+// swap (words dropped and words added in one place, seqBridgeJoin equal
+// words apart at most) whose two sides, stop words and synonyms left out,
+// are both left with words, and which swaps a key's value (mode: restart,
+// mode: single), a technical word (digits, or - _ . inside: read-only,
+// read-write) or a name WordNet does not know (IfNotPresent, crlf), a noun
+// for a noun, or two words or more for two or more (an error message told
+// as another). A rewording this close swaps a word for its synonym, a verb
+// or a quality for another (caught, handled; private, internal), or adds
+// or drops words; it does not replace a phrase.
+func phraseSwapped(a, b DetailSet) bool {
+	maxD := min(seqMaxEdits, (len(a.Seq)+len(b.Seq))/seqEditShare)
+	ops, ok := diffWords(a.Seq, b.Seq, maxD)
 	if !ok {
 		return false
 	}
@@ -160,13 +188,16 @@ func phraseSwapped(a, b []string) bool {
 		}
 		// One swap: edits, and the short runs of equal words between them.
 		var dropped, added []string
+		value := false
 		j := i
 		for j < len(ops) {
-			if ops[j].kind != 0 {
-				if ops[j].kind < 0 {
-					dropped = append(dropped, ops[j].word)
+			if op := ops[j]; op.kind != 0 {
+				if op.kind < 0 {
+					dropped = append(dropped, op.word)
+					value = value || a.SeqValues[op.at]
 				} else {
-					added = append(added, ops[j].word)
+					added = append(added, op.word)
+					value = value || b.SeqValues[op.at]
 				}
 				j++
 				continue
@@ -180,7 +211,7 @@ func phraseSwapped(a, b []string) bool {
 			}
 			j = e
 		}
-		if swapDecisive(dropped, added) {
+		if swapDecisive(dropped, added, value) {
 			return true
 		}
 		i = j
@@ -188,9 +219,9 @@ func phraseSwapped(a, b []string) bool {
 	return false
 }
 
-// swapDecisive reports whether a swap of dropped for added words is no
-// rewording (see phraseSwapped).
-func swapDecisive(dropped, added []string) bool {
+// swapDecisive reports whether a swap of dropped for added words, value
+// when one is a key's value, is no rewording (see phraseSwapped).
+func swapDecisive(dropped, added []string, value bool) bool {
 	x, y := swapContent(dropped, added), swapContent(added, dropped)
 	for i := 0; i < len(x); i++ {
 		for j := 0; j < len(y); j++ {
@@ -205,7 +236,7 @@ func swapDecisive(dropped, added []string) bool {
 	if len(x) == 0 || len(y) == 0 {
 		return false
 	}
-	if len(x) >= 2 && len(y) >= 2 || slicesAny(x, technicalWord) || slicesAny(y, technicalWord) {
+	if value || len(x) >= 2 && len(y) >= 2 || slicesAny(x, technicalWord) || slicesAny(y, technicalWord) {
 		return true
 	}
 	return slicesAny(x, nounWord) && slicesAny(y, nounWord)

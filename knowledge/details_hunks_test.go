@@ -24,6 +24,10 @@ func TestPhraseSwapped(t *testing.T) {
 			"야간 빌드가 결과물을 공유 폴더로 복사하는 단계에서 실패했고 로그에는 디스크 공간이 부족합니다 라는 메시지만 남았다. 서비스 실행 계정을 도메인 계정으로 바꾸자 복사가 성공했다.", true},
 		{"a noun for a noun", "Jobs in the mailers queue never ran because the queue was missing from the config.",
 			"Jobs in the billing queue never ran because the queue was missing from the config.", true},
+		{"a key's value, a verb for a noun", "The hallway automation uses mode: restart, so each new motion event cancels the running delay and starts it again.",
+			"The hallway automation uses mode: single, so each new motion event cancels the running delay and starts it again.", true},
+		{"a label's word is no value", "Then: restart the service once the new unit file is in place and check its status in the journal.",
+			"Then: reload the service once the new unit file is in place and check its status in the journal.", false},
 		{"synonym", "Raise the limit when the pool is exhausted under load on the primary.", "Increase the limit when the pool is exhausted under load on the primary.", false},
 		{"modifier for modifier", "Private modules fail with 410 Gone from the checksum database here.", "Internal modules fail with 410 Gone from the checksum database here.", false},
 		{"a modal for a modal", "SameSite=None cookies must also be Secure, or Chrome rejects the cookie.", "SameSite=None cookies need to be Secure, or Chrome rejects the cookie.", false},
@@ -34,10 +38,10 @@ func TestPhraseSwapped(t *testing.T) {
 		{"texts far apart are not judged", "Large uploads failed after a minute with connection reset by peer.", "The balancer's idle timeout cut slow mobile uploads; raising it fixed the resets.", false},
 	}
 	for _, tt := range tests {
-		if got := phraseSwapped(seqTokens(tt.a), seqTokens(tt.b)); got != tt.want {
+		if got := phraseSwapped(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.want {
 			t.Errorf("%s: phraseSwapped = %v, want %v", tt.kind, got, tt.want)
 		}
-		if got := phraseSwapped(seqTokens(tt.b), seqTokens(tt.a)); got != tt.want {
+		if got := phraseSwapped(ParseDetails(tt.b), ParseDetails(tt.a)); got != tt.want {
 			t.Errorf("%s, b first: phraseSwapped = %v, want %v", tt.kind, got, tt.want)
 		}
 	}

@@ -128,7 +128,7 @@ func proseConflict(a, b DetailSet) bool {
 		return false
 	}
 	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
-		phraseSwapped(a.Seq, b.Seq) {
+		phraseSwapped(a, b) {
 		return true
 	}
 	for x := range a.Names {
