@@ -33,12 +33,28 @@ var (
 )
 
 // TestInstructionsModelGrid compares settings by their out-of-fold
-// figures on the tuning part (PUMASI_MODEL_GRID=1).
+// figures on the tuning part (PUMASI_MODEL_GRID=1). PUMASI_MODEL_GRID=file
+// prints instead the recall of a model that never read the writer of the
+// text it scores (outOfFile), the honest figure for an unseen batch;
+// PUMASI_MODEL_WIDE=1 trains on every tuning file but the confirmation
+// batch.
 func TestInstructionsModelGrid(t *testing.T) {
 	if os.Getenv("PUMASI_MODEL_GRID") == "" {
 		t.Skip("set PUMASI_MODEL_GRID=1")
 	}
 	samples := modelSamples(t)
+	if os.Getenv("PUMASI_MODEL_GRID") == "file" {
+		scores := outOfFile(samples)
+		line := "out-of-file:"
+		for _, fa := range []float64{0.002, 0.0035, 0.005, 0.01} {
+			modelMaxFalseAlarms = fa
+			th, r, _ := pickThreshold(samples, scores)
+			line += fmt.Sprintf(" recall %.3f at %.2f%% (th %.2f)", r, 100*fa, th)
+		}
+		modelMaxFalseAlarms = 0.002
+		t.Log(line)
+		return
+	}
 	for _, ep := range []int{20, 40} {
 		for _, rate := range []float64{0.05} {
 			for _, l2 := range []float64{2e-3, 3e-3, 5e-3} {
@@ -59,8 +75,28 @@ func TestInstructionsModelGrid(t *testing.T) {
 	}
 }
 
+// loadModelTraining returns the model's training set: the tuning part of
+// testdata/gate (loadGateCorpus) and, with PUMASI_MODEL_WIDE set, every
+// other tuning file but the confirmation batch.
+func loadModelTraining(t *testing.T) []gateCase {
+	t.Helper()
+	out := loadGateCorpus(t)
+	if os.Getenv("PUMASI_MODEL_WIDE") == "" {
+		return out
+	}
+	for _, g := range []string{"../testdata/gate/calibration/*.jsonl", "../testdata/gate/was-heldout/*.jsonl"} {
+		for _, c := range globCases(t, g) {
+			if c.file != "was-heldout-injection14.jsonl" {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 type modelSample struct {
 	id    string
+	file  string
 	units [][]string
 	y     float64
 }
@@ -68,10 +104,10 @@ type modelSample struct {
 func modelSamples(t *testing.T) []modelSample {
 	t.Helper()
 	var out []modelSample
-	for _, c := range loadGateCorpus(t) {
+	for _, c := range loadModelTraining(t) {
 		title, content := strings.TrimSpace(norm.NFC.String(c.Title)), strings.TrimSpace(norm.NFC.String(c.Content))
 		v := newViews(title + "\n" + content)
-		s := modelSample{id: c.ID, units: modelUnits(&v)}
+		s := modelSample{id: c.ID, file: c.file, units: modelUnits(&v)}
 		if c.Want == "injection" {
 			s.y = 1
 		}
@@ -221,6 +257,32 @@ func outOfFold(samples []modelSample) []float64 {
 		m := trainModel(train)
 		for i, s := range samples {
 			if i%modelFolds == k {
+				scores[i] = m.maxScore(s.units)
+			}
+		}
+	}
+	return scores
+}
+
+// outOfFile returns the score of every sample by a model trained without
+// its file: each file was written by another writer, so this is the
+// figure of text from a writer the model never read.
+func outOfFile(samples []modelSample) []float64 {
+	scores := make([]float64, len(samples))
+	files := map[string]bool{}
+	for _, s := range samples {
+		files[s.file] = true
+	}
+	for f := range files {
+		var train []modelSample
+		for _, s := range samples {
+			if s.file != f {
+				train = append(train, s)
+			}
+		}
+		m := trainModel(train)
+		for i, s := range samples {
+			if s.file == f {
 				scores[i] = m.maxScore(s.units)
 			}
 		}
