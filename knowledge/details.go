@@ -332,6 +332,16 @@ func (d DetailSet) addSetting(key, val string) {
 }
 
 func (d DetailSet) addAtom(t string) string {
+	if t = atomKey(t); t != "" {
+		d.Atoms[t] = true
+	}
+	return t
+}
+
+// atomKey is t as an atom of DetailSet.Atoms: trimmed of . : , =, a number
+// without its v, thousands' commas and leading zeros; "" when it holds no
+// letter or digit.
+func atomKey(t string) string {
 	t = strings.Trim(t, ".:,=")
 	if !strings.ContainsFunc(t, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return ""
@@ -342,7 +352,6 @@ func (d DetailSet) addAtom(t string) string {
 			t = "0" + t
 		}
 	}
-	d.Atoms[t] = true
 	return t
 }
 

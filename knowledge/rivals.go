@@ -74,7 +74,7 @@ func DetailsConflict(a, b DetailSet) bool {
 		}
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
-		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a.Spans, b.Spans) || spansSubstituted(a.Spans, b.Spans)
+		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag
@@ -175,48 +175,6 @@ func setOf(s []string) map[string]bool {
 	return m
 }
 
-// spansSubstituted reports whether two texts' code spans follow one
-// template with another filler: as many spans in each, and a span of one,
-// not in the other, that shares a word with one of the other's and is
-// about as long (`apk add tzdata` and `apt-get install -y tzdata`: a
-// finding for alpine told again for debian), both plain ASCII (not a
-// translation's placeholder).
-func spansSubstituted(a, b []string) bool {
-	if len(a) != len(b) || len(a) < 2 {
-		return false
-	}
-	for _, x := range a {
-		if slices.Contains(b, x) || !isASCII(x) {
-			continue
-		}
-		tx := spanTokens(x)
-		for _, y := range b {
-			if slices.Contains(a, y) || !isASCII(y) {
-				continue
-			}
-			ty := spanTokens(y)
-			if len(tx) < 2 || len(ty) < 2 || len(tx)-len(ty) > 1 || len(ty)-len(tx) > 1 || extends(tx, ty) || extends(ty, tx) {
-				continue
-			}
-			for _, t := range tx {
-				if slices.Contains(ty, t) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 // numbersRival reports whether the two texts give one thing (the word
 // before a number) numbers that differ, each a number the other does not
 // give it: PostgreSQL 12 and PostgreSQL 13, a timeout of 10s and of 10ms.
@@ -245,98 +203,6 @@ func exclusive(xs, ys []string) []string {
 		}
 	}
 	return out
-}
-
-// spansRival reports whether a code span of one text and one of the other,
-// neither in the other text, start alike (the same command and subcommand,
-// or key and operator) and neither extends the other: the same command
-// written with another flag, value or argument.
-func spansRival(a, b []string) bool {
-	in := func(s string, set []string) bool {
-		for _, x := range set {
-			if x == s {
-				return true
-			}
-		}
-		return false
-	}
-	for _, x := range a {
-		if in(x, b) {
-			continue
-		}
-		tx := spanTokens(x)
-		if len(tx) == 0 {
-			continue // a span of separators only: `||`, `( )`
-		}
-		for _, y := range b {
-			if in(y, a) {
-				continue
-			}
-			ty := spanTokens(y)
-			if len(ty) == 0 {
-				continue
-			}
-			if oneTokenApart(tx, ty) || reordered(tx, ty) {
-				return true
-			}
-			if tx[0] != ty[0] || extends(tx, ty) || extends(ty, tx) {
-				continue
-			}
-			// A key and its value (encoding=, cron:), or a command and its
-			// subcommand (git push, uv sync).
-			key := strings.HasSuffix(tx[0], "=") || strings.HasSuffix(tx[0], ":")
-			if !(key && len(tx) >= 2 && len(ty) >= 2 || len(tx) >= 3 && len(ty) >= 3 && tx[1] == ty[1]) {
-				continue
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// oneTokenApart reports whether two commands of as many words (three or
-// more) differ in one word, both plain ASCII: `kill -15 <pid>` and `kill -9 <pid>`, `CREATE
-// INDEX CONCURRENTLY` and `DROP INDEX CONCURRENTLY`.
-func oneTokenApart(a, b []string) bool {
-	if len(a) != len(b) || len(a) < 3 {
-		return false
-	}
-	differ := 0
-	for i := range a {
-		if a[i] != b[i] {
-			if !isASCII(a[i]) || !isASCII(b[i]) {
-				return false
-			}
-			differ++
-		}
-	}
-	return differ == 1
-}
-
-// reordered reports whether two commands of one program hold the same
-// words in another order (`ffmpeg -ss 10 -i in.mp4` and `ffmpeg -i in.mp4
-// -ss 10`: a seek on the input, then one on the output): where an option
-// stands is what such a finding tells.
-func reordered(a, b []string) bool {
-	if len(a) != len(b) || len(a) < 3 || a[0] != b[0] || slices.Equal(a, b) {
-		return false
-	}
-	sa, sb := slices.Clone(a), slices.Clone(b)
-	slices.Sort(sa)
-	slices.Sort(sb)
-	return slices.Equal(sa, sb)
-}
-
-// extends reports whether token list long holds all of short, in a row
-// (`kubectl rollout restart` in `kubectl rollout restart deployment/api`,
-// `0 0 * * *` in `cron: '0 0 * * *'`).
-func extends(long, short []string) bool {
-	for i := 0; i+len(short) <= len(long); i++ {
-		if slices.Equal(long[i:i+len(short)], short) {
-			return true
-		}
-	}
-	return false
 }
 
 // alnumOf is an atom's letters and digits, without its punctuation.

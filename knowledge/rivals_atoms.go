@@ -26,7 +26,7 @@ func atomsRival(x, y string) bool {
 		// placeholder).
 		return alnumOf(x) == alnumOf(y) || similarWords(x, y)
 	}
-	if qualifies(x, y) || qualifies(y, x) {
+	if qualifies(x, y) || qualifies(y, x) || givenValue(x, y) || givenValue(y, x) {
 		return false
 	}
 	if strings.ContainsAny(x, `/\`) && strings.ContainsAny(y, `/\`) {
@@ -127,6 +127,23 @@ func insertedVariant(long, short string) bool {
 // (5*time.Second, time.Second).
 func qualifies(long, short string) bool {
 	return len(long) > len(short) && strings.HasSuffix(long, short) && strings.ContainsAny(long[len(long)-len(short)-1:][:1], `.:/\=*`)
+}
+
+// givenValue reports whether long is short given a value or a port
+// (fs.trash.interval=1440, fs.trash.interval; smtp.gmail.com:587,
+// smtp.gmail.com): the same setting or host, whose values the texts'
+// settings and numbers compare.
+func givenValue(long, short string) bool {
+	if len(long) <= len(short)+1 || !strings.HasPrefix(long, short) {
+		return false
+	}
+	switch rest := long[len(short)+1:]; long[len(short)] {
+	case '=':
+		return true
+	case ':':
+		return isNumber(rest)
+	}
+	return false
 }
 
 // pluralOf reports whether x is y with a plural's s, y a type's or a
