@@ -360,10 +360,18 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// by a failing floor mid-session, 36/45): tuning data since session
 		// 11 (was-heldout/gate11.jsonl, calibration/was-heldout-injection14.jsonl,
 		// sha256 39c841b2… and 5dd548f5… while held out), floors at look 2.
+		// Session 11 (gatecls11): rules read from its odd-numbered misses
+		// (columns named in a table's header, the DVLA licence, a token's
+		// claims, a credential's host, documentation's dummies):
+		// placeholders 37 → 42/45, PII 53 → 54/55.
 		{"tuning/was-heldout-gate11", "testdata/gate/was-heldout/gate11.jsonl", globCases(t, "../testdata/gate/was-heldout/gate11.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.822, "narrative": 0.95, "platitude": 0.975, "pii": 0.963}, false},
+			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.975, "pii": 0.981}, false},
+		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
+		// stage, for "password s3cret" in a .netrc line on api.example.com,
+		// which is documentation's placeholder: attempts 87 → 86/100 (the
+		// instructions stage does not read its heading as an attempt).
 		{"tuning/was-heldout14", "testdata/gate/calibration/was-heldout-injection14.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection14.jsonl"),
-			map[string]float64{"good": 0.97, "injection": 0.87}, false},
+			map[string]float64{"good": 0.97, "injection": 0.86}, false},
 		// own13 (inj11, session 11): 83 attempts (override, concealment,
 		// exfiltration, remote scripts, memory and agent-settings poisoning,
 		// registry switches, credential phishing; in 12 disguises: plain,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -30,6 +31,20 @@ type tally struct{ n, right int }
 func judge(t *testing.T, cases []gateCase) figures {
 	t.Helper()
 	f := figures{n: map[string]int{}, right: map[string]int{}, stages: map[string]map[string]int{}, kindsOK: map[string]int{}}
+	// A set whose writer had no label for a host's address (every set
+	// before gate11) is judged without the ip_address the gate names
+	// beside a credential: its labels name the credential alone.
+	ipLabelled := false
+	for _, c := range cases {
+		ipLabelled = ipLabelled || slices.Contains(c.Kinds, "ip")
+	}
+	piiKinds := func(res Result) []string {
+		ks := piiKinds(res)
+		if !ipLabelled {
+			ks = slices.DeleteFunc(ks, func(k string) bool { return k == PIIIPAddress })
+		}
+		return ks
+	}
 	for _, c := range cases {
 		res := Check(c.Title, c.Content)
 		if res.Specificity < 0 || res.Specificity > 1 {
@@ -113,6 +128,10 @@ func kindFamily(k string) string {
 		return k
 	case PIICard:
 		return "card"
+	case PIIIPAddress:
+		return "ip"
+	case PIIDriverLicence:
+		return "licence"
 	case PIIUSSSN, PIIKoreanRRN, PIINationalID:
 		return "national_id"
 	}
@@ -325,7 +344,9 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // the address alone (23 of 53 at the move, session 11). Less is a
 // regression; the gap is tuning work (every kind a refusal names helps the
 // contributor redact it).
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 30}
+// Session 11 (gatecls11): ip_address beside a credential's or a mail's
+// line, a token's claims, table columns and the DVLA licence: 30 → 46.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 46}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -127,7 +127,7 @@ var piiRules = []piiRule{
 	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), placeholder: emailPlaceholder},
 	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
-	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, digits: true},
+	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reCPF, valid: issuedCPF, near: cpfNamed, placeholder: idPlaceholder, example: personalExempt},
@@ -135,6 +135,8 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
+	{kind: PIINationalID, re: reHMRCExample, placeholder: standalone},
+	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedUK},
 	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
 	// Before cards: an IMEI passes Luhn's check too.
@@ -208,6 +210,8 @@ func scanPII(text string) (map[string]bool, int) {
 	// covered keeps one kind from claiming digits another already matched
 	// (a card number's digits also look like a phone number).
 	var covered [][2]int
+	// spans are the matches that count, for the kinds named beside them.
+	var spans [][2]int
 	overlaps := func(lo, hi int) bool {
 		for _, c := range covered {
 			if lo < c[1] && c[0] < hi {
@@ -272,8 +276,17 @@ func scanPII(text string) (map[string]bool, int) {
 				continue
 			}
 			found[r.kind] = true
+			spans = append(spans, [2]int{loc[0], loc[1]})
+			if r.kind == PIIJWT {
+				for k := range jwtClaims(m) {
+					found[k] = true
+				}
+			}
 			covered = append(covered, [2]int{loc[0], loc[1]})
 		}
+	}
+	if len(spans) > 0 && ipNear(text, spans) {
+		found[PIIIPAddress] = true
 	}
 	return found, documented
 }

@@ -41,7 +41,9 @@ func issuedCPF(m string) bool {
 // letters and six to eight digits (Korea's M12345678, India's, the
 // Schengen states'), eight or nine digits (the US, the UK), or nine
 // characters of Germany's alphabet.
-var rePassportNo = regexp.MustCompile(`\b(?:[A-Z]{1,2}\d{6,8}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8})\b`)
+// Korea's passports issued since December 2021 put a letter inside
+// (M123A4567).
+var rePassportNo = regexp.MustCompile(`\b(?:[A-Z]{1,2}\d{6,8}|[A-Z]\d{3}[A-Z]\d{4}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8})\b`)
 
 // passportWords name a passport in the languages tickets are written in.
 var passportWords = []string{"passport", "passports", "여권", "护照", "護照", "パスポート", "reisepass", "passeport", "pasaporte", "passaporto", "paszport"}
@@ -52,7 +54,10 @@ var passportWords = []string{"passport", "passports", "여권", "护照", "護�
 // lifetime is 31536000 seconds" gives a duration.
 func passportNamed(text string, lo, hi int) bool {
 	if !wordsNear(text, lo, hi, passportWords) {
-		return false
+		// Farther off, in a text that names passports, a number of
+		// letters and digits counts beside its holder's name (a
+		// notebook's output "M48217653 (정민호)").
+		return strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 && containsAny(strings.ToLower(text), passportWords) && ownerNear(text, lo, hi)
 	}
 	if strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 {
 		return true

@@ -135,7 +135,7 @@ func ninoNamed(text string, lo, hi int) bool {
 			return true
 		}
 	}
-	return false
+	return columnNamed(text, lo, ninoFieldWords)
 }
 
 // fieldWords lowercases s with identifiers split into words: _, -, . and

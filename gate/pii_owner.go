@@ -30,7 +30,10 @@ var ownerWords = []string{"customer", "customers", "customer's", "patient", "pat
 // syllables with 님 or 씨.
 var rePersonName = regexp.MustCompile(`\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.? [A-Z][a-z]+|` +
 	`\b[A-Z][a-z]+(?: [A-Z][a-z]+){1,2}(?:'s|’s|,|:| \()|` +
-	`[가-힣]{2,4} ?(?:님|씨)(?:의|은|는|이|가|\s|$)`)
+	`[가-힣]{2,4} ?(?:님|씨)(?:의|은|는|이|가|\s|$)|` +
+	// A Korean full name in brackets after its value: a surname and
+	// two syllables.
+	`\([김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형계피두감음빈동온호범좌팽승간상갈시화견당]{1}[가-힣]{2}\)`)
 
 // ownerNear reports an owner of the value at text[lo:hi] in its own
 // sentence and near it.

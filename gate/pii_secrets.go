@@ -98,7 +98,7 @@ func secretPlaceholder(v string) bool {
 	}
 	l := strings.ToLower(v)
 	switch {
-	case len(v) < 4, placeholderSecrets[l], samplePassword(l), docSecrets[v]:
+	case len(v) < 4, placeholderSecrets[l], samplePassword(l), docSecrets[v], leetPlaceholder(l):
 		return true
 	case strings.ContainsAny(v[:1], "$<{%([*/?"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
 		return true
@@ -122,8 +122,9 @@ func secretPlaceholder(v string) bool {
 }
 
 var (
-	reDottedName  = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$`)
-	rePasswordKey = regexp.MustCompile(`(?i)(?:password|passwd|pwd|_pass)` + assignSep + `|\s-p'?`)
+	reDottedName = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$`)
+	// The command line's -p is lower case: mysql's -P gives a port.
+	rePasswordKey = regexp.MustCompile(`(?i:(?:password|passwd|pwd|_pass)` + assignSep + `)|\s-p'?`)
 )
 
 // assignSep is what stands between a setting's name and its value in the
@@ -159,10 +160,12 @@ func urlPasswordPlaceholder(m string) bool {
 // settingPasswordPlaceholder passes password settings whose value is a
 // placeholder (password: ${DB_PASSWORD}, POSTGRES_PASSWORD=postgres).
 func settingPasswordPlaceholder(m string) bool {
-	loc := rePasswordKey.FindStringIndex(m)
-	if loc == nil {
+	all := rePasswordKey.FindAllStringIndex(m, -1)
+	if all == nil {
 		return true
 	}
+	// The value follows the last key: "mysql -h db -P 3306 -uroot -p…".
+	loc := all[len(all)-1]
 	v := m[loc[1]:]
 	// A YAML value may open with & (an anchor's sign, quoted or not); in
 	// a URL's query, "&name=" after an empty password is the next field.
