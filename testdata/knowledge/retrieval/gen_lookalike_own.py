@@ -294,15 +294,200 @@ item("port-ko-code", "port", "ko", "code",
  "호스트 5432 충돌: 컨테이너 포트를 5433 으로 매핑",
  "로컬에 PostgreSQL 이 깔린 PC 는 호스트 5432 를 이미 쓰고 있어서, 앱이 컨테이너 대신 로컬 DB 에 붙고 인증 오류가 난다. compose 에서 `\"5433:5432\"` 로 매핑하고 localhost:5433 으로 접속하자.")
 
+
+# ---- batch 2: written after batch 1's rules landed, measured once before
+# any change for it (an honest estimate of what batch 1 taught) ----
+ITEMS2 = []
+def item2(*a):
+    ITEMS2.append(a)
+
+item2("b2-num-en-yaml", "number", "en", "code",
+ "HPA never scales past three pods under load",
+ "During the sale the checkout deployment stayed at three pods while CPU sat at 95 percent, and latency climbed. The HorizontalPodAutoscaler was doing its job; its upper bound was the limit:\n\n```yaml\nspec:\n  minReplicas: 2\n  maxReplicas: 3\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target:\n        type: Utilization\n        averageUtilization: 70\n```\n\nRaise maxReplicas to what the node pool can hold, and check the cluster autoscaler's node group maximum too, or new pods stay pending.",
+ "maxReplicas: 3", "maxReplicas: 30",
+ "maxReplicas caps the autoscaler during traffic peaks",
+ "Checkout stuck at three pods with CPU at 95 percent: the HPA had `maxReplicas: 3` (minReplicas 2, averageUtilization 70). Set maxReplicas to what the node pool fits and raise the node group maximum of the cluster autoscaler as well, otherwise extra pods remain pending.")
+item2("b2-num-ko-prose", "number", "ko", "prose",
+ "JVM 컨테이너가 메모리 제한에 걸려 재시작됨",
+ "메모리 제한을 2GiB 로 둔 컨테이너의 자바 서비스가 부하가 걸리면 OOMKilled 로 재시작됐다. JDK 11 이후의 JVM 은 컨테이너 제한을 읽지만 기본 최대 힙은 제한의 25 퍼센트뿐이고, 우리는 -Xmx 를 따로 줘서 힙만 1800m 으로 잡아 두었다. 힙 밖의 메타스페이스, 스레드 스택, 다이렉트 버퍼가 나머지를 넘긴 것이다. -Xmx 대신 MaxRAMPercentage 를 75 정도로 두면 힙 밖 메모리를 위한 여유가 남는다.",
+ "75", "90",
+ "컨테이너에서는 -Xmx 대신 MaxRAMPercentage",
+ "2GiB 제한 컨테이너에서 -Xmx 로 힙을 1800m 까지 잡으니 메타스페이스, 스레드 스택, 다이렉트 버퍼 같은 힙 밖 메모리 때문에 OOMKilled 가 났다. JDK 11+ 는 기본 힙을 제한의 25 퍼센트로 잡는데, MaxRAMPercentage 를 75 정도로 주면 힙 밖 메모리 몫이 남는다.")
+item2("b2-ver-en-prose", "version", "en", "prose",
+ "Terraform state written by a newer CLI breaks an older pipeline",
+ "After one engineer ran terraform apply locally with Terraform 1.6, the CI pipeline, still pinned to 1.5, refused every plan because the state file had been written by a newer version. State is forward-only: an older CLI will not read state that a newer one upgraded. Pin the version for everyone with a required_version constraint and a .terraform-version file, and upgrade CI before anyone applies with the new release.",
+ "1.6", "1.4",
+ "Pin Terraform so a local apply cannot upgrade the state",
+ "Someone applied with Terraform 1.6 on a laptop, and CI on 1.5 then failed every plan: state upgraded by a newer CLI cannot be read by an older one. Pin the version (required_version plus a .terraform-version file) and move CI to the new release before anyone applies with it.")
+item2("b2-ver-ko-code", "version", "ko", "code",
+ "Go 모듈에서 toolchain 줄이 추가되어 빌드가 멈춤",
+ "로컬에서 go get 을 한 뒤 go.mod 에 toolchain 줄이 생겼고, 사내 CI 의 오래된 Go 가 새 툴체인을 내려받으려다 프록시 차단으로 실패했다.\n\n```\ngo 1.21\ntoolchain go1.22.3\n```\n\nGo 1.21 부터 go 줄은 최소 요구 버전이고, toolchain 줄이 더 높으면 go 명령이 그 버전을 받아서 다시 실행한다. CI 의 Go 를 맞춰 올리거나, 사내 환경에서는 GOTOOLCHAIN=local 로 자동 다운로드를 끄면 된다.",
+ "go1.22.3", "go1.23.1",
+ "toolchain 줄 때문에 CI 가 새 Go 를 받으려 함",
+ "go.mod 에 `toolchain go1.22.3` 이 붙으면 Go 1.21 이상의 go 명령은 그 툴체인을 내려받아 재실행하려 한다. 프록시가 막힌 CI 에서는 그 다운로드가 실패하니, CI 의 Go 를 올리거나 GOTOOLCHAIN=local 로 자동 다운로드를 끈다.")
+item2("b2-id-en-prose", "identifier", "en", "prose",
+ "Event handler runs twice after a React component re-renders",
+ "Clicking save sent two requests after we moved the listener setup into a custom hook. The hook added the listener with window.addEventListener inside an effect but its cleanup called removeEventListener with a new arrow function, which never matches the one registered, so every re-render stacked another listener. Keep the handler in a variable, or in a ref, and pass that same function to both calls.",
+ "removeEventListener", "dispatchEvent",
+ "removeEventListener needs the same function object",
+ "Our save button fired twice because the custom hook's cleanup passed a fresh arrow function to removeEventListener, which matches nothing, so window.addEventListener piled up listeners on every re-render. Store the handler (variable or ref) and pass the identical function to both.")
+item2("b2-id-ko-prose", "identifier", "ko", "prose",
+ "Postgres 에서 정렬 순서가 운영과 개발이 다름",
+ "같은 쿼리의 ORDER BY 결과가 개발 PC 와 운영 DB 에서 달랐다. 운영 DB 는 ko_KR.UTF-8 콜레이션으로 만들어졌고 개발용 컨테이너는 C 콜레이션이어서 대소문자와 한글의 정렬 규칙이 달랐던 것이다. 컨테이너를 만들 때 같은 로케일로 initdb 하거나, 정렬이 중요한 컬럼에 COLLATE 를 명시하면 환경마다 결과가 같아진다.",
+ "ko_KR.UTF-8", "en_US.UTF-8",
+ "콜레이션 차이로 ORDER BY 결과가 달라짐",
+ "운영은 ko_KR.UTF-8, 개발 컨테이너는 C 콜레이션이라 ORDER BY 정렬이 서로 달랐다. 같은 로케일로 initdb 하거나 중요한 컬럼에 COLLATE 를 적어 두자.")
+item2("b2-path-en-code", "path", "en", "code",
+ "SSH agent forwarding works in a terminal but not in VS Code",
+ "git pull over SSH worked in a terminal but failed with Permission denied (publickey) from the editor's integrated terminal on the same machine. The editor had been started from the desktop, whose environment lacked the agent socket, so SSH_AUTH_SOCK was empty there. Pointing SSH at the agent explicitly in the client config fixed both:\n\n```\nHost github.com\n  IdentityAgent ~/.1password/agent.sock\n```\n\nssh -v shows which agent and which keys were offered.",
+ "~/.1password/agent.sock", "~/.ssh/agent.sock",
+ "Set IdentityAgent when the editor lacks SSH_AUTH_SOCK",
+ "The integrated terminal of an editor launched from the desktop had no SSH_AUTH_SOCK, so git pull got Permission denied (publickey) while a normal terminal worked. Adding `IdentityAgent ~/.1password/agent.sock` under Host github.com in the SSH config made both work; ssh -v lists the keys offered.")
+item2("b2-path-ko-prose", "path", "ko", "prose",
+ "맥에서 Homebrew 로 설치한 도구가 빌드 스크립트에서 안 보임",
+ "애플 실리콘 맥에서 Homebrew 로 설치한 protoc 을 빌드 스크립트가 찾지 못했다. 인텔 맥과 달리 애플 실리콘에서는 Homebrew 가 /opt/homebrew 아래에 설치되는데, 스크립트가 옛날 경로를 직접 적어 두고 있었다. 경로를 적지 말고 brew --prefix 로 구하거나 셸 설정에 brew shellenv 를 넣어 PATH 를 맞추는 게 안전하다.",
+ "/opt/homebrew", "/usr/local/homebrew",
+ "애플 실리콘의 Homebrew 경로는 /opt/homebrew",
+ "애플 실리콘 맥에서는 Homebrew 가 /opt/homebrew 에 깔려서, 옛 경로를 박아 둔 빌드 스크립트가 protoc 을 못 찾았다. brew --prefix 로 경로를 구하거나 brew shellenv 로 PATH 를 설정하자.")
+item2("b2-ck-en-json", "config_key", "en", "code",
+ "TypeScript path aliases work in the editor but fail at runtime",
+ "Imports such as @app/db compiled and resolved in the editor, but node crashed at start with Cannot find module '@app/db'. The aliases were declared in tsconfig.json, which only tells the compiler how to resolve them; tsc does not rewrite the import strings in its output:\n\n```json\n{\n  \"compilerOptions\": {\n    \"baseUrl\": \"src\",\n    \"paths\": {\"@app/*\": [\"*\"]}\n  }\n}\n```\n\nUse a bundler, tsc-alias after the build, or Node's own subpath imports in package.json so the runtime resolves them too.",
+ "\"paths\"", "\"rootDirs\"",
+ "tsconfig paths are not rewritten by tsc",
+ "Node failed with Cannot find module '@app/db' although the editor resolved it: `\"paths\": {\"@app/*\": [\"*\"]}` with `\"baseUrl\": \"src\"` in tsconfig.json only guides the compiler, and tsc leaves the import strings as they are. Bundle, run tsc-alias after building, or use package.json subpath imports.")
+item2("b2-ck-ko-prose", "config_key", "ko", "prose",
+ "Elasticsearch 검색 결과가 1만 건 이후로 안 나옴",
+ "관리 화면에서 검색 결과를 페이지로 넘기다 보면 1만 건을 넘는 순간 Result window is too large 오류가 났다. from 과 size 로 페이지를 넘기는 방식은 index.max_result_window 를 넘을 수 없고 기본값은 10000 이다. 값을 키우면 메모리를 많이 쓰므로, 깊은 페이지는 search_after 와 정렬 키를 이용하고 전체를 내보낼 때는 point in time 과 함께 쓰는 편이 낫다.",
+ "index.max_result_window", "index.max_inner_result_window",
+ "Result window is too large: search_after 로 깊은 페이지 넘기기",
+ "from 과 size 로 1만 건을 넘겨 넘기면 index.max_result_window(기본 10000) 때문에 Result window is too large 가 난다. 값을 올리기보다 search_after 와 정렬 키로 넘기고, 전체 내보내기에는 point in time 을 함께 쓰자.")
+item2("b2-flag-en-prose", "flag", "en", "prose",
+ "docker build keeps using a stale base image",
+ "A security fix in the upstream base image never reached our images although CI rebuilt them every night. The builder reused its cached copy of the base tag because nothing in the Dockerfile had changed, so the FROM layer was never fetched again. Adding --pull to the nightly docker build makes the builder check the registry for a newer base image each time; --no-cache alone would rebuild every layer but still use the local base.",
+ "--pull", "--squash",
+ "Nightly builds need docker build --pull",
+ "Nightly CI rebuilds kept an outdated base image because the builder took the cached base tag when the Dockerfile was unchanged. docker build --pull checks the registry for a newer base every run; --no-cache rebuilds the layers but keeps the local base.")
+item2("b2-flag-ko-code", "flag", "ko", "code",
+ "kubectl 로 지운 파드가 Terminating 에서 멈춤",
+ "노드가 죽은 뒤 그 노드의 파드를 지우자 계속 Terminating 상태로 남았다. kubelet 이 응답하지 않으면 API 서버는 종료 확인을 받지 못해 객체를 지우지 않는다. 노드가 정말 죽었다는 것을 확인한 뒤에만 강제로 지운다.\n\n```sh\nkubectl delete pod api-7d9f --grace-period=0 --force\n```\n\nStatefulSet 파드를 강제로 지우면 같은 이름의 파드가 두 개 뜰 수 있으니 특히 조심한다.",
+ "--grace-period=0", "--grace-period=30",
+ "죽은 노드의 파드가 Terminating 에 남을 때",
+ "kubelet 이 응답하지 않는 노드의 파드는 삭제해도 Terminating 에 머문다. 노드가 죽은 것을 확인했다면 `kubectl delete pod api-7d9f --grace-period=0 --force` 로 지우되, StatefulSet 파드는 같은 이름이 둘 뜰 수 있어 조심하자.")
+item2("b2-err-en-prose", "error_string", "en", "prose",
+ "Cron job fails only on the first day of the month",
+ "A billing export scheduled for midnight failed on the first of each month with relation does not exist in its log, and ran fine on every other day. On that day a maintenance job renamed last month's partition and created the new one a few minutes after midnight, so the export queried a table that was not there yet. Moving the export to run after the partition job, and making it check for the partition first, stopped the monthly failures.",
+ "relation does not exist", "deadlock detected",
+ "Monthly export ran before the new partition existed",
+ "On the first of each month our midnight billing export logged relation does not exist: the maintenance job rotating partitions created the new one a few minutes after midnight. Schedule the export after the partition job and check that the partition exists.")
+item2("b2-err-ko-prose", "error_string", "ko", "prose",
+ "사내 프록시 뒤에서 npm install 이 인증서 오류로 실패",
+ "회사망에서 npm install 을 하면 UNABLE_TO_GET_ISSUER_CERT_LOCALLY 오류로 패키지를 받지 못했다. 사내 프록시가 TLS 를 다시 서명하는데 Node 는 운영체제 인증서 저장소가 아니라 자체 목록을 쓰기 때문이다. 사내 루트 인증서를 파일로 받아 NODE_EXTRA_CA_CERTS 로 지정하면 되고, strict-ssl 을 끄는 것은 해결책이 아니다.",
+ "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "SELF_SIGNED_CERT_IN_CHAIN",
+ "NODE_EXTRA_CA_CERTS 로 사내 루트 인증서 추가",
+ "프록시가 TLS 를 재서명하는 회사망에서는 Node 가 자체 인증서 목록을 써서 npm install 이 UNABLE_TO_GET_ISSUER_CERT_LOCALLY 로 실패한다. 사내 루트 인증서 파일을 NODE_EXTRA_CA_CERTS 에 지정하자. strict-ssl 끄기는 답이 아니다.")
+item2("b2-ec-en-prose", "error_code", "en", "prose",
+ "S3 uploads from a new region fail with 301",
+ "Uploads from the new Frankfurt workers to an existing bucket failed with status 301 and PermanentRedirect, while the old workers in Virginia were fine. The client was configured for us-east-1 and the bucket lives in eu-central-1; the global endpoint answers a request for a bucket in another region with a redirect that the SDK does not follow for signed requests. Set the client's region to the bucket's region, or look it up once with GetBucketLocation.",
+ "301", "403",
+ "PermanentRedirect when the client region differs from the bucket's",
+ "New workers in Frankfurt got 301 PermanentRedirect uploading to a bucket in eu-central-1 because their client was set to us-east-1; signed requests are not redirected by the SDK. Configure the bucket's region, or find it with GetBucketLocation.")
+item2("b2-ec-ko-code", "error_code", "ko", "code",
+ "systemd 서비스가 종료 코드 203 으로 시작하지 않음",
+ "새로 만든 서비스를 시작하자 바로 실패했고 상태에는 다음이 찍혔다.\n\n```\nMain process exited, code=exited, status=203/EXEC\n```\n\n203 은 systemd 가 ExecStart 의 실행 파일을 실행하지 못했다는 뜻이다. 경로가 절대 경로인지, 실행 권한이 있는지, 스크립트라면 첫 줄의 인터프리터가 있는지 확인한다. 이번에는 스크립트를 Windows 에서 편집해 줄 끝이 CRLF 였던 것이 원인이었다.",
+ "203", "217",
+ "status=203/EXEC 는 실행 파일을 못 띄운 것",
+ "systemd 의 status=203/EXEC 는 ExecStart 실행 파일을 실행하지 못했다는 뜻이다. 절대 경로, 실행 권한, 스크립트 첫 줄 인터프리터를 확인하자. 우리 경우는 Windows 에서 고친 스크립트의 CRLF 줄 끝이 원인이었다.")
+item2("b2-cv-en-prose", "config_value", "en", "prose",
+ "Images below the fold load late on slow phones",
+ "Product images further down the page appeared blank for a second while users scrolled on slow phones. The img tags used loading=lazy, so the browser only started fetching them when they came close to the viewport, and on a slow network that was too late. Keeping lazy loading for the long list but giving the first rows an eager loading attribute and a fetchpriority hint made the visible part fill in at once.",
+ "loading=lazy", "loading=eager",
+ "loading=lazy images show blank while scrolling on slow networks",
+ "On slow phones the product images lower on the page stayed blank during scrolling: with loading=lazy the browser fetches them only near the viewport. Keep lazy for the long list, but load the first rows eagerly with a fetchpriority hint.")
+item2("b2-cv-ko-prose", "config_value", "ko", "prose",
+ "Nextcloud 파일 업로드가 큰 파일에서만 실패",
+ "사진 백업 앱으로 큰 동영상을 올리면 끝까지 가다가 실패했다. PHP 설정의 upload_max_filesize 와 post_max_size 는 충분했지만 웹 서버 앞단의 프록시가 요청 본문을 디스크에 버퍼링하면서 임시 디렉터리가 가득 찼다. 프록시의 요청 버퍼링을 off 로 두고 청크 업로드를 쓰게 하자 큰 파일도 올라갔다.",
+ "off", "on",
+ "큰 업로드가 프록시 임시 디렉터리를 채울 때",
+ "큰 동영상 업로드가 마지막에 실패한 원인은 PHP 의 upload_max_filesize, post_max_size 가 아니라 앞단 프록시가 본문을 디스크에 버퍼링해 임시 디렉터리를 채운 것이었다. 프록시 요청 버퍼링을 off 로 하고 청크 업로드를 쓰면 된다.")
+item2("b2-port-en-prose", "port", "en", "prose",
+ "Mail from the new server never arrives",
+ "Password reset mails from the newly provisioned app server never arrived, and the logs showed connection timeouts to the mail provider. The cloud provider blocks outbound traffic on port 25 for new accounts to fight spam, so the app's plain SMTP connection never got out. Submitting mail to the provider on 587 with STARTTLS and authentication, which is what a client should use anyway, delivered the mails; asking the cloud provider to lift the block is only needed for a real mail server.",
+ "587", "2525",
+ "Cloud providers block outbound port 25",
+ "New app servers could not send password reset mails: outbound port 25 is blocked by the cloud provider on new accounts. Submit to the mail provider on 587 with STARTTLS and auth instead; only a real MTA needs the block lifted.")
+item2("b2-port-ko-code", "port", "ko", "code",
+ "Vite 개발 서버에 다른 PC 에서 접속이 안 됨",
+ "같은 네트워크의 휴대폰으로 개발 중인 화면을 보려 했는데 접속이 되지 않았다. Vite 개발 서버는 기본으로 localhost 에만 바인딩하므로 다른 기기에서는 닿지 않는다. 설정에서 모든 주소에 바인딩하고 포트를 고정해 두면 된다.\n\n```js\nexport default { server: { host: true, port: 5173, strictPort: true } }\n```\n\n방화벽이 그 포트를 막고 있지 않은지도 확인한다.",
+ "5173", "4173",
+ "다른 기기에서 Vite 개발 서버에 붙으려면 host: true",
+ "Vite 개발 서버는 localhost 에만 바인딩해서 휴대폰 같은 다른 기기로는 접속이 안 된다. `server: { host: true, port: 5173, strictPort: true }` 로 설정하고 방화벽에서 포트가 열려 있는지 보자.")
+
+
+# ---- batch 3: harder forms of the classes (a one-word Korean value, an
+# adjective or a verb as a value in prose, a value said elsewhere), written
+# after batch 2 was measured, and measured once before any change for it ----
+ITEMS3 = []
+def item3(*a):
+    ITEMS3.append(a)
+
+item3("b3-cv-ko-word", "config_value", "ko", "prose",
+ "NFS 로 붙인 공유 디렉터리에 배포 스크립트가 쓰지 못함",
+ "배포 서버에서 NFS 로 마운트한 공유 디렉터리에 빌드 결과를 복사하면 권한 오류가 났다. 스토리지 쪽 익스포트 설정이 그 서버에 대해 읽기 전용으로 되어 있었고, 클라이언트에서 마운트 옵션을 바꿔도 서버 설정이 우선한다. 스토리지 관리자에게 해당 서버의 익스포트를 읽기 쓰기로 바꿔 달라고 요청하자 복사가 됐다.",
+ "읽기 전용으로", "쓰기 전용으로",
+ "NFS 익스포트가 읽기 전용이면 클라이언트 옵션으로는 못 쓴다",
+ "NFS 공유 디렉터리에 빌드 결과를 못 쓰던 원인은 스토리지의 익스포트가 그 배포 서버에 대해 읽기 전용으로 되어 있던 것이었다. 서버 설정이 클라이언트 마운트 옵션보다 우선하므로, 익스포트를 읽기 쓰기로 바꿔 달라고 요청해야 한다.")
+item3("b3-cv-en-adj", "config_value", "en", "prose",
+ "ORM loads every order line when listing customers",
+ "The customer list page issued thousands of queries because each customer's orders relationship was configured with eager loading, so listing a page of customers pulled every order and every order line behind it. Switching the relationship to lazy loading and fetching the orders explicitly only on the detail page, with a join where they are needed, brought the page down to two queries.",
+ "eager loading", "lazy loading",
+ "Eager relationship loading made the customer list slow",
+ "Listing customers ran thousands of queries since the orders relationship used eager loading and dragged in every order and line. With lazy loading on the relationship and an explicit join on the detail page only, the list page needs two queries.")
+item3("b3-num-en-dup", "number", "en", "prose",
+ "Client gives up before the server finishes a slow report",
+ "Report downloads failed for the largest customers with a timeout in the browser, although the server finished the export a little later. The frontend's HTTP client aborts after 30 seconds, while the server allows a request 60 seconds before it cancels it, so reports that took between the two were computed and thrown away. Raising the client timeout to 60 seconds matched the two limits; a background job with a download link is the better fix for large reports.",
+ "aborts after 30 seconds", "aborts after 60 seconds",
+ "Client timeout shorter than the server's wasted slow reports",
+ "Large report downloads timed out in the browser while the server still completed them: the frontend HTTP client aborts after 30 seconds but the server lets a request run for 60 seconds. Setting the client timeout to 60 seconds aligned them; for big reports, a background job plus download link is better.")
+item3("b3-err-ko-short", "error_string", "ko", "prose",
+ "사내 미러에서 패키지 설치가 가끔 실패",
+ "사내 패키지 미러를 쓰도록 바꾼 뒤 CI 빌드가 하루 몇 번씩 패키지를 받지 못해 실패했고, 로그에는 연결 시간 초과 만 남았다. 미러 서버 한 대가 디스크 정리 작업 중에 응답을 멈추는데 로드밸런서의 헬스 체크가 포트만 확인해서 그 서버로 계속 요청을 보낸 것이다. 헬스 체크를 실제 패키지 목록을 받아 오는 요청으로 바꾸자 실패가 사라졌다.",
+ "연결 시간 초과", "인증서 검증 실패",
+ "포트만 보는 헬스 체크 때문에 멈춘 미러로 요청이 감",
+ "CI 가 사내 미러에서 패키지를 받다 연결 시간 초과 로 가끔 실패한 것은, 디스크 정리 중 응답을 멈춘 미러 서버를 로드밸런서가 포트만 검사해서 계속 살아 있다고 본 탓이었다. 헬스 체크를 실제 패키지 목록 요청으로 바꾸면 된다.")
+item3("b3-id-en-word", "identifier", "en", "prose",
+ "Migration locked the wrong table during business hours",
+ "A migration meant to add an index to the sessions table ran at noon and blocked logins for several minutes. The index was created without the concurrent option, so the table was locked for writes while the index was built, and every login writes to the sessions table. Build indexes on busy tables concurrently, outside a transaction, and schedule migrations that rewrite or lock a table for a quiet hour.",
+ "sessions", "audit",
+ "CREATE INDEX without CONCURRENTLY blocked logins",
+ "Adding an index to the sessions table at noon blocked logins for minutes: built without the concurrent option, the index locks the table against writes, and each login writes a row to sessions. On busy tables create indexes concurrently, outside a transaction, and run locking migrations in a quiet hour.")
+item3("b3-flag-en-word", "flag", "en", "prose",
+ "grep misses matches in binary-looking log files",
+ "A search across rotated logs printed only Binary file matches for some files instead of the matching lines. grep treats a file with a NUL byte as binary, and a few log lines had been written with a stray NUL by a crashing process. Passing -a makes grep treat every file as text and print the lines; tr can strip the NUL bytes if the files are processed further.",
+ "-a", "-I",
+ "grep -a prints matches from logs with a stray NUL",
+ "For some rotated logs grep answered only Binary file matches: one NUL byte from a crashing writer makes grep call the file binary. grep -a treats the files as text and prints the lines; strip the NULs with tr for further processing.")
+item3("b3-ver-ko-word", "version", "ko", "prose",
+ "Python 3.12 로 올린 뒤 테스트가 경고로 실패",
+ "CI 의 파이썬을 3.12 로 올리자 경고를 오류로 다루는 테스트 설정 때문에 수십 개 테스트가 실패했다. 3.12 에서 datetime.utcnow 가 사용 중단 예정으로 바뀌면서 DeprecationWarning 을 내기 시작한 것이다. datetime.now(timezone.utc) 로 바꾸면 시간대가 있는 값이 나오므로, 비교하는 쪽 값도 시간대를 갖도록 함께 고쳐야 한다.",
+ "3.12", "3.11",
+ "datetime.utcnow 사용 중단 경고로 테스트가 깨짐",
+ "파이썬 3.12 부터 datetime.utcnow 가 DeprecationWarning 을 내서, 경고를 오류로 보는 설정의 테스트가 대거 실패했다. datetime.now(timezone.utc) 로 바꾸고, 시간대가 붙은 값과 비교하도록 다른 쪽 값도 맞추자.")
+item3("b3-port-ko-dup", "port", "ko", "prose",
+ "헬스 체크 포트와 서비스 포트를 헷갈려 트래픽이 끊김",
+ "새 버전을 배포한 뒤 로드밸런서가 모든 인스턴스를 비정상으로 표시했다. 애플리케이션은 8080 포트로 요청을 받고 관리용 헬스 엔드포인트는 8081 포트로 옮겼는데, 대상 그룹의 헬스 체크는 여전히 8080 포트의 /health 를 보고 있었다. 헬스 체크 포트를 8081 로 바꾸자 인스턴스가 정상으로 돌아왔다.",
+ "헬스 체크 포트를 8081 로", "헬스 체크 포트를 8080 로",
+ "헬스 엔드포인트를 옮기면 대상 그룹 헬스 체크 포트도 옮길 것",
+ "관리용 헬스 엔드포인트를 8081 로 옮겼는데 대상 그룹 헬스 체크는 계속 8080 의 /health 를 확인해서 배포 후 모든 인스턴스가 비정상이 됐다. 헬스 체크 포트를 8081 로 바꾸면 해결된다.")
+
 def swap(text, old, new):
     pat = r'(?<![\w.\-/\\])' + re.escape(old) + r'(?![\w\-])'
     out, n = re.subn(pat, lambda m: new, text)
     return out, n
 
-def main():
+def build(items, out):
     here = os.path.dirname(os.path.abspath(__file__))
     errs, lines = [], []
-    for (iid, cat, lang, form, title, content, old, new, rt, rc) in ITEMS:
+    for (iid, cat, lang, form, title, content, old, new, rt, rc) in items:
         bt, n1 = swap(title, old, new)
         bc, n2 = swap(content, old, new)
         if n1 + n2 == 0:
@@ -316,9 +501,11 @@ def main():
                           a={"title": title, "content": content}, b={"title": rt, "content": rc}))
     if errs:
         print("\n".join(errs)); sys.exit(1)
-    with open(os.path.join(here, "pairs-lookalike-own.jsonl"), "w", encoding="utf-8") as f:
+    with open(os.path.join(here, out), "w", encoding="utf-8") as f:
         for l in lines:
             f.write(json.dumps(l, ensure_ascii=False) + "\n")
-    print("OK", len(lines))
+    print("OK", out, len(lines))
 
-main()
+build(ITEMS, "pairs-lookalike-own.jsonl")
+build(ITEMS2, "pairs-lookalike-own2.jsonl")
+build(ITEMS3, "pairs-lookalike-own3.jsonl")
