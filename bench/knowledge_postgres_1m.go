@@ -90,6 +90,7 @@ func benchKnowledgePostgres1M(ctx context.Context, cfg config) ([]row, error) {
 	if err := cl.set(ctx, settings); err != nil {
 		return nil, err
 	}
+	o.trigramAB = o.trigramAB && !cfg.noTrigramAB
 	r, err := benchKnowledgePostgresAt(ctx, cfg, cl, o)
 	if err != nil {
 		return nil, fmt.Errorf("postgres, %d entries: %w", o.n, err)

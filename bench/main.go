@@ -48,6 +48,10 @@ type config struct {
 	// pgSizes, when set, are the only entry counts knowledge-postgres
 	// measures (of its 10,000 and 100,000), for repeated short runs.
 	pgSizes map[int]bool
+	// noTrigramAB skips knowledge-postgres-1m's queries without the
+	// trigram index (seconds each at 1M, then a rebuild of a minute), for
+	// repeated runs that measure something else.
+	noTrigramAB bool
 }
 
 var scenarios []scenario
@@ -61,6 +65,7 @@ func main() {
 	pgdir := flag.String("pgdir", "", "keep the Postgres scenarios' cluster (and seeds) in this folder, reused by the next run")
 	seedOnly := flag.Bool("seed-only", false, "Postgres scenarios: stop once the entries are seeded (with -pgdir, to measure later)")
 	pgSizes := flag.String("pgsizes", "", "knowledge-postgres: comma-separated entry counts to measure, of 10000,100000 (default both)")
+	noTrigramAB := flag.Bool("no-trigram-ab", false, "knowledge-postgres-1m: skip the queries and contributions without the trigram index")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
 	sort.SliceStable(scenarios, func(i, j int) bool { return scenarios[i].name < scenarios[j].name })
@@ -119,7 +124,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: %s ...\n", s.name)
 		start := time.Now()
 		dir, _ := os.MkdirTemp(tmp, s.name+"-")
-		r, err := s.run(ctx, config{quick: *quick, tmp: dir, pgdir: *pgdir, seedOnly: *seedOnly, pgSizes: sizes})
+		r, err := s.run(ctx, config{quick: *quick, tmp: dir, pgdir: *pgdir, seedOnly: *seedOnly, pgSizes: sizes, noTrigramAB: *noTrigramAB})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "bench: %s failed: %v\n", s.name, err)
 			failed = true
