@@ -69,7 +69,21 @@ func (s *statements) print(ctx context.Context, phase string) {
 // the rows scored where their vectors are stored), to stderr.
 func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb benchEmbedder, text string) {
 	v := emb.Vector(text)
-	rows, err := pool.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestScoredSQL(len(v)),
+	// At the ef_search the driver sets for a table of this size.
+	var est float64
+	tx, err := pool.Begin(ctx)
+	if err == nil {
+		defer tx.Rollback(ctx)
+		err = tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'knowledge_entries'::regclass`).Scan(&est)
+	}
+	if err == nil {
+		_, err = tx.Exec(ctx, `SELECT set_config('hnsw.ef_search', $1, true)`, fmt.Sprint(postgres.ScoredEFSearch(est)))
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bench: explain: %v\n", err)
+		return
+	}
+	rows, err := tx.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) `+postgres.NearestScoredSQL(len(v)),
 		emb.Model(), "academy", pgvector.NewVector(v), 100)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bench: explain: %v\n", err)
@@ -83,5 +97,5 @@ func explainQuery(ctx context.Context, pool *pgxpool.Pool, emb benchEmbedder, te
 			lines = append(lines, "bench:   "+l)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of NearestScored(100):\n%s\n", strings.Join(lines, "\n"))
+	fmt.Fprintf(os.Stderr, "bench: EXPLAIN (ANALYZE, BUFFERS) of NearestScored(100) at ef_search %d:\n%s\n", postgres.ScoredEFSearch(est), strings.Join(lines, "\n"))
 }

@@ -31,6 +31,9 @@ type Knowledge struct {
 	// stats is what the planner's statistics say of common words
 	// (knowledge_terms.go); being estimates, they can only be stale.
 	stats termStats
+	// size is the table's estimated rows, which sets how many index
+	// candidates NearestScored re-ranks (knowledge_scored.go).
+	size tableSize
 }
 
 var _ knowledge.Driver = (*Knowledge)(nil)
