@@ -71,7 +71,7 @@ var worldIDs = []worldID{
 	// Luhn.
 	{regexp.MustCompile(`\b\d{6} ?\d{4} ?\d{3}\b`), validZAID, []string{"south african", "south africa", "rsa id", "sa id"}},
 	// Chile's RUT/RUN: digits and a mod-11 check (K for ten).
-	{regexp.MustCompile(`\b\d{1,2}\.?\d{3}\.?\d{3}-[\dkK]\b`), validRUT, []string{"rut", "run", "rol único", "rol unico", "chile", "chilean"}},
+	{regexp.MustCompile(`\b\d{1,2}\.?\d{3}\.?\d{3}-[\dkK]\b`), validRUT, []string{"rut", "rol único", "rol unico", "chile", "chilean"}},
 	// Argentina's CUIT/CUIL: type, DNI, mod-11 check.
 	{regexp.MustCompile(`\b(?:20|23|24|27|30|33|34)-?\d{8}-?\d\b`), validCUIT, []string{"cuit", "cuil", "cdi"}},
 	// Mexico's CURP: name letters, birth date, sex, state, consonants,

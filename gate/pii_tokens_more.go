@@ -40,9 +40,10 @@ func vendorTokenMorePlaceholder(m string) bool {
 	if maskedValue(l) || strings.Contains(l, "_docs_") {
 		return true
 	}
-	// A Discord token's form is three dotted runs; one of words and
-	// dots (Module.Submodule.Function_name) is code, not a token.
-	if strings.Count(m, ".") == 2 && !strings.ContainsAny(m, "0123456789") {
+	// Generated tokens hold digits; a run without any is a word or an
+	// identifier (test_sk_learn_compatible_estimators, a dotted
+	// Module.Submodule.Function_name in a Discord token's form).
+	if !strings.ContainsAny(m, "0123456789") {
 		return true
 	}
 	body := m[strings.LastIndexAny(m, "_.-$")+1:]
@@ -57,7 +58,7 @@ func vendorTokenMorePlaceholder(m string) bool {
 // login with a token. The value is the last group.
 var reCLIPasswordMore = regexp.MustCompile(`\b(?:plink|pscp|psftp)(?:\.exe)?\b[^\n|;&]*?[ \t]-pw[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`(?i)\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+['"]?([^\s'"/*][^\s'"]*)['"]?[ \t]+/(?:add|domain)\b|` +
-	`\b(?:rman|expdp|impdp|exp|imp|sqlldr)\b[^\n|;&]*?[ \t](?:target[ \t]+|userid=)?['"]?[\w$#]+/([^\s@/'"]+)@|` +
+	`\b(?:rman[ \t]+target|expdp|impdp|exp|imp|sqlldr)[ \t]+(?:userid=)?['"]?[\w$#]+/([^\s@/'"]+)@|` +
 	`\b(?:cqlsh|isql)\b[^\n|;&]*?[ \t]-[pP][ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`\brdesktop\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`\becho[ \t]+(?:-[en][ \t]+)?['"]?(?:[\w.-]+:)?([^\s'"|$]{4,})['"]?[ \t]*\|[ \t]*(?:sudo[ \t]+-S|sudo[ \t]+chpasswd|chpasswd|passwd[ \t]+--stdin)|` +
