@@ -364,6 +364,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (columns named in a table's header, the DVLA licence, a token's
 		// claims, a credential's host, documentation's dummies):
 		// placeholders 37 → 42/45, PII 53 → 54/55.
+		// Session 11 (inj11): rules chosen on injection14's odd-numbered
+		// misses only: attempts 87 → 92/100 (odd half 43 → 48/50, even half,
+		// unread, 44 → 44/50); 91/100 beside gatecls11's .netrc placeholder.
 		{"tuning/was-heldout-gate11", "testdata/gate/was-heldout/gate11.jsonl", globCases(t, "../testdata/gate/was-heldout/gate11.jsonl"),
 			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.975, "pii": 0.981}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
@@ -371,7 +374,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
 		// instructions stage does not read its heading as an attempt).
 		{"tuning/was-heldout14", "testdata/gate/calibration/was-heldout-injection14.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection14.jsonl"),
-			map[string]float64{"good": 0.97, "injection": 0.86}, false},
+			map[string]float64{"good": 0.97, "injection": 0.91}, false},
 		// own13 (inj11, session 11): 83 attempts (override, concealment,
 		// exfiltration, remote scripts, memory and agent-settings poisoning,
 		// registry switches, credential phishing; in 12 disguises: plain,
@@ -385,7 +388,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// 62/83, findings 79/85. Outside the model's training glob: trained
 		// on, it moved injection14 by one attempt and lost held-out ones.
 		{"tuning/own13", "testdata/gate/calibration/own13.jsonl", loadCases(t, "../testdata/gate/calibration/own13.jsonl"),
-			map[string]float64{"good": 0.929, "injection": 0.746}, false},
+			map[string]float64{"good": 0.929, "injection": 0.771}, false},
 		// gate12 was written during session 10 for session 11 by an outside
 		// writer and frozen at once so that it outlives the machine; nobody has
 		// looked at it. Look 1 on session 10's final code; floors 0 until then.

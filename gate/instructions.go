@@ -94,6 +94,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range clauseKinds(v.directive, korean) {
 		kinds[k] = true
 	}
+	for _, k := range familyKinds(&v) {
+		kinds[k] = true
+	}
 	for _, k := range configKinds(&v) {
 		kinds[k] = true
 	}

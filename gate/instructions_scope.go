@@ -140,4 +140,4 @@ func grantsBypass(sn string) bool {
 
 // reNegatedBefore ends on a negation: "never have it merge straight to
 // main" keeps the check.
-var reNegatedBefore = regexp.MustCompile(`(?:don't|do not|never|not|shouldn't|should not|mustn't|must not)\s+(?:\w+\s+){0,2}$`)
+var reNegatedBefore = regexp.MustCompile(`\b(?:don't|do not|never|not|shouldn't|should not|mustn't|must not)\s+(?:\w+\s+){0,2}$`)
