@@ -14,8 +14,8 @@ import (
 
 var (
 	// reShowIntro ends a line that introduces what follows as shown: a
-	// colon, or Korean "as follows".
-	reShowIntro = regexp.MustCompile(`:\s*$|다음과\s*같(?:았다|다|습니다|았습니다|은\s*[가-힣]+이다)\.?\s*$`)
+	// colon, "such as", "like", "for example", or Korean "as follows".
+	reShowIntro = regexp.MustCompile(`:\s*$|\b(?:such as|like|like this|as follows|reading|saying|e\.g\.|for example|for instance)\s*$|다음과\s*같(?:았다|다|습니다|았습니다|은\s*[가-힣]+이다)\.?\s*$`)
 	// reFenceLine opens or closes a fenced block.
 	reFenceLine = regexp.MustCompile("^\\s*(?:```|~~~)")
 )
