@@ -70,17 +70,27 @@ type tableSize struct {
 }
 
 // rows returns the estimate, 0 when unknown (never analyzed, unreadable).
+// One caller reads it again when stale; the others go on with the old one
+// meanwhile rather than wait on the database behind the lock.
 func (s *tableSize) rows(ctx context.Context, db *pgxpool.Pool) float64 {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if time.Since(s.at) < statsTTL {
+		defer s.mu.Unlock()
 		return s.est
 	}
+	s.at = time.Now()
+	old := s.est
+	s.mu.Unlock()
 	var est float64
 	if err := db.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = to_regclass('knowledge_entries')`).Scan(&est); err != nil || est < 0 {
-		est = 0
+		est = old
+		if err == nil {
+			est = 0
+		}
 	}
-	s.at, s.est = time.Now(), est
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.est = est
 	return est
 }
 
