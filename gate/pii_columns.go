@@ -49,6 +49,9 @@ var reHMRCExample = regexp.MustCompile(`\bQQ ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b`)
 // two of them; its first line is the header.
 func columnNamed(text string, lo int, words []string) bool {
 	start := strings.LastIndexByte(text[:lo], '\n') + 1
+	if lo-start > 2048 {
+		return false // no table's row; and the walk stays linear
+	}
 	line := text[start:]
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]

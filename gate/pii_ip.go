@@ -3,6 +3,7 @@ package gate
 import (
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -22,8 +23,24 @@ var reHostKey = regexp.MustCompile(`(?i)(?:://(?:[^\s/@]*@)?|@|\b[\w-]*(?:host|s
 // ipNear names the addresses of hosts and public machines within six
 // lines of a match that refused the text (spans).
 func ipNear(text string, spans [][2]int) bool {
+	var breaks []int // offsets of the line breaks, for line numbers
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			breaks = append(breaks, i)
+		}
+	}
+	line := func(pos int) int { n, _ := slices.BinarySearch(breaks, pos); return n }
+	near := map[int]bool{}
+	for _, s := range spans {
+		for l := line(s[0]) - 6; l <= line(s[1])+6; l++ {
+			near[l] = true
+		}
+	}
 	for _, loc := range reHostIPv4.FindAllStringIndex(text, -1) {
 		lo, hi := loc[0], loc[1]
+		if !near[line(lo)] {
+			continue
+		}
 		if hi < len(text) && (text[hi] == '/' || text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9') {
 			continue // a network (10.0.0.0/24) or a longer version string
 		}
@@ -34,14 +51,9 @@ func ipNear(text string, spans [][2]int) bool {
 		if err != nil || !a.Is4() || documentationIP(a) {
 			continue
 		}
-		start := strings.LastIndexByte(text[:lo], '\n') + 1
-		if !reHostKey.MatchString(text[start:lo]) && a.IsPrivate() {
-			continue
-		}
-		for _, s := range spans {
-			if linesApart(text, lo, s[0]) <= 6 {
-				return true
-			}
+		start := max(strings.LastIndexByte(text[:lo], '\n')+1, lo-96)
+		if reHostKey.MatchString(text[start:lo]) || !a.IsPrivate() {
+			return true
 		}
 	}
 	return false
@@ -57,11 +69,4 @@ func documentationIP(a netip.Addr) bool {
 		}
 	}
 	return a.IsLoopback() || a.IsUnspecified() || a.IsLinkLocalUnicast() || a.IsMulticast()
-}
-
-func linesApart(text string, a, b int) int {
-	if a > b {
-		a, b = b, a
-	}
-	return strings.Count(text[a:b], "\n")
 }
