@@ -80,9 +80,15 @@ func TestRelevanceLeftOut(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The figures reached on 87dc3de (floor 0.205): less is a regression.
-	want := map[string]int{"tuning": 92, "tuning-2": 78, "tuning-3": 59, "tuning-4": 49, "tuning-5": 89, "tuning-6": 108,
-		"tuning-7": 91, "tuning-8": 87, "tuning-9": 91, "tuning-10": 88, "tuning-11": 87, "tuning-12": 90, "tuning-13": 86}
+	// The figures reached in session 11 with the injection decision
+	// (knowledge/decision.go, floor 0.1): less is a regression. On 87dc3de
+	// (floor 0.205) they were tuning 92, tuning-2 78, tuning-3 59, tuning-4
+	// 49, tuning-5 89, tuning-6 108, tuning-7 91, tuning-8 87, tuning-9 91,
+	// tuning-10 88, tuning-11 87, tuning-12 90, tuning-13 86, and tuning-14
+	// 91, tuning-15 85 (1271/1433 in all; now 1382/1433).
+	want := map[string]int{"tuning": 101, "tuning-2": 82, "tuning-3": 59, "tuning-4": 49, "tuning-5": 98, "tuning-6": 117,
+		"tuning-7": 97, "tuning-8": 98, "tuning-9": 98, "tuning-10": 97, "tuning-11": 96, "tuning-12": 98, "tuning-13": 98,
+		"tuning-14": 99, "tuning-15": 95}
 	var all, allN int
 	for _, part := range relevanceParts {
 		if part.heldOut {

@@ -276,20 +276,24 @@ func TestRelevanceFloor(t *testing.T) {
 	// the outside writers' files, tuning-5 … tuning-10; knowledge/rank.go):
 	// clean rose and found fell on every file, so these are that point's
 	// figures, with the figures at 0.175 before it in the comments.
+	// Session 11: the injection decision (knowledge/decision.go) and the
+	// floor 0.1, a stated trade (all tuning clean 1259 → 1308/1391, found
+	// 1319 → 1309/1433; leave-one-file-out in the README). Its figures here,
+	// the ones at 0.205 before it in the comments.
 	want := map[string][2]float64{ // clean, found
-		"tuning":   {0.978, 0.943}, // 92/94, 100/106 (90/94, 104/106 at 0.175)
-		"tuning-2": {0.987, 0.862}, // 78/79, 75/87 (77/79, 82/87)
-		"tuning-3": {1, 0.818},     // 50/50, 54/66 (50/50, 59/66)
-		"tuning-4": {1, 0.745},     // 37/37, 41/55 (37/37, 46/55)
-		"tuning-5": {0.962, 0.949}, // 52/54, 94/99 (51/54, 97/99)
-		"tuning-6": {0.965, 0.95},  // 84/87, 114/120 (80/87, 116/120)
-		"tuning-7": {0.99, 0.97},   // 109/110, 97/100 (105/110, 100/100)
-		"tuning-8": {1, 0.97},      // 110/110, 97/100 (106/110, 98/100)
-		"tuning-9": {0.954, 0.93},  // 105/110, 93/100 (95/110, 95/100)
+		"tuning":   {0.989, 0.933}, // 93/94, 99/106 (92/94, 100/106 at 0.205 before the decision)
+		"tuning-2": {0.987, 0.862}, // 78/79, 75/87 (78/79, 75/87)
+		"tuning-3": {1, 0.848},     // 50/50, 56/66 (50/50, 54/66)
+		"tuning-4": {1, 0.80},      // 37/37, 44/55 (37/37, 41/55)
+		"tuning-5": {1, 0.959},     // 54/54, 95/99 (52/54, 94/99)
+		"tuning-6": {0.954, 0.966}, // 83/87, 116/120 (84/87, 114/120)
+		"tuning-7": {0.98, 0.95},   // 108/110, 95/100 (109/110, 97/100)
+		"tuning-8": {0.99, 0.94},   // 109/110, 94/100 (110/110, 97/100)
+		"tuning-9": {0.972, 0.90},  // 107/110, 90/100 (105/110, 93/100)
 		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100;
 		// look 2 on 14c7924 (no relevance change landed): the same. Spent:
 		// tuning10.jsonl since session 9, the floors at look 2.
-		"tuning-10": {0.845, 0.94}, // 93/110, 94/100 (76/110, 97/100)
+		"tuning-10": {0.90, 0.94}, // 99/110, 94/100 (93/110, 94/100)
 		// Held-out-10 (look 1 on 3fc789b: 69/110, 96/100, printed again on
 		// 14c7924 where the relevance path had not changed), held-out-11
 		// (look 1 on 92741f5: 81/110, 97/100) and held-out-12 (look 1 on
@@ -297,16 +301,16 @@ func TestRelevanceFloor(t *testing.T) {
 		// session 9's floor 0.205 with EvidenceFull 14: spent, tuning data
 		// since then, the floors at look 2. The new point traded found for
 		// clean by design (chosen on tuning data before the looks).
-		"tuning-11": {0.763, 0.89}, // 84/110, 89/100
-		"tuning-12": {0.863, 0.96}, // 95/110, 96/100
-		"tuning-13": {0.745, 0.93}, // 82/110, 93/100
+		"tuning-11": {0.836, 0.92}, // 92/110, 92/100 (84/110, 89/100)
+		"tuning-12": {0.945, 0.92}, // 104/110, 92/100 (95/110, 96/100)
+		"tuning-13": {0.845, 0.92}, // 93/110, 92/100 (82/110, 93/100)
 		// Held-out-13, look 1 on 9e26290 (the floor at 0.205): 83/110,
 		// 90/100; look 2 on 7f5d650: the same. Held-out-14, look 1 on
 		// 87dc3de (session 10's starting code): 105/110, 92/100; look 2 on
 		// 7f5d650 (no relevance change landed): the same. Spent: tuning
 		// data since session 11, the floors at look 2.
-		"tuning-14": {0.754, 0.90}, // 83/110, 90/100
-		"tuning-15": {0.954, 0.92}, // 105/110, 92/100
+		"tuning-14": {0.827, 0.86}, // 91/110, 86/100 (83/110, 90/100)
+		"tuning-15": {1, 0.89},     // 110/110, 89/100 (105/110, 92/100)
 		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100.
 		"held-out-15": {0.736, 0.90},
 		// Not looked at yet (look 1 on session 11's final code).

@@ -92,6 +92,9 @@ type Hit struct {
 	// Freshness is the staleness weight in [FreshnessFloor, 1].
 	Freshness float64 `json:"freshness"`
 	Score     float64 `json:"score"`
+	// Features are the query's evidence features (decision.go), the same
+	// on every hit of a query; not sent.
+	Features []float64 `json:"-"`
 }
 
 // ContributeInput is a contribution that passed the gate, ready for dedup.

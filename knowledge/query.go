@@ -28,7 +28,9 @@ import (
 //  3. score = relevance × support × Quality × Freshness, where support is
 //     the query's (QuerySupport: how much the terms the best-matching
 //     candidate shares weigh, times IntentWeight: less for a how-to
-//     prompt, intent.go; the same for every hit, so it never reorders
+//     prompt, intent.go, and for a lexical model DecisionWeight: the
+//     injection decision over the query's evidence features,
+//     decision.go; the same for every hit, so it never reorders
 //     them); candidates that share no
 //     term with the query and whose vector is not close (Candidate) are
 //     dropped, and so are those scoring below q.MinScore, after feedback
@@ -163,7 +165,14 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		rels[i] = k.Relevance(Hit{Similarity: sims[i], Lexical: lex[i]}, len(terms) > 0)
 	}
 	firsts := rels
+	var feats []float64
 	if strings.HasPrefix(q.Model, LexicalModelPrefix) {
+		titles := make([]string, len(cands))
+		for i, e := range cands {
+			titles[i] = e.Title
+		}
+		feats = queryFeatures(q.Text, terms, docs, titles, firsts, sims)
+		support *= DecisionWeight(feats)                        // decision.go
 		rels = feedbackRelevance(terms, docs, rels, k.feedback) // feedback.go
 	}
 	now := k.now()
@@ -211,6 +220,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		h := s.h
 		h.Freshness = Freshness(h.LastUsedAt, now, k.halfLife)
 		h.Score = Score(s.rel*support, h.Quality, h.Freshness)
+		h.Features = feats
 		if h.Score < q.MinScore || Score(s.first*support, h.Quality, h.Freshness) < q.MinScore {
 			continue
 		}

@@ -64,8 +64,8 @@ func TestInjectFloorFor(t *testing.T) {
 		model string
 		want  float64
 	}{
-		{LexicalModelPrefix + "ngram-v3-512-1196ccfc9bbf", 0.205},
-		{LexicalModelPrefix + "ngram-v2-512", 0.205},
+		{LexicalModelPrefix + "ngram-v3-512-1196ccfc9bbf", 0.1},
+		{LexicalModelPrefix + "ngram-v2-512", 0.1},
 		{"text-embedding-3-small", 0.315},
 		{"nomic-embed-text", 0.315},
 		{"", 0.315},

@@ -52,7 +52,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
-	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.205 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured; a server older than floor refuses it and is asked for 0.205)")
+	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.1 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured; a server older than floor refuses it and is asked for 0.205)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
@@ -131,16 +131,22 @@ func parseMinScoreArg(s string) (minScore, bool) {
 	return minScore{param: strconv.FormatFloat(f, 'f', -1, 64), least: f}, true
 }
 
+// olderServerFloor is the offline embedder's floor on servers older than
+// min_score=floor: their scores carry no injection decision
+// (knowledge.DecisionWeight), so today's LexicalInjectFloor would let more
+// through there.
+const olderServerFloor = 0.205
+
 // queryAbove sends GET /knowledge/query for q with ms.param as min_score.
 // A server older than min_score=floor refuses floor with 400
 // invalid_request, so a new hook or MCP would inject nothing; then it asks
-// once more with the lexical floor as a number, and knowledgeHints checks
+// once more with olderServerFloor as a number, and knowledgeHints checks
 // ms.least (that floor too) as it does for any older server.
 func (k *knowClient) queryAbove(ctx context.Context, q string, limit int, hive string, ms minScore) (int, []byte, error) {
 	status, raw, err := k.sendRaw(ctx, "GET", queryPath(q, limit, hive, ms.param), nil)
 	var ae *apiError
 	if ms.param == functions.MinScoreFloor && errors.As(err, &ae) && ae.Status == http.StatusBadRequest && ae.Code == pumasi.EInvalidRequest {
-		status, raw, err = k.sendRaw(ctx, "GET", queryPath(q, limit, hive, strconv.FormatFloat(knowledge.LexicalInjectFloor, 'f', -1, 64)), nil)
+		status, raw, err = k.sendRaw(ctx, "GET", queryPath(q, limit, hive, strconv.FormatFloat(olderServerFloor, 'f', -1, 64)), nil)
 	}
 	return status, raw, err
 }

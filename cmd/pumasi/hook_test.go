@@ -189,7 +189,7 @@ func queryStub(t *testing.T, kind string) (url string, asked func() []string) {
 			w.Write([]byte(`{"success":false,"error":{"code":"invalid_request","message":"min_score must be a number from 0 to 1"}}`))
 			return
 		}
-		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.1}]}`))
+		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.06}]}`))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL, func() []string {
