@@ -303,7 +303,7 @@ var (
 	reNegatedUrge = regexp.MustCompile(`\b(?:don't|do not|never|no need to|shouldn't|should not)\s+(?:ever\s+)?(?:hesitate|bother|wait|worry|fear|be afraid|be shy|think twice|hold back|feel (?:obliged|bad|the need)|need to|have to|forget to|stop to|second-guess)\b`)
 	// reDidSilently says what a subject did or does silently: a verb in
 	// the past or the third person before it.
-	reDidSilently = regexp.MustCompile(`\b[a-z]+(?:ed|es)\b(?:\s+\S+){0,8}\s+(?:silently|quietly)\b|\b(?:silently|quietly)\s+[a-z]+(?:ed|es)\b`)
+	reDidSilently = regexp.MustCompile(`\b[a-z]+(?:ed|s)\b(?:\s+\S+){0,8}\s+(?:silently|quietly)\b|\b(?:silently|quietly)\s+[a-z]+(?:ed|s)\b`)
 )
 
 // reClausePart splits a sentence at a dash or a semicolon ("keep the
