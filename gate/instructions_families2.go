@@ -1,6 +1,9 @@
 package gate
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Families of text aimed at the reader that injection14's odd-numbered
 // misses showed (chosen on those; its even-numbered cases confirm): the
@@ -50,6 +53,14 @@ func familyKinds(v *views) []string {
 			add(InstructionConceal)
 		}
 	}
+	// A persona given to the reader in a game ("You are 'Silent Sam' …
+	// Sam never mentions …") is the reader: what the persona does is
+	// said to it.
+	if d := personaAsReader(v); d != "" {
+		for _, k := range clauseKinds(d, strings.ContainsFunc(d, isHangul)) {
+			add(k)
+		}
+	}
 	// Erasing its own traces is asked of the reader wherever the text
 	// says it (a script to review and run, a config's comments); a
 	// finding about shell history gives a reason of its own.
@@ -68,3 +79,35 @@ var (
 	// run what erases.
 	reTraceGoal = regexp.MustCompile(`\bno (?:trace|traces|record|evidence|footprint)\b|\bcover (?:your|our|its|the) tracks\b|\b(?:of|from) (?:the|this|your) session\b|\.agent/|\.claude/|history\.jsonl|\b(?:after|before) (?:editing|each task|every task|finishing|you finish)\b|흔적`)
 )
+
+var (
+	// rePersona gives the reader a named persona: "you are 'Silent Sam'",
+	// "you're a bot named Max", "play the role of 'Dana'".
+	rePersona = regexp.MustCompile(`\b(?:you are|you're|play(?:ing)? (?:the role of|as)|pretend (?:to be|you are))\s+(?:now\s+)?(?:['"“‘]([a-z][\w-]*(?: [a-z][\w-]*)?)['"”’]|(?:an? |the )?(?:\w+ )?(?:named|called) ([a-z][\w-]*))`)
+	// rePlay is a game or a role the text sets up.
+	rePlay = regexp.MustCompile(`\b(?:game|role-?play|play|character|persona|pretend)\b|역할|게임`)
+)
+
+// personaAsReader returns the directive view with a persona's name read
+// as "you", when the text sets up a game that makes the reader that
+// persona; "" otherwise.
+func personaAsReader(v *views) string {
+	if !rePlay.MatchString(v.all) {
+		return ""
+	}
+	m := rePersona.FindStringSubmatch(v.all)
+	if m == nil {
+		return ""
+	}
+	name := m[1] + m[2]
+	words := strings.Fields(name)
+	alias := regexp.QuoteMeta(name)
+	if last := words[len(words)-1]; len(words) > 1 && len(last) > 2 {
+		alias += "|" + regexp.QuoteMeta(last)
+	}
+	d := regexp.MustCompile(`\b(?:`+alias+`)\b`).ReplaceAllString(v.directive, "you")
+	if d == v.directive {
+		return ""
+	}
+	return d
+}
