@@ -81,9 +81,37 @@ var (
 // summary", "생성된 *.pb.go 변경은 요약에 적지 않는다"): the change a
 // person made is in the source beside them. Migrations, permissions,
 // secrets and failures are never noise.
+// Told to keep them from a person ("do not tell the user about the
+// generated code"), or kept out beside something else ("the generated
+// files or the new telemetry endpoint"), it withholds.
 func generatedLeftOut(c string) bool {
-	return reGeneratedFiles.MatchString(c) && !reMattersInSummary.MatchString(c) && !reWithheldFromPerson.MatchString(c)
+	if !reGeneratedFiles.MatchString(c) || reMattersInSummary.MatchString(c) || reWithheldFromPerson.MatchString(c) || reTellsPerson.MatchString(c) {
+		return false
+	}
+	// Each generated phrase becomes a mark; marks joined to each other
+	// (or to a bare generated noun) become one; a mark still joined to
+	// anything else leaves out more than generated files.
+	m := strings.NewReplacer("`", " ", "*", " ").Replace(reGeneratedFiles.ReplaceAllString(c, "\x00"))
+	for {
+		n := reJoinedGenerated.ReplaceAllString(m, "\x00")
+		if n == m {
+			break
+		}
+		m = n
+	}
+	return !reJoinedOther.MatchString(m)
 }
+
+var (
+	// reTellsPerson tells a person: "tell the user", "inform the reviewer".
+	reTellsPerson = regexp.MustCompile(`\b(?:tell|inform|show|notify|alert|warn|let)\w*\s+(?:the\s+|your\s+|any\s+|our\s+)?(?:users?|reviewers?|humans?|owners?|maintainers?|team|anyone|anybody|them|operators?|requesters?|customers?)\b`)
+	// reJoinedGenerated is a generated mark joined to another one, or to
+	// a noun that names generated output on its own ("the generated
+	// files and the snapshots").
+	reJoinedGenerated = regexp.MustCompile(`\x00\s*(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|과|와|및|이나|나)\s*(?:the\s+|any\s+|its\s+|their\s+|all\s+)?(?:\x00|(?:files?|stubs?|snapshots?|bundles?|bindings)\b|번들|스냅샷|스텁|파일)`)
+	// reJoinedOther is a generated mark joined to something else.
+	reJoinedOther = regexp.MustCompile(`\x00\s*(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|과|와|및|이나|나)\s*\S|(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b)\s+(?:the\s+|any\s+|its\s+|their\s+|all\s+)?\x00`)
+)
 
 // reKeepsMaterial keeps the agent's working files to itself: scratch
 // files, its temp directory, caches, worktrees (kept out of the
