@@ -15,21 +15,71 @@ import (
 var (
 	// reLoopback is a host on the machine itself.
 	reLoopback = regexp.MustCompile(`\b(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0)(?::\d+)?\b|\[::1\](?::\d+)?`)
-	// reOtherHost is a host name or address that could be elsewhere: a
-	// URL's host, a name with a domain's suffix, an address, user@host:.
-	reOtherHost = regexp.MustCompile(`https?://[^\s/'"$)]+|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|sh|rs|dev|land|run|app|co|ai|kr|ru|top|xyz|cc|me|site|info|biz|us|uk|de|cn|tk|gg|link|cloud|tech|online|pw|to|ly|ws|in|jp|fr|nl|eu|ms|page|pages|workers|live|zone|tools)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\S+@[\w.-]+:`)
+	// reLoopbackHost is a whole host that is the machine itself.
+	reLoopbackHost = regexp.MustCompile(`^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\]|::1)$`)
+	// reURLHost is a URL's authority: user@host:port.
+	reURLHost = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://([^\s/'"$)\x60?#\\]+)`)
+	// reHostLike is a name with a dot that could be a host, whatever
+	// its suffix (attacker.club, collect.attacker.shop); what stands
+	// before it tells a path (~/.aws, ./run, @payload.json) from a host.
+	reHostLike = regexp.MustCompile(`(?i)(?:^|[^\w./@~$%-])((?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z])\b([(\[]?)`)
+	// reDottedQuad is an IPv4 address.
+	reDottedQuad = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
+	// reScpHost is user@host: as scp and rsync write it.
+	reScpHost = regexp.MustCompile(`\S+@([\w.-]+):`)
+	// reShellComment and reHeaderArg are parts of a command that name no
+	// destination: a comment, a header's value (Origin: http://localhost).
+	reShellComment = regexp.MustCompile("(?:^|\\s)#[^`\\n]*")
+	reHeaderArg    = regexp.MustCompile(`(?:\s-H|--header|\s-e|--referer)\s*(?:'[^']*'|"[^"]*"|\S+)`)
 )
+
+// fileSuffixes end file names, not hosts.
+var fileSuffixes = map[string]bool{
+	"json": true, "txt": true, "log": true, "yaml": true, "yml": true, "toml": true, "pem": true, "pub": true,
+	"key": true, "crt": true, "env": true, "conf": true, "cfg": true, "ini": true, "py": true, "go": true,
+	"js": true, "mjs": true, "ts": true, "md": true, "html": true, "htm": true, "csv": true, "xml": true,
+	"gz": true, "tgz": true, "tar": true, "zip": true, "out": true, "lock": true, "sock": true, "pid": true,
+	"db": true, "sqlite": true, "bin": true, "jar": true, "whl": true, "rb": true, "gif": true, "png": true,
+	"jpg": true, "svg": true, "bash": true, "ps1": true, "service": true,
+}
 
 // loopbackOnly reports a command whose every destination is the machine
 // itself (curl localhost:8080 -d "$(printenv)" to a local echo server):
-// what it sends never leaves the host. localhost.example.com is no
+// what it sends never leaves the host. The loopback host must be the
+// command's own, not a comment's or a header's; every other host the
+// command names (a URL's host after any user@, a dotted name of any
+// suffix, an address) must be loopback too. localhost.example.com is no
 // loopback host.
 func loopbackOnly(cmd string) bool {
+	cmd = reHeaderArg.ReplaceAllString(reShellComment.ReplaceAllString(cmd, " "), " ")
 	if !reLoopback.MatchString(cmd) || reLocalhostDomain.MatchString(cmd) {
 		return false
 	}
-	for _, h := range reOtherHost.FindAllString(cmd, -1) {
-		if !reLoopback.MatchString(h) {
+	var hosts []string
+	for _, m := range reURLHost.FindAllStringSubmatch(cmd, -1) {
+		h := m[1]
+		if i := strings.LastIndexByte(h, '@'); i >= 0 {
+			h = h[i+1:]
+		}
+		if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.HasSuffix(h, "]") {
+			h = h[:i]
+		}
+		hosts = append(hosts, h)
+	}
+	rest := reURLHost.ReplaceAllString(cmd, " ")
+	for _, m := range reHostLike.FindAllStringSubmatch(rest, -1) {
+		// A call or an index (requests.post(, os.environ[) is code.
+		if m[2] != "" || fileSuffixes[strings.ToLower(m[1][strings.LastIndexByte(m[1], '.')+1:])] {
+			continue
+		}
+		hosts = append(hosts, m[1])
+	}
+	hosts = append(hosts, reDottedQuad.FindAllString(rest, -1)...)
+	for _, m := range reScpHost.FindAllStringSubmatch(rest, -1) {
+		hosts = append(hosts, m[1])
+	}
+	for _, h := range hosts {
+		if !reLoopbackHost.MatchString(strings.ToLower(h)) {
 			return false
 		}
 	}
