@@ -191,13 +191,19 @@ var (
 
 // passiveSilently reports a clause where the only "silently" says what
 // happens to a thing (max_tokens: the reply is silently cut).
+// What is quietly dropped from the reader's own output (the summary you
+// write, your reply, the report) is kept from its reader, passive or not.
 func passiveSilently(c string) bool {
-	if !rePassiveSilently.MatchString(c) || rePassiveUrge.MatchString(c) {
+	if !rePassiveSilently.MatchString(c) || rePassiveUrge.MatchString(c) || reOwnOutput.MatchString(c) {
 		return false
 	}
 	rest := rePassiveSilently.ReplaceAllString(c, " ")
 	return !(containsAny(rest, concealHints) && reConcealCue.MatchString(rest))
 }
+
+// reOwnOutput is what the reader writes: something left out of or kept
+// in a summary, a report, a reply, or what "you write".
+var reOwnOutput = regexp.MustCompile(`\b(?:from|out of|in|into)\s+(?:the\s+|your\s+|its\s+|this\s+|that\s+|any\s+)?(?:\w+\s+)?(?:summary|summaries|report|reply|answer|response|description|changelog|release notes|write-?up|status update|pr comment|review comment)\b|\byou (?:write|give|post|send|produce|file|submit|return)\b|(?:요약|보고서|답변|응답|설명)(?:에서|에|으로|엔)`)
 
 // reBypassGrant gives the reader leave to skip a person's check: "feel
 // free to push … without approval", "go ahead and merge straight to
