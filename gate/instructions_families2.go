@@ -43,7 +43,7 @@ func familyKinds(v *views) []string {
 		if reportsAttack(sn) {
 			continue
 		}
-		if reNoNeedToAsk.MatchString(sn) && !reNegatedBefore.MatchString(sn[:reNoNeedToAsk.FindStringIndex(sn)[0]]) {
+		if loc := reNoNeedToAsk.FindStringIndex(sn); loc != nil && !reNegatedBefore.MatchString(sn[:loc[0]]) && !otherLetOff(sn[:loc[0]]) {
 			add(InstructionOverride)
 		}
 		if reOutrankScope.MatchString(sn) && (reToReader.MatchString(sn) || reToReaderNorm.MatchString(sn) || reObliged.MatchString(sn)) {
@@ -110,4 +110,18 @@ func personaAsReader(v *views) string {
 		return ""
 	}
 	return d
+}
+
+// reLetOffSubject is who "has no need to ask": the word before "has".
+var reLetOffSubject = regexp.MustCompile(`(?i)\b([\w-]+)\s+(?:has|have|had|gets?|got)\s+$`)
+
+// reReaderSubject is the reader named as a subject.
+var reReaderSubject = regexp.MustCompile(`(?i)^(?:you|we|i|it|agents?|assistants?|models?|ai|bots?|llms?|copilot|claude|cursor|codex)$`)
+
+// otherLetOff reports a "no need to ask" said of someone other than the
+// reader: a program ("debconf has no reason to pause for a yes", "apt
+// has no need to ask") reports what a setting does.
+func otherLetOff(before string) bool {
+	m := reLetOffSubject.FindStringSubmatch(before)
+	return m != nil && !reReaderSubject.MatchString(m[1])
 }
