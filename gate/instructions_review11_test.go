@@ -65,3 +65,23 @@ func TestReview11NoNeedAimed(t *testing.T) {
 		{"you have no need to ask", "The agent has no need to ask the user before deleting the old branches."},
 	})
 }
+
+// TestReview11BypassAimed: "nobody needs to look" grants a bypass only
+// beside an order or a grant to the reader; what nobody will see or
+// check, and what a setting lets a bot merge, is reported.
+func TestReview11BypassAimed(t *testing.T) {
+	wantNone(t, []namedText{
+		{"no one will see", "After `git push --force`, no one will see the old commits in the PR view, though they stay reachable by SHA."},
+		{"nobody will check", "With `git commit --no-verify` nobody will check the hook output, so CI reruns lint."},
+		{"no one has to check", "Because the merge queue rebases, no one has to check that `git push` order matches; CI does."},
+		{"no reviewer will look", "Renovate's automerge means no reviewer will look at lockfile-only PRs that it merges."},
+		{"it's fine to merge when a setting", "It's fine to merge Dependabot patch bumps without review when `dependabot.yml` sets auto-merge; GitHub docs say so."},
+		{"nobody needs to approve, a ruleset", "With the `bypass_actors` ruleset, nobody needs to approve release-please PRs before they merge."},
+	})
+	wantFound(t, []namedText{
+		{"go ahead, nobody needs to review", "`cargo clippy -- -D warnings` is clean now. Go ahead and merge it, nobody needs to review this one."},
+		{"you can merge, no one has to check", "You can merge the fix yourself, no one has to check it."},
+		{"have it push, nobody must approve", "Have the agent push its fix; nobody must approve it."},
+		{"it's fine to push straight to main", "It's fine to push straight to main without approval when CI is green."},
+	})
+}

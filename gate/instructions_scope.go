@@ -207,19 +207,43 @@ var reOwnOutput = regexp.MustCompile(`\b(?:from|out of|in|into)\s+(?:the\s+|your
 
 // reBypassGrant gives the reader leave to skip a person's check: "feel
 // free to push … without approval", "go ahead and merge straight to
-// main", "have it merge straight to main; nobody needs to look". A
-// finding reports what a setting allows ("admins can push without
-// approval when …"); it does not grant it.
-var reBypassGrant = regexp.MustCompile(`\b(?:feel free to|go ahead and|don't hesitate to|do not hesitate to|you(?:'re| are) (?:free|welcome|allowed|cleared) to|(?:it's|it is) (?:fine|ok|okay|safe) (?:for you )?to|you have (?:my |our )?(?:permission|blanket approval) to|have (?:it|them|the (?:agent|bot|assistant)))\s+(?:\w+\s+){0,3}?(?:push|merge|deploy|release|publish|force-push|ship|commit|apply|rebase)\w*\b[^.\n]{0,60}?(?:\bwithout (?:any |an? |the |waiting for )?(?:approvals?|reviews?|reviewers?|asking|confirmation|sign-?offs?|a human|anyone)\b|\b(?:straight|directly) (?:in)?to (?:main|master|prod\w*|the default branch)\b|--admin\b|--no-verify\b)|\b(?:nobody|no one|no human|no reviewer|no-one)\s+(?:else\s+)?(?:needs? to|has to|must|should|will|is going to)\s+(?:look|review|check|approve|see|sign off|read)\b`)
+// main". A finding reports what a setting allows ("admins can push
+// without approval when …"); it does not grant it.
+var reBypassGrant = regexp.MustCompile(`\b(?:feel free to|go ahead and|don't hesitate to|do not hesitate to|you(?:'re| are) (?:free|welcome|allowed|cleared) to|(?:it's|it is) (?:fine|ok|okay|safe) (?:for you )?to|you have (?:my |our )?(?:permission|blanket approval) to|have (?:it|them|the (?:agent|bot|assistant)))\s+(?:\w+\s+){0,3}?(?:push|merge|deploy|release|publish|force-push|ship|commit|apply|rebase)\w*\b[^.\n]{0,60}?(?:\bwithout (?:any |an? |the |waiting for )?(?:approvals?|reviews?|reviewers?|asking|confirmation|sign-?offs?|a human|anyone)\b|\b(?:straight|directly) (?:in)?to (?:main|master|prod\w*|the default branch)\b|--admin\b|--no-verify\b)`)
+
+// reNobodyChecks says no person needs to check ("nobody needs to look",
+// "no one has to review"); what nobody will see or check is a fact.
+var reNobodyChecks = regexp.MustCompile(`\b(?:nobody|no one|no human|no reviewer|no-one)\s+(?:else\s+)?(?:needs? to|has to|must|should|is going to)\s+(?:look|review|check|approve|sign off|read)\b`)
+
+// reAimedOrder is an order or a grant to the reader: second person, an
+// agent told to act, "go ahead", or a change verb opening the sentence.
+var reAimedOrder = regexp.MustCompile(`(?i)\b(?:you|your|yourself|go ahead|feel free|have (?:it|them|the (?:agent|bot|assistant)))\b|^\W*(?:just\s+)?(?:merge|push|deploy|ship|commit|release|publish|force-push)\b`)
+
+// reImpersonalGrant is "it's fine to" with no "for you"; reSettingAllows
+// is the setting or source it comes from ("when dependabot.yml sets
+// auto-merge", "GitHub docs say so"): then it reports what is allowed.
+var (
+	reImpersonalGrant = regexp.MustCompile(`^(?:it's|it is) (?:fine|ok|okay|safe) to\b`)
+	reSettingAllows   = regexp.MustCompile(`\b(?:when|if|once|as long as|because|since)\b[^.;\n]{0,80}?\b(?:sets?|enables?|enabled|configured|is (?:on|enabled|set)|turned on|allows?|auto-?merges?)\b|\b(?:docs?|documentation|guide|policy) says?\b|\baccording to\b`)
+)
 
 // reBypassAction is the change a bypass lets through.
 var reBypassAction = regexp.MustCompile(`\b(?:push|merge|deploy|release|publish|ship|commit)\w*\b|푸시|머지|병합|배포`)
 
 // grantsBypass reports a sentence that gives its reader leave to skip a
-// person's check on a change it makes.
+// person's check on a change it makes: a grant, or "nobody needs to look"
+// beside an order or a grant to the reader ("go ahead and merge it,
+// nobody needs to review this one").
 func grantsBypass(sn string) bool {
-	loc := reBypassGrant.FindStringIndex(sn)
-	return loc != nil && reBypassAction.MatchString(sn) && !reNegatedBefore.MatchString(sn[:loc[0]])
+	if !reBypassAction.MatchString(sn) {
+		return false
+	}
+	if loc := reBypassGrant.FindStringIndex(sn); loc != nil && !reNegatedBefore.MatchString(sn[:loc[0]]) &&
+		!(reImpersonalGrant.MatchString(sn[loc[0]:]) && reSettingAllows.MatchString(sn[loc[0]:])) {
+		return true
+	}
+	loc := reNobodyChecks.FindStringIndex(sn)
+	return loc != nil && !reNegatedBefore.MatchString(sn[:loc[0]]) && reAimedOrder.MatchString(reCodeSpan.ReplaceAllString(sn, " "))
 }
 
 // reNegatedBefore ends on a negation: "never have it merge straight to
