@@ -15,7 +15,13 @@ import (
 var (
 	// reShowIntro ends a line that introduces what follows as shown: a
 	// colon, "such as", "like", "for example", or Korean "as follows".
+	// A label ends the same way ("payloads look like"): the prose around
+	// must also report what happened (reReportsEvent).
 	reShowIntro = regexp.MustCompile(`:\s*$|\b(?:such as|like|like this|as follows|reading|saying|e\.g\.|for example|for instance)\s*$|다음과\s*같(?:았다|다|습니다|았습니다|은\s*[가-힣]+이다)\.?\s*$`)
+	// reReportsEvent reports what happened or what was done: a text that
+	// only labels a block ("Example prompt injection:", "payloads look
+	// like") shows nothing, it hands the block over.
+	reReportsEvent = regexp.MustCompile(`\b(?:found|contained|carried|included|had|held|bore|came|appeared|arrived|received|posted|planted|hid|embedded|injected|inserted|reported|removed|blocked|flagged|quarantined|saw|noticed|observed|discovered|caught|detected|ran|read|said|told|asked|was|were|triaged|fixed|patched|stopped|sent|leaked|opened|filed|submitted|added|showed|returned)\b|있었|발견|됐다|되었다|었다|았다|였다|했다|했습니다|었습니다|았습니다|였습니다`)
 	// reFenceLine opens or closes a fenced block.
 	reFenceLine = regexp.MustCompile("^\\s*(?:```|~~~)")
 )
@@ -23,7 +29,8 @@ var (
 // shownLines is the text with the lines a write-up shows (see above)
 // turned into quotes, and the set of those lines as they now read. A text
 // shows only when its own words, outside what it shows, name the attack
-// it reports, and the introducing line asks its reader for nothing.
+// it reports and report it as something that happened, and the
+// introducing line asks its reader for nothing.
 func shownLines(s string) (string, map[string]bool) {
 	lines := strings.Split(s, "\n")
 	var blocks [][2]int // [from, to) line ranges
@@ -66,7 +73,7 @@ func shownLines(s string) (string, map[string]bool) {
 		}
 	}
 	prose := strings.Join(outside, "\n")
-	if !reAttackWords.MatchString(prose) || reNotAttack.MatchString(prose) {
+	if !reAttackWords.MatchString(prose) || reNotAttack.MatchString(prose) || !reReportsEvent.MatchString(prose) {
 		return s, nil
 	}
 	shown := map[string]bool{}
