@@ -150,7 +150,8 @@ func (a *API) contributeKnowledge(w http.ResponseWriter, r *http.Request, _ para
 // queryKnowledge answers GET /knowledge/query?q=&limit=&hive=&min_score=:
 // public; an absent hive searches every hive, and hits scoring below
 // min_score are left out (min_score=floor: the injection floor for this
-// server's embedder, knowledge.InjectFloorFor).
+// server's embedder, knowledge.InjectFloorFor, and for the hits after the
+// first knowledge.LaterFloorFor on their unweighted score too).
 func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 	if err := a.knowledgeReady(true); err != nil {
 		a.fail(w, r, err)
@@ -201,8 +202,12 @@ func (a *API) queryKnowledge(w http.ResponseWriter, r *http.Request, _ params) {
 		a.fail(w, r, fmt.Errorf("embed query: got %d vectors for 1 text", len(vecs)))
 		return
 	}
+	later := 0.0
+	if strings.TrimSpace(qs.Get("min_score")) == MinScoreFloor {
+		later = knowledge.LaterFloorFor(a.Embedder.Model())
+	}
 	hits, err := a.Knowledge.Query(r.Context(), knowledge.QueryInput{Hive: hive, Text: q, Model: a.Embedder.Model(), Vector: vecs[0], Limit: limit, MinScore: minScore,
-		IncludeQuarantined: include})
+		LaterMinScore: later, IncludeQuarantined: include})
 	if err != nil {
 		a.fail(w, r, err)
 		return

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"testing"
 
-	"pumasi"
 	"pumasi/adapters/embed"
 	"pumasi/adapters/local"
 	"pumasi/internal/heldout"
@@ -131,6 +130,27 @@ func promptHits(t *testing.T, h http.Handler, prompts []relevancePrompt) [][]kno
 	return out
 }
 
+// engineHits are the hook's hits for each prompt as the engine ranks them
+// for GET /knowledge/query with the prompt, limit 3 and no floor, with
+// their query's features (not sent), so that min_score=floor's rule can be
+// applied after at any floor.
+func engineHits(t *testing.T, api *API, prompts []relevancePrompt) [][]knowledge.Hit {
+	t.Helper()
+	ctx := context.Background()
+	out := make([][]knowledge.Hit, len(prompts))
+	for i, p := range prompts {
+		vecs, err := api.Embedder.Embed(ctx, []string{p.Prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i], err = api.Knowledge.Query(ctx, knowledge.QueryInput{Text: p.Prompt, Model: api.Embedder.Model(), Vector: vecs[0], Limit: hookLimit})
+		if err != nil {
+			t.Fatalf("query %s: %v", p.ID, err)
+		}
+	}
+	return out
+}
+
 // injectionFigures are, at floor, the share of prompts with no related
 // entry for which nothing is injected (clean) and the share of related
 // prompts whose entry is injected (found).
@@ -139,6 +159,9 @@ type injectionFigures struct {
 	unrelated, related   int
 	cleanN, foundN       int
 	injectedPerUnrelated float64
+	// others counts the hits other than their entry injected on related
+	// prompts.
+	others int
 }
 
 func (f injectionFigures) String() string {
@@ -146,14 +169,21 @@ func (f injectionFigures) String() string {
 		f.cleanN, f.unrelated, 100*f.clean, f.foundN, f.related, 100*f.found)
 }
 
-func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[string]string, floor float64) injectionFigures {
+// figuresAt applies min_score=floor's two-part rule to the hits: floor on
+// every hit's score, and later on the score without the decision's weight
+// of every hit after the first (knowledge.AfterFirst; 0: none).
+func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[string]string, floor, later float64) injectionFigures {
 	var f injectionFigures
 	for i, p := range prompts {
-		var injected []string
+		var above []knowledge.Hit
 		for _, h := range hits[i] {
 			if h.Score >= floor {
-				injected = append(injected, h.ID)
+				above = append(above, h)
 			}
+		}
+		var injected []string
+		for _, h := range knowledge.AfterFirst(above, later) {
+			injected = append(injected, h.ID)
 		}
 		if p.Related == nil {
 			f.unrelated++
@@ -167,7 +197,8 @@ func figuresAt(prompts []relevancePrompt, hits [][]knowledge.Hit, entryOf map[st
 		for _, id := range injected {
 			if want != "" && id == want {
 				f.foundN++
-				break
+			} else {
+				f.others++
 			}
 		}
 	}
@@ -264,9 +295,10 @@ func TestRelevanceFloor(t *testing.T) {
 		// under it.
 		t.Skip("measured without the race detector")
 	}
-	h, entryOf := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
+	api, _, entryOf := relevanceAPI(t, filepath.Join(relevanceDir, "corpus.jsonl"))
 	t.Logf("corpus: %d findings stored", len(entryOf))
-	floor := knowledge.InjectFloorFor(embed.NewHashed(0).Model())
+	model := embed.NewHashed(0).Model()
+	floor, later := knowledge.InjectFloorFor(model), knowledge.LaterFloorFor(model)
 	// The figures reached in round 5 of issue 23 at floor 0.175 with the
 	// query's support (knowledge.QuerySupport): less is a regression. The
 	// issue's goal is 90 % of both. Before round 5, at 0.315: tuning 86/94,
@@ -279,15 +311,18 @@ func TestRelevanceFloor(t *testing.T) {
 	// Session 11: the injection decision (knowledge/decision.go) and the
 	// floor 0.1, a stated trade (all tuning clean 1259 → 1308/1391, found
 	// 1319 → 1309/1433; leave-one-file-out in the README). Its figures here,
-	// the ones at 0.205 before it in the comments.
+	// the ones at 0.205 before it in the comments. The later floor
+	// (knowledge.LexicalLaterFloor: hits after the first keep 0.205 on
+	// their own score) then traded found 1309 → 1306 for the other hits
+	// injected on related prompts, 2258 → 477 (maxOthers below).
 	want := map[string][2]float64{ // clean, found
 		"tuning":   {0.989, 0.933}, // 93/94, 99/106 (92/94, 100/106 at 0.205 before the decision)
-		"tuning-2": {0.987, 0.862}, // 78/79, 75/87 (78/79, 75/87)
+		"tuning-2": {0.987, 0.85},  // 78/79, 74/87 (78/79, 75/87; 75/87 before the later floor)
 		"tuning-3": {1, 0.848},     // 50/50, 56/66 (50/50, 54/66)
-		"tuning-4": {1, 0.80},      // 37/37, 44/55 (37/37, 41/55)
+		"tuning-4": {1, 0.78},      // 37/37, 43/55 (37/37, 41/55; 44/55 before the later floor)
 		"tuning-5": {1, 0.959},     // 54/54, 95/99 (52/54, 94/99)
 		"tuning-6": {0.954, 0.966}, // 83/87, 116/120 (84/87, 114/120)
-		"tuning-7": {0.98, 0.95},   // 108/110, 95/100 (109/110, 97/100)
+		"tuning-7": {0.98, 0.94},   // 108/110, 94/100 (109/110, 97/100; 95/100 before the later floor)
 		"tuning-8": {0.99, 0.94},   // 109/110, 94/100 (110/110, 97/100)
 		"tuning-9": {0.972, 0.90},  // 107/110, 90/100 (105/110, 93/100)
 		// Look 1, on 30dec1f before session 8's changes: 76/110, 97/100;
@@ -318,19 +353,26 @@ func TestRelevanceFloor(t *testing.T) {
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
+	tuningParts, tuningRan := 0, 0
+	for _, part := range relevanceParts {
+		if !part.heldOut {
+			tuningParts++
+		}
+	}
 	for _, part := range relevanceParts {
 		t.Run(part.name, func(t *testing.T) {
 			prompts := readPrompts(t, part.file, part.heldOut, part.sha256)
-			hits := promptHits(t, h, prompts)
+			hits := engineHits(t, api, prompts)
 			if !part.heldOut {
 				tuning, tuningHits = append(tuning, prompts...), append(tuningHits, hits...)
+				tuningRan++
 			}
-			got := figuresAt(prompts, hits, entryOf, floor)
+			got := figuresAt(prompts, hits, entryOf, floor, later)
 			if part.heldOut && !heldout.Show() {
 				t.Log(heldout.Hidden(part.name))
 			} else {
-				t.Logf("floor %.3f, %s: %v", floor, part.name, got)
-				t.Logf("no floor,    %s: %v", part.name, figuresAt(prompts, hits, entryOf, 0))
+				t.Logf("floor %.3f, %s: %v; %d other hits injected on related prompts", floor, part.name, got, got.others)
+				t.Logf("no floor,    %s: %v", part.name, figuresAt(prompts, hits, entryOf, 0, 0))
 			}
 			w, ok := want[part.name]
 			if !ok {
@@ -344,74 +386,24 @@ func TestRelevanceFloor(t *testing.T) {
 			}
 		})
 	}
+	// The hits other than their entry that related prompts inject, on
+	// every tuning part together: 494 at 0.205 before the decision, 2258
+	// with the decision's weight alone at 0.1 (a weight of 1 let every hit
+	// from 0.1 up beside the right one), 478 with the later floor
+	// (knowledge.LexicalLaterFloor). More is a regression.
+	const maxOthers = 500
+	if tuningRan == tuningParts && len(tuning) > 0 {
+		all := figuresAt(tuning, tuningHits, entryOf, floor, later)
+		t.Logf("tuning (all), floor %.3f, later %.3f: %v; %d other hits injected on related prompts", floor, later, all, all.others)
+		if all.others > maxOthers {
+			t.Errorf("tuning: related prompts injected %d hits other than their entry, want at most %d", all.others, maxOthers)
+		}
+	}
 	if testing.Verbose() && len(tuning) > 0 {
 		for f := 0.0; f <= 0.6001; f += 0.005 {
-			t.Logf("tuning (all), floor %.3f: %v", f, figuresAt(tuning, tuningHits, entryOf, f))
+			t.Logf("tuning (all), floor %.3f: %v", f, figuresAt(tuning, tuningHits, entryOf, f, later))
 		}
 	}
-}
-
-// TestQuerySharesNothing: a query that shares no search term with any
-// entry and has no close vector returns nothing (it used to return the
-// entries whose hashed n-grams happened to collide), with or without a
-// floor; min_score leaves out the hits below it (min_score=floor: those
-// below the embedder's injection floor) and refuses what is not a number
-// from 0 to 1 or floor.
-func TestQuerySharesNothing(t *testing.T) {
-	h, _ := relevanceServer(t, filepath.Join(relevanceDir, "corpus.jsonl"))
-	get := func(q string) (int, []knowledge.Hit) {
-		r := httptest.NewRequest("GET", q, nil)
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		var ans struct {
-			Data []knowledge.Hit `json:"data"`
-		}
-		_ = json.Unmarshal(w.Body.Bytes(), &ans)
-		return w.Code, ans.Data
-	}
-	for _, q := range []string{"zzzqqq nothingmatches", "qwerty asdf", "shop", "the of and"} {
-		if st, hits := get("/knowledge/query?limit=50&q=" + url.QueryEscape(q)); st != 200 || len(hits) != 0 {
-			t.Errorf("query %q = %d, %d hits (first %+v), want none", q, st, len(hits), first(hits))
-		}
-	}
-	st, all := get("/knowledge/query?limit=50&q=" + url.QueryEscape("postgres autovacuum dead tuples bloat"))
-	if st != 200 || len(all) < 3 {
-		t.Fatalf("postgres query = %d, %d hits", st, len(all))
-	}
-	cut := all[len(all)/2].Score
-	st, some := get("/knowledge/query?limit=50&min_score=" + strconv.FormatFloat(cut, 'f', -1, 64) + "&q=" + url.QueryEscape("postgres autovacuum dead tuples bloat"))
-	if st != 200 || len(some) == 0 || len(some) >= len(all) {
-		t.Fatalf("min_score %v = %d hits of %d", cut, len(some), len(all))
-	}
-	for _, h := range some {
-		if h.Score < cut {
-			t.Fatalf("min_score %v returned a hit scoring %v", cut, h.Score)
-		}
-	}
-	// min_score=floor is the hashed embedder's injection floor, exactly.
-	floor := knowledge.InjectFloorFor(embed.NewHashed(0).Model())
-	want := 0
-	for _, h := range all {
-		if h.Score >= floor {
-			want++
-		}
-	}
-	st, floored := get("/knowledge/query?limit=50&min_score=floor&q=" + url.QueryEscape("postgres autovacuum dead tuples bloat"))
-	if st != 200 || len(floored) != want || want == len(all) {
-		t.Fatalf("min_score=floor = %d, %d hits, want %d (of %d at or above %v)", st, len(floored), want, len(all), floor)
-	}
-	for _, bad := range []string{"-0.1", "1.5", "abc", "NaN", "Inf", "Floor", "floors"} {
-		if st, _ := get("/knowledge/query?q=postgres&min_score=" + bad); st != 400 {
-			t.Errorf("min_score=%s = %d, want 400", bad, st)
-		}
-	}
-}
-
-func first(hits []knowledge.Hit) any {
-	if len(hits) == 0 {
-		return nil
-	}
-	return hits[0].Title
 }
 
 // TestRelevanceMisses prints, with PUMASI_RELEVANCE_MISSES=1 and -v, the
@@ -465,45 +457,5 @@ func TestRelevanceMisses(t *testing.T) {
 			}
 			t.Logf("MISS %s %s rank %d %.3f (sim %.2f lex %.2f q %.2f) top %.3f %q: %q", p.ID, p.Lang, rank, got.Score, got.Similarity, got.Lexical, got.Quality, top.Score, top.Title, p.Prompt)
 		}
-	}
-}
-
-// TestParseMinScore: min_score=floor is the injection floor of the server's
-// embedder's kind (the hashed one's, measured; a semantic one's, the floor
-// from before QuerySupport), a number is itself, and absent is none.
-func TestParseMinScore(t *testing.T) {
-	hashed := embed.NewHashed(0).Model()
-	for _, c := range []struct {
-		s, model string
-		want     float64
-	}{
-		{"floor", hashed, knowledge.LexicalInjectFloor},
-		{" floor ", hashed, knowledge.LexicalInjectFloor},
-		{"floor", "text-embedding-3-small", knowledge.SemanticInjectFloor},
-		{"0.175", "text-embedding-3-small", 0.175},
-		{"0.5", hashed, 0.5},
-		{"", "text-embedding-3-small", 0},
-	} {
-		got, err := parseMinScore(c.s, c.model)
-		if err != nil || got != c.want {
-			t.Errorf("parseMinScore(%q, %s) = %v, %v, want %v", c.s, c.model, got, err, c.want)
-		}
-	}
-	// Only a plain decimal number in [0, 1] (or floor): strconv.ParseFloat
-	// also reads hex floats, exponents, signs, infinities and NaN, and
-	// 0x1p-2, 1e-1, -0 and +.5 were taken as scores.
-	for _, s := range []string{"0x1p-2", "0X1P-1", "0x0", "1e-1", "5E-1", "-0", "+0.5", "+.5", "Inf", "+Inf", "-Inf",
-		"infinity", "NaN", "nan", "1.5", "1.0000001", ".", "0.5.1", "0,5", "0_5", "½", "１", "floor0", "0 .5"} {
-		if got, err := parseMinScore(s, hashed); pumasi.ErrorCode(err) != pumasi.EInvalidRequest {
-			t.Errorf("parseMinScore(%q) = %v, %v, want invalid_request", s, got, err)
-		}
-	}
-	for s, want := range map[string]float64{"0": 0, "1": 1, "1.000": 1, "0.25": 0.25, ".25": 0.25, "0.": 0, "00.5": 0.5} {
-		if got, err := parseMinScore(s, hashed); err != nil || got != want {
-			t.Errorf("parseMinScore(%q) = %v, %v, want %v", s, got, err, want)
-		}
-	}
-	if knowledge.LexicalInjectFloor == knowledge.SemanticInjectFloor {
-		t.Fatalf("both kinds share the floor %v", knowledge.LexicalInjectFloor)
 	}
 }

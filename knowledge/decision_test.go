@@ -1,6 +1,10 @@
 package knowledge
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 // TestDecisionWeight: the injection decision weighs a query whose best
 // candidate holds its title and rare words (the finding's own problem)
@@ -38,5 +42,47 @@ func TestDecisionWeight(t *testing.T) {
 	}
 	if w := weight("zzzqqq"); w > nearMiss {
 		t.Fatalf("a query no candidate holds weighs %v, above the near miss's %v", w, nearMiss)
+	}
+}
+
+// TestAfterFirst: min_score=floor's later floor holds the hits after a
+// query's first to their score without the decision's weight. With a
+// weight of 1 a later hit at 0.117 (the first at 0.788) is left out and
+// one at 0.21 kept; with a weight of 0.5 a later hit at 0.11 (0.22 its
+// own) is kept, the near miss the weighted score alone would drop; the
+// first hit is never left out, and a later floor of 0 leaves all.
+func TestAfterFirst(t *testing.T) {
+	half := make([]float64, nFeatures)
+	half[featCosine] = (decisionK + math.Log(0.5)) / decisionBeta[featCosine]
+	if w := DecisionWeight(half); math.Abs(w-0.5) > 1e-9 {
+		t.Fatalf("weight of the half features = %v, want 0.5", w)
+	}
+	ids := func(hits []Hit) string {
+		var s []string
+		for _, h := range hits {
+			s = append(s, h.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	hit := func(id string, score float64, f []float64) Hit {
+		return Hit{Entry: Entry{ID: id}, Score: score, Features: f}
+	}
+	for _, c := range []struct {
+		name  string
+		hits  []Hit
+		later float64
+		want  string
+	}{
+		{"weight 1", []Hit{hit("a", 0.788, nil), hit("b", 0.21, nil), hit("c", 0.117, nil)}, LexicalLaterFloor, "a,b"},
+		{"weight 0.5", []Hit{hit("a", 0.4, half), hit("b", 0.11, half), hit("c", 0.1, half)}, LexicalLaterFloor, "a,b"},
+		{"first alone", []Hit{hit("a", 0.15, nil), hit("b", 0.12, nil)}, LexicalLaterFloor, "a"},
+		{"no later floor", []Hit{hit("a", 0.15, nil), hit("b", 0.12, nil)}, 0, "a,b"},
+	} {
+		if got := ids(AfterFirst(c.hits, c.later)); got != c.want {
+			t.Errorf("%s: AfterFirst = %s, want %s", c.name, got, c.want)
+		}
+	}
+	if LaterFloorFor("text-embedding-3-small") != 0 || LaterFloorFor(LexicalModelPrefix+"x") != LexicalLaterFloor {
+		t.Errorf("LaterFloorFor: semantic %v, lexical %v", LaterFloorFor("text-embedding-3-small"), LaterFloorFor(LexicalModelPrefix+"x"))
 	}
 }

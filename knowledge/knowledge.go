@@ -163,6 +163,11 @@ type QueryInput struct {
 	Limit  int
 	// MinScore leaves out hits scoring less (0: none left out).
 	MinScore float64
+	// LaterMinScore leaves out the hits after the first whose score
+	// without the injection decision's weight (Unweighted) is less: the
+	// weight is one for a whole query, so without this a weight of 1 lets
+	// every weak hit beside the right one (0: none left out).
+	LaterMinScore float64
 	// IncludeQuarantined keeps quarantined entries (an admin's review).
 	IncludeQuarantined bool
 }

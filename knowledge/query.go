@@ -36,7 +36,8 @@ import (
 //     dropped, and so are those scoring below q.MinScore, after feedback
 //     or before it (a hit clears the floor on its own words, never on
 //     feedback's); the rest are
-//     ranked by RankHits.
+//     ranked by RankHits, and every hit after the first must also
+//     score q.LaterMinScore without DecisionWeight (AfterFirst, rank.go).
 //
 // Because the scores are the engine's, every backend ranks its candidates
 // alike, and since the engine chooses the terms and fuses the matches, every
@@ -226,7 +227,7 @@ func (k *Engine) Query(ctx context.Context, q QueryInput) ([]Hit, error) {
 		}
 		hits = append(hits, h)
 	}
-	return RankHits(hits, limit), nil
+	return AfterFirst(RankHits(hits, limit), q.LaterMinScore), nil
 }
 
 // queryNearest is nearestEntries for a query: scored where they are

@@ -149,6 +149,53 @@ const minSupport = 0.01
 // 1319 → 1309/1433.
 const LexicalInjectFloor = 0.1
 
+// LexicalLaterFloor is the least score without the injection decision's
+// weight (Unweighted) that a hit after a query's first needs, beside
+// LexicalInjectFloor, to be injected for min_score=floor (LaterFloorFor).
+// DecisionWeight is the same for every hit of a query: it says whether the
+// query's best candidate answers it, not whether the others do, so where it
+// is 1 every hit from 0.1 to 0.205 was injected beside the right one (on
+// the fifteen tuning files at limit 3, related prompts' injected hits other
+// than their entry rose from 494 to 2258). Later hits keep session 9's
+// floor 0.205 on their own score: all tuning clean 1308/1391 unchanged,
+// found 1309 → 1306/1433, those other hits 2258 → 478.
+const LexicalLaterFloor = 0.205
+
+// LaterFloorFor is the floor on Unweighted for the hits after a query's
+// first under min_score=floor (QueryInput.LaterMinScore):
+// LexicalLaterFloor for a lexical model; 0 for a semantic one, whose
+// scores carry no decision weight.
+func LaterFloorFor(model string) float64 {
+	if strings.HasPrefix(model, LexicalModelPrefix) {
+		return LexicalLaterFloor
+	}
+	return 0
+}
+
+// Unweighted is h's score without its query's injection decision
+// (DecisionWeight of h.Features): its own evidence, on the scale of the
+// floors before the decision.
+func Unweighted(h Hit) float64 {
+	return h.Score / DecisionWeight(h.Features)
+}
+
+// AfterFirst keeps of ranked hits the first and those after it whose
+// Unweighted score is at least later: the two-part injection rule of
+// min_score=floor (the first hit needs the floor on its weighted score,
+// every later one the later floor on its own too).
+func AfterFirst(hits []Hit, later float64) []Hit {
+	if later <= 0 || len(hits) < 2 {
+		return hits
+	}
+	out := hits[:1]
+	for _, h := range hits[1:] {
+		if Unweighted(h) >= later {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // SemanticInjectFloor is the injection floor for a query embedded by any
 // other (semantic) model, whose scores QuerySupport leaves whole: 0.315, the
 // floor measured with the offline embedder before round 5 moved that

@@ -52,7 +52,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	timeout := fs.Duration("timeout", DefaultHookTimeout, "give up on the server after this long")
 	query := fs.String("query", "", "search for this instead of the prompt (for SessionStart: default the project folder's name)")
 	minSim := fs.Float64("min-similarity", 0, "drop entries less similar to the prompt than this (0-1)")
-	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.1 for the offline one, measured on testdata/knowledge/relevance; 0.315 for others, not measured; a server older than floor refuses it and is asked for 0.205)")
+	minScoreArg := fs.String("min-score", functions.MinScoreFloor, "inject no entry scoring below this (0-1); floor: the server's floor for its embedder (0.1 for the offline one, measured on testdata/knowledge/relevance, and for every entry after the first 0.205 without the decision's weight; 0.315 for others, not measured; a server older than floor refuses it and is asked for 0.205; a client older than the decision checks 0.205 itself and may drop entries: upgrade it with the server)")
 	pos, err := parseFlags(env, fs, args)
 	if err != nil {
 		return err
