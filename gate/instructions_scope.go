@@ -21,8 +21,10 @@ var (
 	reURLHost = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://([^\s/'"$)\x60?#\\]+)`)
 	// reHostLike is a name with a dot that could be a host, whatever
 	// its suffix (attacker.club, collect.attacker.shop); what stands
-	// before it tells a path (~/.aws, ./run, @payload.json) from a host.
-	reHostLike = regexp.MustCompile(`(?i)(?:^|[^\w./@~$%-])((?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z])\b([(\[]?)`)
+	// before it tells a path (~/.aws, ./run, @payload.json) or code
+	// (dict(os.environ), JSON.stringify(process.env)) from a host, which
+	// stands after a space, a quote or "=".
+	reHostLike = regexp.MustCompile("(?i)(?:^|[\\s'\"`=])" + `((?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*[a-z])\b([(\[]?)`)
 	// reDottedQuad is an IPv4 address.
 	reDottedQuad = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)
 	// reScpHost is user@host: as scp and rsync write it.
@@ -30,7 +32,7 @@ var (
 	// reShellComment and reHeaderArg are parts of a command that name no
 	// destination: a comment, a header's value (Origin: http://localhost).
 	reShellComment = regexp.MustCompile("(?:^|\\s)#[^`\\n]*")
-	reHeaderArg    = regexp.MustCompile(`(?:\s-H|--header|\s-e|--referer)\s*(?:'[^']*'|"[^"]*"|\S+)`)
+	reHeaderArg    = regexp.MustCompile(`(?:\s-H|--header|--referer)\s*(?:'[^']*'|"[^"]*"|\S+)`)
 )
 
 // fileSuffixes end file names, not hosts.
@@ -160,7 +162,7 @@ var (
 	// files and the snapshots").
 	reJoinedGenerated = regexp.MustCompile(`\x00\s*(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|과|와|및|이나|나)\s*(?:the\s+|any\s+|its\s+|their\s+|all\s+)?(?:\x00|(?:files?|stubs?|snapshots?|bundles?|bindings)\b|번들|스냅샷|스텁|파일)`)
 	// reJoinedOther is a generated mark joined to something else.
-	reJoinedOther = regexp.MustCompile(`\x00\s*(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|과|와|및|이나|나)\s*\S|(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b)\s+(?:the\s+|any\s+|its\s+|their\s+|all\s+)?\x00`)
+	reJoinedOther = regexp.MustCompile(`\x00\s*(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|\b(?:along|together) with\b|과|와|및|이나|나)\s*\S|(?:,|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|\b(?:along|together) with\b)\s+(?:the\s+|any\s+|its\s+|their\s+|all\s+)?\x00`)
 )
 
 // reKeepsMaterial keeps the agent's working files to itself: scratch

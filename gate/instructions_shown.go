@@ -22,6 +22,10 @@ var (
 	// only labels a block ("Example prompt injection:", "payloads look
 	// like") shows nothing, it hands the block over.
 	reReportsEvent = regexp.MustCompile(`\b(?:found|contained|carried|included|had|held|bore|came|appeared|arrived|received|posted|planted|hid|embedded|injected|inserted|reported|removed|blocked|flagged|quarantined|saw|noticed|observed|discovered|caught|detected|ran|read|said|told|asked|was|were|triaged|fixed|patched|stopped|sent|leaked|opened|filed|submitted|added|showed|returned)\b|있었|발견|됐다|되었다|었다|았다|였다|했다|했습니다|었습니다|았습니다|였습니다`)
+	// reLabelIntro ends a line that says what such text looks like, in
+	// the present ("payloads look like", "a typical one reads like"): a
+	// label, even in a text that reports something else.
+	reLabelIntro = regexp.MustCompile(`\b(?:looks?|reads?|goes|go|sounds?) like\s*:?\s*$`)
 	// reFenceLine opens or closes a fenced block.
 	reFenceLine = regexp.MustCompile("^\\s*(?:```|~~~)")
 )
@@ -35,7 +39,7 @@ func shownLines(s string) (string, map[string]bool) {
 	lines := strings.Split(s, "\n")
 	var blocks [][2]int // [from, to) line ranges
 	for i := 0; i < len(lines); i++ {
-		if !reShowIntro.MatchString(lines[i]) || reToReader.MatchString(lines[i]) || reToReaderKo.MatchString(lines[i]) {
+		if !reShowIntro.MatchString(lines[i]) || reLabelIntro.MatchString(lines[i]) || reToReader.MatchString(lines[i]) || reToReaderKo.MatchString(lines[i]) {
 			continue
 		}
 		j := i + 1
