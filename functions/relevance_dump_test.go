@@ -11,7 +11,8 @@ import (
 )
 
 // TestRelevanceDump writes, with PUMASI_RELEVANCE_DUMP=<file>, every
-// tuning prompt's hits (limit 3, no floor) and its query's evidence
+// tuning prompt's hits (limit 3, no floor; each score without the
+// injection decision's weight, knowledge.Unweighted) and its query's evidence
 // features (knowledge/decision.go) as JSON lines, for
 // scripts/relevancefit, which fits and cross-validates the injection
 // decision on them. Held-out parts are never asked.
@@ -50,7 +51,11 @@ func TestRelevanceDump(t *testing.T) {
 		}
 		r := row{Part: part, ID: p.ID, Want: want}
 		for _, h := range hits {
-			r.Hits = append(r.Hits, hit{h.ID, h.Score})
+			// The score without the decision's weight: the fit's log(score)
+			// is the score the decision weighs, so a weighted one would fit
+			// the weight on itself (its steps would not reproduce
+			// decision.go's coefficients).
+			r.Hits = append(r.Hits, hit{h.ID, knowledge.Unweighted(h)})
 			r.Features = h.Features
 		}
 		if err := enc.Encode(r); err != nil {
