@@ -87,7 +87,7 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 	kc := newKnowClient(*server, "")
 	kc.http.Timeout = *timeout
 	var hits []hookHit
-	_, raw, err := kc.queryAbove(ctx, q, *limit, *hive, minScore)
+	_, raw, err := kc.queryAbove(ctx, q, *limit, *hive, &minScore)
 	if err == nil {
 		err = decodeData(raw, &hits)
 	}
@@ -109,7 +109,8 @@ func runKnowHook(ctx context.Context, env *cliEnv, args []string) error {
 // none; functions.MinScoreFloor: the server's floor for its embedder, which
 // only the server knows), least what it checks itself (the server leaves
 // lower hits out too, but an older one may not): the number, or for the
-// floor the lower of the two kinds' floors.
+// floor the lower of the two kinds' floors (olderServerFloor once a server
+// older than floor refused it, queryAbove).
 type minScore struct {
 	param string
 	least float64
@@ -140,13 +141,16 @@ const olderServerFloor = 0.205
 // queryAbove sends GET /knowledge/query for q with ms.param as min_score.
 // A server older than min_score=floor refuses floor with 400
 // invalid_request, so a new hook or MCP would inject nothing; then it asks
-// once more with olderServerFloor as a number, and knowledgeHints checks
-// ms.least (that floor too) as it does for any older server.
-func (k *knowClient) queryAbove(ctx context.Context, q string, limit int, hive string, ms minScore) (int, []byte, error) {
+// once more with olderServerFloor as a number, and sets ms.least to that
+// floor, so that knowledgeHints checks it too, as it does for any number
+// (such a server's scores carry no decision weight: the lexical floor
+// would let its hits from 0.1 to 0.205 through).
+func (k *knowClient) queryAbove(ctx context.Context, q string, limit int, hive string, ms *minScore) (int, []byte, error) {
 	status, raw, err := k.sendRaw(ctx, "GET", queryPath(q, limit, hive, ms.param), nil)
 	var ae *apiError
 	if ms.param == functions.MinScoreFloor && errors.As(err, &ae) && ae.Status == http.StatusBadRequest && ae.Code == pumasi.EInvalidRequest {
 		status, raw, err = k.sendRaw(ctx, "GET", queryPath(q, limit, hive, strconv.FormatFloat(olderServerFloor, 'f', -1, 64)), nil)
+		ms.least = max(ms.least, olderServerFloor)
 	}
 	return status, raw, err
 }

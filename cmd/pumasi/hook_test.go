@@ -169,7 +169,8 @@ func TestKnowHookBinaryExitsZero(t *testing.T) {
 }
 
 // queryStub is a GET /knowledge/query that answers one hit above both
-// injection floors and one below, whatever min_score says (a client must
+// injection floors, one between the lexical floor and the older servers'
+// floor (0.15) and one below both, whatever min_score says (a client must
 // check the score itself). An older server (before min_score=floor)
 // answers 400 invalid_request to a min_score that is not a number, as those
 // did; a refusing one answers that to every request. asked returns the
@@ -189,7 +190,7 @@ func queryStub(t *testing.T, kind string) (url string, asked func() []string) {
 			w.Write([]byte(`{"success":false,"error":{"code":"invalid_request","message":"min_score must be a number from 0 to 1"}}`))
 			return
 		}
-		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.06}]}`))
+		w.Write([]byte(`{"success":true,"data":[{"id":"e-high","title":"High","content":"high scoring hit","score":0.5},{"id":"e-mid","title":"Mid","content":"mid scoring hit","score":0.15},{"id":"e-low","title":"Low","content":"low scoring hit","score":0.06}]}`))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL, func() []string {
@@ -206,30 +207,31 @@ func queryStub(t *testing.T, kind string) (url string, asked func() []string) {
 // sets the floor); a number is sent as given, 0 sends none; and a hit the
 // server returns below the lower kind's floor is still not injected. A
 // server older than floor refuses it (400): the hook asks once more with
-// the lexical floor as a number and injects what that server finds.
+// olderServerFloor as a number and injects what that server finds above
+// it (not a hit at 0.15, which a newer server's floor lets through).
 func TestKnowHookMinScore(t *testing.T) {
 	for _, c := range []struct {
-		server    string
-		args      []string
-		want      []string
-		injectLow bool
+		server               string
+		args                 []string
+		want                 []string
+		injectMid, injectLow bool
 	}{
-		{"newer", nil, []string{"floor"}, false},
-		{"newer", []string{"--min-score", "floor"}, []string{"floor"}, false},
-		{"newer", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
-		{"older", nil, []string{"floor", "0.205"}, false},
-		{"older", []string{"--min-score", "floor"}, []string{"floor", "0.205"}, false},
-		{"older", []string{"--min-score", "0.4"}, []string{"0.4"}, false},
-		{"older", []string{"--min-score", "0.05"}, []string{"0.05"}, true},
-		{"older", []string{"--min-score", "0"}, []string{""}, true},
+		{"newer", nil, []string{"floor"}, true, false},
+		{"newer", []string{"--min-score", "floor"}, []string{"floor"}, true, false},
+		{"newer", []string{"--min-score", "0.4"}, []string{"0.4"}, false, false},
+		{"older", nil, []string{"floor", "0.205"}, false, false},
+		{"older", []string{"--min-score", "floor"}, []string{"floor", "0.205"}, false, false},
+		{"older", []string{"--min-score", "0.4"}, []string{"0.4"}, false, false},
+		{"older", []string{"--min-score", "0.05"}, []string{"0.05"}, true, true},
+		{"older", []string{"--min-score", "0"}, []string{""}, true, true},
 	} {
 		url, asked := queryStub(t, c.server)
 		stdout, stderr, err, _ := runHook(t, url, userPromptSubmit, c.args...)
 		if got := asked(); err != nil || stderr != "" || !slices.Equal(got, c.want) {
 			t.Fatalf("hook %q on a %s server asked min_score=%q (%v, stderr %q), want %q", c.args, c.server, got, err, stderr, c.want)
 		}
-		if !strings.Contains(stdout, "e-high") || strings.Contains(stdout, "e-low") != c.injectLow {
-			t.Fatalf("hook %q on a %s server printed %q, want e-high and e-low %v", c.args, c.server, stdout, c.injectLow)
+		if !strings.Contains(stdout, "e-high") || strings.Contains(stdout, "e-mid") != c.injectMid || strings.Contains(stdout, "e-low") != c.injectLow {
+			t.Fatalf("hook %q on a %s server printed %q, want e-high, e-mid %v and e-low %v", c.args, c.server, stdout, c.injectMid, c.injectLow)
 		}
 	}
 	// It asks again once only: a server that refuses that too gets the
@@ -251,14 +253,14 @@ func TestKnowHookMinScore(t *testing.T) {
 // lexical floor; either way it shows only the hits above the floor.
 func TestKnowMCPQueryOlderServer(t *testing.T) {
 	for _, c := range []struct {
-		server  string
-		args    map[string]any
-		want    []string
-		showLow bool
+		server           string
+		args             map[string]any
+		want             []string
+		showMid, showLow bool
 	}{
-		{"newer", map[string]any{"query": "x"}, []string{"floor"}, false},
-		{"older", map[string]any{"query": "x"}, []string{"floor", "0.205"}, false},
-		{"older", map[string]any{"query": "x", "min_score": 0.05}, []string{"0.05"}, true},
+		{"newer", map[string]any{"query": "x"}, []string{"floor"}, true, false},
+		{"older", map[string]any{"query": "x"}, []string{"floor", "0.205"}, false, false},
+		{"older", map[string]any{"query": "x", "min_score": 0.05}, []string{"0.05"}, true, true},
 	} {
 		url, asked := queryStub(t, c.server)
 		fs := newFlags("mcp")
@@ -277,8 +279,8 @@ func TestKnowMCPQueryOlderServer(t *testing.T) {
 		if got := asked(); res.IsError || !slices.Equal(got, c.want) {
 			t.Fatalf("query_knowledge %v on a %s server asked min_score=%q (isError %v: %s), want %q", c.args, c.server, got, res.IsError, text, c.want)
 		}
-		if !strings.Contains(text, "e-high") || strings.Contains(text, "e-low") != c.showLow {
-			t.Fatalf("query_knowledge %v on a %s server shows %q, want e-high and e-low %v", c.args, c.server, text, c.showLow)
+		if !strings.Contains(text, "e-high") || strings.Contains(text, "e-mid") != c.showMid || strings.Contains(text, "e-low") != c.showLow {
+			t.Fatalf("query_knowledge %v on a %s server shows %q, want e-high, e-mid %v and e-low %v", c.args, c.server, text, c.showMid, c.showLow)
 		}
 	}
 }

@@ -354,7 +354,10 @@ func addKnowledgeTools(s *mcp.Server, cfg *mcpConfig) error {
 		if !ok {
 			return nil, nil, errors.New("invalid_request: min_score must be 0 to 1")
 		}
-		return knowQueryResult(minScore.least)(kc.queryAbove(ctx, q, in.Limit, in.Hive, minScore))
+		// queryAbove raises minScore.least on an older server: read it
+		// after the call.
+		status, raw, err := kc.queryAbove(ctx, q, in.Limit, in.Hive, &minScore)
+		return knowQueryResult(minScore.least)(status, raw, err)
 	})
 	addTool(s, &mcp.Tool{
 		Name: "contribute_knowledge",
