@@ -44,7 +44,10 @@ const decisionK = 10.244606
 
 // DecisionWeight is the weight a lexical model's query scores take for
 // their evidence features f (queryFeatures): exp(min(0, β·f − k)); 1 for
-// no features (no terms, no candidates, a semantic model).
+// no features (no terms, no candidates, a semantic model) and for features
+// that give no number (a NaN, or infinities that cancel), so that a NaN
+// never reaches a score, where it would compare false with every floor
+// and a floor's check could not be read either way.
 func DecisionWeight(f []float64) float64 {
 	if len(f) != nFeatures {
 		return 1
@@ -52,6 +55,9 @@ func DecisionWeight(f []float64) float64 {
 	var s float64
 	for i, b := range decisionBeta {
 		s += b * f[i]
+	}
+	if math.IsNaN(s) {
+		return 1
 	}
 	return math.Exp(math.Min(0, s-decisionK))
 }

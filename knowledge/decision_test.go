@@ -15,6 +15,25 @@ func TestDecisionWeight(t *testing.T) {
 	if got := DecisionWeight(nil); got != 1 {
 		t.Fatalf("DecisionWeight(nil) = %v, want 1", got)
 	}
+	// A feature that is no number weighs nothing either way: never a NaN
+	// weight, which would make the score NaN.
+	for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+		f := make([]float64, nFeatures)
+		f[featCosine] = bad
+		f[featMargin] = math.Inf(-1)
+		if bad != bad {
+			f[featMargin] = 0
+		}
+		if got := DecisionWeight(f); got != 1 {
+			t.Errorf("DecisionWeight with %v = %v, want 1", f, got)
+		}
+	}
+	// A weight that underflows to 0 (its score 0) leaves 0, not 0/0.
+	under := make([]float64, nFeatures)
+	under[featMargin] = -1000
+	if w, u := DecisionWeight(under), Unweighted(Hit{Score: 0, Features: under}); w != 0 || u != 0 {
+		t.Errorf("underflowing weight %v: Unweighted = %v, want 0", w, u)
+	}
 	ents := []Entry{
 		{Title: "nginx 502 after upstream keepalive timeout shorter than proxy", Content: "Set keepalive_timeout on the upstream longer than nginx's proxy_read_timeout; the upstream closed idle connections and nginx reused them, giving intermittent 502 Bad Gateway."},
 		{Title: "Postgres autovacuum falls behind on hot tables", Content: "Dead tuples pile up and the table bloats; lower autovacuum_vacuum_scale_factor per table."},

@@ -176,7 +176,12 @@ func LaterFloorFor(model string) float64 {
 // (DecisionWeight of h.Features): its own evidence, on the scale of the
 // floors before the decision.
 func Unweighted(h Hit) float64 {
-	return h.Score / DecisionWeight(h.Features)
+	w := DecisionWeight(h.Features)
+	if w <= 0 {
+		// The weight underflowed: the score is 0 and says nothing more.
+		return 0
+	}
+	return h.Score / w
 }
 
 // AfterFirst keeps of ranked hits the first and those after it whose
