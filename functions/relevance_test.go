@@ -346,10 +346,12 @@ func TestRelevanceFloor(t *testing.T) {
 		// data since session 11, the floors at look 2.
 		"tuning-14": {0.827, 0.86}, // 91/110, 86/100 (83/110, 90/100)
 		"tuning-15": {1, 0.89},     // 110/110, 89/100 (105/110, 92/100)
-		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100.
-		"held-out-15": {0.736, 0.90},
-		// Not looked at yet (look 1 on session 11's final code).
-		"held-out-16": {0, 0},
+		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100; look 2
+		// on 0415b19 (the injection decision, floor 0.1): 92/110, 89/100.
+		// Spent: tuning data from session 12, floors at look 2.
+		"held-out-15": {0.836, 0.89},
+		// Look 1 on 0415b19 (session 11's final code): 98/110, 91/100.
+		"held-out-16": {0.89, 0.91},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

@@ -394,24 +394,32 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// looked at it. Look 1 on session 10's final code; floors 0 until then.
 		// Look 1 on 7f5d650 (session 10's final code): good 79/80,
 		// placeholders 36/45, narratives 38/40, platitudes 40/40, PII 46/55.
+		// Look 2 on 0415b19 (session 11's final code): good 79/80,
+		// placeholders 37/45, narratives 38/40, platitudes 40/40, PII 47/55.
+		// Spent: tuning data from session 12, floors at look 2.
 		{"held-out/gate12", "testdata/gate/heldout/gate12.jsonl", held["gate12.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.80, "narrative": 0.95, "platitude": 1, "pii": 0.836}, true},
+			map[string]float64{"good": 0.987, "placeholder": 0.822, "narrative": 0.95, "platitude": 1, "pii": 0.854}, true},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
 		// until then.
-		// Look 1 on 7f5d650: findings 94/100, attempts 87/100.
+		// Look 1 on 7f5d650: findings 94/100, attempts 87/100. Look 2 on
+		// 0415b19: the same (its aggregates were also printed twice mid-session
+		// by failing floors of experiments that did not land, and one line by
+		// a helper's grep). Spent: tuning data from session 12.
 		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
 			map[string]float64{"good": 0.94, "injection": 0.87}, true},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
-		// session 11's final code; floors 0 until then.
+		// session 11's final code. Look 1 on 0415b19: good 80/80,
+		// placeholders 42/45, narratives 40/40, platitudes 39/40, PII 46/55.
 		{"held-out/gate13", "testdata/gate/heldout/gate13.jsonl", held["gate13.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.836}, true},
 		// injection16 was written during session 11 for session 12 by an
 		// outside writer and frozen at once; nobody has looked at it. Look 1
-		// on session 11's final code; floors 0 until then.
+		// on session 11's final code. Look 1 on 0415b19: findings 93/100,
+		// attempts 85/100.
 		{"held-out/injection16", "testdata/gate/heldout/injection16.jsonl", held["injection16.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.93, "injection": 0.85}, true},
 	}
 }
