@@ -97,40 +97,15 @@ func queryFeatures(text string, terms []string, docs []lexDoc, titles []string, 
 			second = i
 		}
 	}
-	l := lex()
-	var qs []lexWord
-	seen := map[string]bool{}
-	for _, t := range terms {
-		if a := l.analyze(t); !seen[a.stem] {
-			seen[a.stem] = true
-			qs = append(qs, a)
-		}
-	}
+	qs := analyzeTerms(terms)
 	n := float64(len(docs))
 	ne := math.Max(n, evidenceDocs)
-	held := func(d lexDoc, q lexWord) float64 {
-		switch k := d.stems[q.stem]; {
-		case k == stemLiteral:
-			return 1
-		case k == stemBridge:
-			return bridgeMatch
-		}
-		for _, s := range q.bridgeStems {
-			if d.stems[s] != 0 {
-				return bridgeMatch
-			}
-		}
-		if d.hasConcept(q.concepts) {
-			return conceptMatch
-		}
-		return 0
-	}
 	f := make([]float64, nFeatures)
 	var whole, ev, top, missing, rare, rareHeld float64
 	for _, q := range qs {
 		df := 0.0
 		for _, d := range docs {
-			if held(d, q) > 0 {
+			if termMatch(d, q) > 0 {
 				df++
 			}
 		}
@@ -141,7 +116,7 @@ func queryFeatures(text string, terms []string, docs []lexDoc, titles []string, 
 			missing += w
 		}
 		whole += w
-		m := held(docs[b], q) * w
+		m := termMatch(docs[b], q) * w
 		ev += m
 		top = math.Max(top, m)
 		if df <= 3 {
@@ -187,16 +162,10 @@ func queryFeatures(text string, terms []string, docs []lexDoc, titles []string, 
 		return math.Log(1 + (ne+1)/(df+0.5))
 	}
 	var titleW, titleHeld float64
-	tseen := map[string]bool{}
-	for _, w := range lexWords(titles[b]) {
-		a := l.analyze(w)
-		if tseen[a.stem] {
-			continue
-		}
-		tseen[a.stem] = true
+	for _, a := range analyzeTerms(lexWords(titles[b])) {
 		wt := idf(a.stem)
 		titleW += wt
-		if h := held(qd, a); h > 0 {
+		if h := termMatch(qd, a); h > 0 {
 			titleHeld += wt * h
 		}
 	}

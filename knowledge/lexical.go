@@ -259,6 +259,41 @@ func lexicalScores(terms []string, docs []lexDoc) []float64 {
 // gather EvidenceFull.
 const evidenceDocs = 100
 
+// analyzeTerms analyses a query's terms once each, by stem.
+func analyzeTerms(terms []string) []lexWord {
+	l := lex()
+	var qs []lexWord
+	seen := map[string]bool{}
+	for _, t := range terms {
+		if a := l.analyze(t); !seen[a.stem] {
+			seen[a.stem] = true
+			qs = append(qs, a)
+		}
+	}
+	return qs
+}
+
+// termMatch is how much of query word q entry d holds: 1 for the word
+// itself, bridgeMatch for its other script's form, conceptMatch for its
+// concept group, 0 for none.
+func termMatch(d lexDoc, q lexWord) float64 {
+	switch k := d.stems[q.stem]; {
+	case k == stemLiteral:
+		return 1
+	case k == stemBridge:
+		return bridgeMatch
+	}
+	for _, b := range q.bridgeStems {
+		if d.stems[b] != 0 {
+			return bridgeMatch
+		}
+	}
+	if d.hasConcept(q.concepts) {
+		return conceptMatch
+	}
+	return 0
+}
+
 // lexicalMatch returns lexicalScores' shares, each candidate's evidence
 // and the query's: the summed weights of the query's terms a candidate
 // holds (each term counted as in the share), and of all of them. A share
@@ -272,32 +307,7 @@ func lexicalMatch(terms []string, docs []lexDoc) (share, evidence []float64, who
 	if len(terms) == 0 {
 		return out, evidence, 0
 	}
-	l := lex()
-	var qs []lexWord
-	seen := map[string]bool{}
-	for _, t := range terms {
-		if a := l.analyze(t); !seen[a.stem] {
-			seen[a.stem] = true
-			qs = append(qs, a)
-		}
-	}
-	match := func(d lexDoc, q lexWord) float64 {
-		switch k := d.stems[q.stem]; {
-		case k == stemLiteral:
-			return 1
-		case k == stemBridge:
-			return bridgeMatch
-		}
-		for _, b := range q.bridgeStems {
-			if d.stems[b] != 0 {
-				return bridgeMatch
-			}
-		}
-		if d.hasConcept(q.concepts) {
-			return conceptMatch
-		}
-		return 0
-	}
+	qs := analyzeTerms(terms)
 	n := float64(len(docs))
 	ne := math.Max(n, evidenceDocs)
 	weights := make([]float64, len(qs))
@@ -308,7 +318,7 @@ func lexicalMatch(terms []string, docs []lexDoc) (share, evidence []float64, who
 		scores[i] = make([]float64, len(docs))
 		df := 0.0
 		for j, d := range docs {
-			if m := match(d, q); m > 0 {
+			if m := termMatch(d, q); m > 0 {
 				scores[i][j] = m
 				df++
 			}
