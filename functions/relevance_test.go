@@ -255,9 +255,9 @@ var relevanceParts = []struct {
 	{"tuning-14", "tuning14.jsonl", false, ""},
 	{"tuning-15", "tuning15.jsonl", false, ""},
 	// Written in session 10 for session 11 by a writer who read only the
-	// corpus, frozen at once so that it outlives the machine; look 1 on
-	// session 10's final code, its floors 0 until then.
-	{"held-out-15", "heldout15.jsonl", true, "05f3386f4cdc6589ba97fdde952e99e8a02cb233b44ed4c560f6916d2fbd160e"},
+	// corpus (heldout15.jsonl, sha256 05f3386f… while held out); spent by
+	// its two looks (the second on 0415b19), tuning data since session 12.
+	{"tuning-16", "tuning16.jsonl", false, ""},
 	// Written in session 11 for session 12 by a writer who read only the
 	// corpus, frozen at once; look 1 on session 11's final code, its floors
 	// 0 until then.
@@ -348,8 +348,8 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-15": {1, 0.89},     // 110/110, 89/100 (105/110, 92/100)
 		// Look 1 on 7f5d650 (session 10's final code): 81/110, 90/100; look 2
 		// on 0415b19 (the injection decision, floor 0.1): 92/110, 89/100.
-		// Spent: tuning data from session 12, floors at look 2.
-		"held-out-15": {0.836, 0.89},
+		// Spent: tuning data (tuning16.jsonl) since session 12, floors at look 2.
+		"tuning-16": {0.836, 0.89}, // 92/110, 89/100 (81/110, 90/100)
 		// Look 1 on 0415b19 (session 11's final code): 98/110, 91/100.
 		"held-out-16": {0.89, 0.91},
 	}

@@ -39,9 +39,7 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate12.jsonl":      "6dfea3511baa133d687c1ca27be17905905d3f4f7bc4f05550bbecae62f4f5b3",
 	"gate13.jsonl":      "8b6280802add5179024e9fd4cf2dd34b394686b578392618c46adc8612d7ea55",
-	"injection15.jsonl": "a6610732169bb70204654259fb3c7918569b310ab9abbd0e0836c8473671c14d",
 	"injection16.jsonl": "9779895a586ee3ac86c2fd18fcc436caf9767ad42694e2e7be49a18cf5862228",
 }
 

@@ -396,9 +396,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// placeholders 36/45, narratives 38/40, platitudes 40/40, PII 46/55.
 		// Look 2 on 0415b19 (session 11's final code): good 79/80,
 		// placeholders 37/45, narratives 38/40, platitudes 40/40, PII 47/55.
-		// Spent: tuning data from session 12, floors at look 2.
-		{"held-out/gate12", "testdata/gate/heldout/gate12.jsonl", held["gate12.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.822, "narrative": 0.95, "platitude": 1, "pii": 0.854}, true},
+		// Spent: tuning data since session 12 (was-heldout/gate12.jsonl,
+		// sha256 6dfea351… while held out), floors at look 2.
+		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
+			map[string]float64{"good": 0.987, "placeholder": 0.822, "narrative": 0.95, "platitude": 1, "pii": 0.854}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
@@ -406,9 +407,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Look 1 on 7f5d650: findings 94/100, attempts 87/100. Look 2 on
 		// 0415b19: the same (its aggregates were also printed twice mid-session
 		// by failing floors of experiments that did not land, and one line by
-		// a helper's grep). Spent: tuning data from session 12.
-		{"held-out/injection15", "testdata/gate/heldout/injection15.jsonl", held["injection15.jsonl"],
-			map[string]float64{"good": 0.94, "injection": 0.87}, true},
+		// a helper's grep). Spent: tuning data since session 12
+		// (calibration/was-heldout-injection15.jsonl, outside the instructions
+		// model's training glob; sha256 a6610732… while held out).
+		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
+			map[string]float64{"good": 0.94, "injection": 0.87}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

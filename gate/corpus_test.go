@@ -352,7 +352,8 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // Session 11 (gatecls11): ip_address beside a credential's or a mail's
 // line, a token's claims, table columns and the DVLA licence: 30 → 46;
 // a label "passport" read as the gate's national_id: 46 → 47.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 47}
+// gate12 (session 12's move): 31 of its 47 refused agree on kinds.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 47, "tuning/was-heldout-gate12": 31}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -102,16 +102,17 @@ var (
 	// session 11. (Batch 12, written in session 9, was lost with that
 	// session's machine before it was frozen.)
 	tuning13Part = corpusPart{name: "tuning-13", dir: "retrieval13"}
-	// heldOut14Part was written in session 10 for session 11 by an outside
-	// writer who read no project file, and frozen at once so that it
-	// outlives the machine (its domains are named after its second look).
-	heldOut14Part = corpusPart{name: "held-out-14", dir: "heldout14", heldOut: true}
+	// tuning14Part was session 11's held-out batch (loki, odoo, drupal,
+	// solidity, jupyterhub, mongodb, cassandra, 3D printing, influxdb),
+	// written in session 10 by an outside writer who read no project file;
+	// tuning data since session 12.
+	tuning14Part = corpusPart{name: "tuning-14", dir: "retrieval14"}
 	// heldOut15Part was written in session 11 for session 12 by an outside
 	// writer who read no project file, and frozen at once (its domains are
 	// named after its second look).
 	heldOut15Part = corpusPart{name: "held-out-15", dir: "heldout15", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, heldOut14Part, heldOut15Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -127,11 +128,9 @@ var (
 // heldout10's, retrieval10 now: findings 6172e490…, queries 67ee95e3…,
 // pairs fa847b1a…; heldout11's, retrieval11 now: findings 38d991dd…,
 // queries 86f24f91…, pairs 8a2b655b…; heldout13's, retrieval13 now:
-// findings 40f9661d…, queries 14958cf6…, pairs 5c92bd79…).
+// findings 40f9661d…, queries 14958cf6…, pairs 5c92bd79…; heldout14's,
+// retrieval14 now: findings f32ea626…, queries 35e4ef9f…, pairs d7c26048…).
 var heldOutSums = map[string]string{
-	"heldout14/findings.jsonl": "f32ea626d73dfecb73449cd1a578fa8e9260421958ef75bfca0f541df892ce4c",
-	"heldout14/queries.jsonl":  "35e4ef9fc1dbee81abc32190fc3b85997a821590452d32f3aca99bae152a7b6f",
-	"heldout14/pairs.jsonl":    "d7c26048b9677e1da58374ceecf13289545d62adc6e6514beb6a811f8af06b46",
 	"heldout15/findings.jsonl": "449b21e8e4d1b7fbebb8e8c41692ac4b5702ef4498bb5223e0644eae34aa7ea2",
 	"heldout15/queries.jsonl":  "35c5d56850c6cbc896e18b37e44df8c2e21f1b12dd6d60505a96006911111e79",
 	"heldout15/pairs.jsonl":    "a6584563356de91dba258c66cb5210c6f3f6117585b4c33718b609d4d26d82a0",
