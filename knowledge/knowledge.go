@@ -254,10 +254,40 @@ func CheckHandle(h string) error {
 }
 
 // NormalizeText is the form under which two texts are exact duplicates: NFC,
-// case-folded, whitespace collapsed to single spaces, trimmed.
+// whitespace collapsed to single spaces, trimmed, and words case-folded —
+// but not a word whose case is its meaning: a flag (-fdx cleans untracked
+// files, -fdX only ignored ones) or a path (/etc/X, /etc/x). Those keep
+// their case, so a look-alike that differs
+// in one of them is no exact duplicate and goes to the near-duplicate
+// rule, which reads its details. (Before session 12 every word folded, and
+// git clean -fdx / -fdX merged as one text; a hash stored then differs from
+// today's only for texts with such a word in capitals, whose exact repeat
+// now merges through the near-duplicate rule instead.)
 func NormalizeText(s string) string {
-	s = cases.Fold().String(norm.NFC.String(s))
-	return strings.Join(strings.Fields(s), " ")
+	words := strings.Fields(norm.NFC.String(s))
+	fold := cases.Fold()
+	for i, w := range words {
+		if !caseMeant(w) {
+			words[i] = fold.String(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// caseMeant reports whether a word's case is what it means: it is a flag
+// (a dash then a letter, quoted or not) or holds a / (a path). Names with
+// _ fold: SQL keywords, pragmas and settings are case-insensitive more often
+// than not, and a look-alike there is read by the near-duplicate rule's
+// details anyway once it is not the same text.
+func caseMeant(w string) bool {
+	w = strings.TrimLeft(w, "`'\"([{")
+	if len(w) > 1 && w[0] == '-' {
+		r := strings.TrimLeft(w, "-")
+		if r != "" && (r[0] >= 'A' && r[0] <= 'Z' || r[0] >= 'a' && r[0] <= 'z') {
+			return true
+		}
+	}
+	return strings.Contains(w, "/")
 }
 
 // Hash is the exact-duplicate key of a contribution: the sha256 of

@@ -36,6 +36,29 @@ func TestKnowledgeHashNormalises(t *testing.T) {
 	if a == Hash("postgres now()", "frozen in a transaction.") {
 		t.Fatal("different text, same hash")
 	}
+	// A flag's or a path's case is kept: git clean -fdx
+	// removes untracked files, -fdX only ignored ones.
+	for _, c := range [][2]string{
+		{"run git clean -fdx first", "run git clean -fdX first"},
+		{"`-fdx` first", "`-fdX` first"},
+		{"set --Foo", "set --foo"},
+		{"read /etc/Foo", "read /etc/foo"},
+	} {
+		if Hash("t", c[0]) == Hash("t", c[1]) {
+			t.Errorf("%q and %q hash alike", c[0], c[1])
+		}
+	}
+	// Words, a hyphen inside a word and a dash alone still fold.
+	for _, c := range [][2]string{
+		{"Pre-commit hooks - Run Them", "pre-commit HOOKS - run them"},
+		{"(Redis) CLUSTER.", "(redis) cluster."},
+		{"-- 10", "-- 10"},
+		{"SET MAX_CONN=10", "set max_conn=10"},
+	} {
+		if Hash("t", c[0]) != Hash("t", c[1]) {
+			t.Errorf("%q and %q hash apart", c[0], c[1])
+		}
+	}
 	// NFD and NFC Korean are one text.
 	if Hash("설정", "x") != Hash("\u1109\u1165\u11af\u110c\u1165\u11bc", "x") {
 		t.Fatal("NFD Korean hashes differently from NFC")
