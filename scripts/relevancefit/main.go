@@ -1,12 +1,13 @@
 // Command relevancefit fits the injection decision of the offline hashed
 // embedder's queries (knowledge/decision.go) on the tuning prompts of
 // testdata/knowledge/relevance, and cross-validates it leave-one-file-out
-// over the outside writers' files (tuning-5 … tuning-15) beside the floor
+// over the outside writers' files (tuning-5 on, as many as the dump holds) beside the floor
 // alone chosen the same way. Its input is what TestRelevanceDump writes:
 //
 //	PUMASI_RELEVANCE_DUMP=/tmp/dump.jsonl go test ./functions -run TestRelevanceDump
 //	go run ./scripts/relevancefit -dump /tmp/dump.jsonl -leftout -l2 100 -clamp 0.1          # the folds
 //	go run ./scripts/relevancefit -dump /tmp/dump.jsonl -leftout -l2 100 -clamp 0.1 -final   # the coefficients
+//	go run ./scripts/relevancefit -dump /tmp/dump.jsonl -leftout -l2 100 -clamp 0.1 -upto 15 # an earlier fit, replayed
 package main
 
 import (
@@ -42,6 +43,7 @@ func main() {
 	final := flag.Bool("final", false, "fit on every tuning file and print the coefficients")
 	clampAt := flag.Float64("clamp", 0, "report the decision as a weight in (0, 1] on the score with this floor")
 	leftOut := flag.Bool("leftout", false, "train on the left-out prompts too (as unrelated ones)")
+	upto := flag.Int("upto", 0, "leave out the parts numbered above N (tuning-N), to replay an earlier fit; 0 keeps every part")
 	flag.Parse()
 	if *dump == "" {
 		flag.Usage()
@@ -50,6 +52,9 @@ func main() {
 	all := read(*dump)
 	var rows, lo []row
 	for _, r := range all {
+		if *upto > 0 && num(strings.TrimPrefix(r.Part, "left-out/")) > *upto {
+			continue
+		}
 		if strings.HasPrefix(r.Part, "left-out/") {
 			lo = append(lo, r)
 		} else {
@@ -82,10 +87,22 @@ func main() {
 		return out
 	}
 	use := pick(*feats)
+	// The outside writers' files are tuning-5 on; the earlier ones were the
+	// team's own. Both lists come from the dump, so a new tuning file joins
+	// the folds without an edit here.
 	outside := map[string]bool{}
-	for i := 5; i <= 15; i++ {
-		outside[fmt.Sprintf("tuning-%d", i)] = true
+	seen := map[string]bool{}
+	var inOrder []string
+	for _, r := range rows {
+		if !seen[r.Part] {
+			seen[r.Part] = true
+			inOrder = append(inOrder, r.Part)
+		}
+		if num(r.Part) >= 5 {
+			outside[r.Part] = true
+		}
 	}
+	sort.SliceStable(inOrder, func(i, j int) bool { return num(inOrder[i]) < num(inOrder[j]) })
 	if *final {
 		m := fit(trainSet(""), use, *lambda)
 		tau := choose(rows, outside, m)
@@ -95,7 +112,7 @@ func main() {
 			tau = math.Log(*clampAt)
 			fmt.Printf("k %.6f (weight exp(min(0, beta·x − k)), floor %v)\n", m.k, *clampAt)
 		}
-		for _, p := range []string{"tuning", "tuning-2", "tuning-3", "tuning-4", "tuning-5", "tuning-6", "tuning-7", "tuning-8", "tuning-9", "tuning-10", "tuning-11", "tuning-12", "tuning-13", "tuning-14", "tuning-15"} {
+		for _, p := range inOrder {
 			var sel []row
 			for _, r := range rows {
 				if r.Part == p {
@@ -130,7 +147,7 @@ func main() {
 		train := trainSet(p)
 		trOut := map[string]bool{}
 		for q := range outside {
-			trOut[q] = q != p
+			trOut[q] = outside[q] && q != p
 		}
 		base := model{use: nil}
 		btau := choose(train, trOut, base)
