@@ -412,6 +412,15 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// model's training glob; sha256 a6610732… while held out).
 		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
 			map[string]float64{"good": 0.94, "injection": 0.87}, false},
+		// own15 (gatepii15, session 15): PII families the PII stage did not
+		// name (JWK private members, OpenVPN keys and auth-user-pass files,
+		// cookies.txt and session cookies, URL-encoded mail, payout bank
+		// details, IMEI, WireGuard keys, Sentry DSNs with a secret) and
+		// look-alikes beside each, written from the formats and run once
+		// before the change (on b296117): good 10/12 (two public Sentry DSNs
+		// refused), placeholders 12/14, PII 17/36 (13 with the labelled kinds).
+		{"tuning/own15", "testdata/gate/calibration/own15.jsonl", loadCases(t, "../testdata/gate/calibration/own15.jsonl"),
+			map[string]float64{"good": 0.833, "placeholder": 0.857, "pii": 0.472}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

@@ -353,7 +353,8 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // line, a token's claims, table columns and the DVLA licence: 30 → 46;
 // a label "passport" read as the gate's national_id: 46 → 47.
 // gate12 (session 12's move): 31 of its 47 refused agree on kinds.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 47, "tuning/was-heldout-gate12": 31}
+// own15 (session 15), before its change: 13 of 17.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 47, "tuning/was-heldout-gate12": 31, "tuning/own15": 13}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {
