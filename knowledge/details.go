@@ -124,6 +124,9 @@ type DetailSet struct {
 	// key's value (seqTokens), for phraseSwapped.
 	Seq       []string
 	SeqValues []bool
+	// Errors are the errors the text reports, by errno name or HTTP
+	// status (details_errors.go): Permission denied and EACCES are eacces.
+	Errors map[string]bool
 }
 
 // identToken is an identifier as written, for DetailSet.Parts.
@@ -182,7 +185,8 @@ var (
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
-		Parts: map[string][]string{}, Pascal: map[string]bool{}}
+		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}}
+	d.addErrors(text)
 	d.Seq, d.SeqValues = seqTokens(text)
 	for _, w := range identToken.FindAllString(text, -1) {
 		parts := identParts(w)

@@ -50,7 +50,9 @@ func atomWeight(t string) float64 {
 // 12, 13), identifiers alike but not the same (readinessProbe,
 // livenessProbe), or a command or setting written differently
 // (`pool_mode = transaction`, `pool_mode = session`; not one extending the
-// other). A rewording may add or drop details; it does not change one.
+// other), or an error reported otherwise (Connection refused, Connection
+// reset by peer; Bad Gateway, Gateway Timeout). A rewording may add or drop
+// details; it does not change one.
 func DetailsConflict(a, b DetailSet) bool {
 	var onlyA, onlyB []string
 	for t := range a.Atoms {
@@ -74,7 +76,7 @@ func DetailsConflict(a, b DetailSet) bool {
 		}
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
-		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b)
+		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || oneSided(a.Errors, b.Errors)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag

@@ -1,0 +1,96 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Error strings: the messages a system call's errno (strerror) and an HTTP
+// status (its reason phrase) print, and the errno names beside them. Two
+// findings that report another error (Permission denied, Operation not
+// permitted; Bad Gateway, Gateway Timeout) are about another failure,
+// however alike the rest of their words; a rewording keeps the message, or
+// names it by its errno (ECONNREFUSED for Connection refused). ParseDetails
+// reads them into DetailSet.Errors, DetailsConflict compares them.
+
+// errorStrings maps each message, lower-cased, to the error it reports:
+// the errno's name or the HTTP status. Messages that read as plain prose
+// too (is a directory, invalid argument, not found) are in errorCased
+// instead, and count only as written with their capital.
+var errorStrings = map[string]string{
+	"operation not permitted": "eperm", "no such file or directory": "enoent", "input/output error": "eio",
+	"argument list too long": "e2big", "exec format error": "enoexec", "bad file descriptor": "ebadf",
+	"resource temporarily unavailable": "eagain", "cannot allocate memory": "enomem", "permission denied": "eacces",
+	"device or resource busy": "ebusy", "invalid cross-device link": "exdev", "too many open files in system": "enfile",
+	"too many open files": "emfile", "inappropriate ioctl for device": "enotty", "text file busy": "etxtbsy",
+	"no space left on device": "enospc", "read-only file system": "erofs", "broken pipe": "epipe",
+	"numerical result out of range": "erange", "resource deadlock avoided": "edeadlk", "file name too long": "enametoolong",
+	"function not implemented": "enosys", "directory not empty": "enotempty", "too many levels of symbolic links": "eloop",
+	"address already in use": "eaddrinuse", "cannot assign requested address": "eaddrnotavail", "network is down": "enetdown",
+	"network is unreachable": "enetunreach", "software caused connection abort": "econnaborted",
+	"connection reset by peer": "econnreset", "no buffer space available": "enobufs",
+	"transport endpoint is not connected": "enotconn", "connection timed out": "etimedout", "operation timed out": "etimedout",
+	"connection refused": "econnrefused", "host is down": "ehostdown", "no route to host": "ehostunreach",
+	"stale file handle": "estale", "disk quota exceeded": "edquot",
+	"bad gateway": "http502", "gateway timeout": "http504", "service unavailable": "http503",
+	"internal server error": "http500", "too many requests": "http429", "payload too large": "http413",
+	"request entity too large": "http413", "method not allowed": "http405", "unprocessable entity": "http422",
+	"request header fields too large": "http431", "uri too long": "http414",
+}
+
+var errorCased = map[string]string{
+	"No such process": "esrch", "Interrupted system call": "eintr", "No such device or address": "enxio",
+	"Bad address": "efault", "File exists": "eexist", "No such device": "enodev", "Not a directory": "enotdir",
+	"Is a directory": "eisdir", "Invalid argument": "einval", "File too large": "efbig", "Illegal seek": "espipe",
+	"Too many links": "emlink", "Bad Request": "http400", "Not Found": "http404", "Request Timeout": "http408",
+	"Precondition Failed": "http412", "Upgrade Required": "http426", "Not Acceptable": "http406",
+}
+
+// errnoNames are the errno names a text may give instead of the message.
+var errnoNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range errorStrings {
+		m[k] = !strings.HasPrefix(k, "http")
+	}
+	for _, k := range errorCased {
+		m[k] = !strings.HasPrefix(k, "http")
+	}
+	return m
+}()
+
+// errorPattern finds the messages (longest first, so that Too many open
+// files in system is not read as Too many open files) at word edges, and
+// the capitalised errno names.
+var errorPattern, errorCasedPattern = func() (*regexp.Regexp, *regexp.Regexp) {
+	alt := func(m map[string]string) string {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, regexp.QuoteMeta(k))
+		}
+		// Longest first: RE2 takes the leftmost alternative that matches.
+		for i := range keys {
+			for j := i + 1; j < len(keys); j++ {
+				if len(keys[j]) > len(keys[i]) {
+					keys[i], keys[j] = keys[j], keys[i]
+				}
+			}
+		}
+		return strings.Join(keys, "|")
+	}
+	return regexp.MustCompile(`\b(?i:` + alt(errorStrings) + `)\b|\bE[A-Z2]{3,14}\b`),
+		regexp.MustCompile(`\b(?:` + alt(errorCased) + `)\b`)
+}()
+
+// addErrors adds the errors that text reports to d.Errors.
+func (d DetailSet) addErrors(text string) {
+	for _, m := range errorPattern.FindAllString(text, -1) {
+		if k, ok := errorStrings[strings.ToLower(m)]; ok {
+			d.Errors[k] = true
+		} else if l := strings.ToLower(m); errnoNames[l] {
+			d.Errors[l] = true
+		}
+	}
+	for _, m := range errorCasedPattern.FindAllString(text, -1) {
+		d.Errors[errorCased[m]] = true
+	}
+}
