@@ -156,6 +156,10 @@ var (
 var (
 	negators       = map[string]bool{"not": true, "no": true, "never": true, "without": true, "cannot": true, "don": true, "doesn": true, "isn": true, "aren": true, "won": true, "didn": true, "wasn": true, "shouldn": true, "mustn": true, "nor": true}
 	koreanNegators = []string{"않", "못", "없"}
+	// koreanAn is the adverb 안 before a verb (안 된다, 안 쓴다, 안돼):
+	// a word of its own, which the search words drop as a stop word (and
+	// 안에서, inside, with it).
+	koreanAn = regexp.MustCompile(`(?:^|[^\p{Hangul}])안(?:\s+\p{Hangul}|[되돼됨])`)
 )
 
 var (
@@ -262,6 +266,9 @@ func ParseDetails(text string) DetailSet {
 		for _, b := range lex().analyze(w).bridges {
 			d.Words[b] = true // for antonyms across the glossary: 켜면, 끄면
 		}
+	}
+	if strings.Contains(prose, "안") {
+		d.Negations += len(koreanAn.FindAllStringIndex(prose, -1))
 	}
 	for _, ix := range atomPattern.FindAllStringIndex(prose, -1) {
 		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))

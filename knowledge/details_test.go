@@ -101,6 +101,7 @@ func TestProseConflict(t *testing.T) {
 		{"product", "On Alpine the base image has no zoneinfo, so install tzdata.", "On Ubuntu the base image has no zoneinfo, so install tzdata.", true},
 		{"antonym", "Run the additive migrations before the new code rolls out.", "Run the additive migrations after the new code rolls out.", true},
 		{"negation", "The kubelet restarts the container when the probe fails.", "The kubelet does not restart the container when the probe fails.", true},
+		{"korean 안 before a verb", "컨테이너는 이미지에서 새로 만들어지므로 안에서 고친 파일은 남는다고 보면 안 된다.", "컨테이너는 이미지에서 새로 만들어지므로 안에서 고친 파일은 남는다고 보면 된다.", true},
 		{"korean antonym", "배포 전에 마이그레이션을 실행하면 옵션을 켜면 된다.", "배포 전에 마이그레이션을 실행하면 옵션을 끄면 된다.", true},
 		{"korean antonym, noun", "`max_connections` 값이 100 이상이면 풀을 나눠서 쓴다.", "`max_connections` 값이 100 이하이면 풀을 나눠서 쓴다.", true},
 		{"error outcome", "Clients see connection refused from the sidecar while the pod starts.", "Clients see connection reset from the sidecar while the pod starts.", true},
@@ -151,6 +152,26 @@ func TestMergeable(t *testing.T) {
 		}
 		if got := mergeable(tt.model, tt.sim, threshold, tt.x, tt.y); got != tt.want {
 			t.Errorf("%s: mergeable = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestKoreanAn: the adverb 안 before a verb negates; 안 as inside (안에서,
+// 안으로) and words that start with it (안전, 안내) do not.
+func TestKoreanAn(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"재시작하면 안 된다.", 1},
+		{"이 옵션은 안돼.", 1},
+		{"설정이 안되면 로그를 본다.", 1},
+		{"컨테이너 안에서 고친 파일은 안전하다.", 0},
+		{"디렉터리 안으로 복사하라는 안내가 나왔다.", 0},
+	}
+	for _, tt := range tests {
+		if got := ParseDetails(tt.text).Negations; got != tt.want {
+			t.Fatalf("ParseDetails(%q).Negations = %d, want %d", tt.text, got, tt.want)
 		}
 	}
 }
