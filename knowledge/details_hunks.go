@@ -211,10 +211,42 @@ func phraseSwapped(a, b DetailSet) bool {
 			}
 			j = e
 		}
-		if swapDecisive(dropped, added, value) {
+		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) {
 			return true
 		}
 		i = j
+	}
+	return false
+}
+
+// commandPrograms are the programs whose first words after them are a
+// subcommand: what the command does (systemctl reload and restart, kubectl
+// rollout undo and restart, git stash pop and apply, docker compose down
+// and stop). Words a sentence uses otherwise (go, service) are not here.
+var commandPrograms = map[string]bool{"systemctl": true, "kubectl": true, "helm": true, "git": true, "docker": true,
+	"podman": true, "npm": true, "yarn": true, "pnpm": true, "pip": true, "cargo": true, "terraform": true, "apt": true,
+	"apt-get": true, "dnf": true, "yum": true, "brew": true, "gcloud": true, "aws": true, "az": true, "journalctl": true,
+	"launchctl": true, "supervisorctl": true, "pm2": true, "kubeadm": true, "minikube": true, "gh": true, "snap": true,
+	"oc": true, "rc-service": true, "redis-cli": true, "flatpak": true, "poetry": true, "uv": true}
+
+// subcommandSwapped reports whether the swap that starts at ops[i], one
+// word for one word, puts a subcommand in place of another: the swap comes
+// right after a program of commandPrograms, or after one word of it (the
+// rollout of kubectl rollout undo). Subcommands are not synonyms of each
+// other however alike their words (reload, restart): a rewording keeps
+// the command.
+func subcommandSwapped(ops []seqOp, i int, dropped, added []string) bool {
+	if len(dropped) != 1 || len(added) != 1 || isHangulWord(dropped[0]) || isHangulWord(added[0]) ||
+		lexStem(dropped[0]) == lexStem(added[0]) {
+		return false
+	}
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if ops[k].kind != 0 {
+			return false
+		}
+		if commandPrograms[ops[k].word] {
+			return true
+		}
 	}
 	return false
 }
@@ -236,10 +268,26 @@ func swapDecisive(dropped, added []string, value bool) bool {
 	if len(x) == 0 || len(y) == 0 {
 		return false
 	}
-	if value || len(x) >= 2 && len(y) >= 2 || slicesAny(x, technicalWord) || slicesAny(y, technicalWord) {
+	if value || len(x) >= 2 && len(y) >= 2 || slicesAny(x, technicalWord) || slicesAny(y, technicalWord) || antonymSwapped(x, y) {
 		return true
 	}
 	return slicesAny(x, nounWord) && slicesAny(y, nounWord)
+}
+
+// antonymSwapped reports whether a word of xs has an antonym in ys
+// (public, internal): the opposite said in the same place, which a word
+// set misses when the text says the antonym elsewhere too (created as
+// public … recreate it as internal).
+func antonymSwapped(xs, ys []string) bool {
+	g := lex().g
+	for _, x := range xs {
+		for _, a := range g.antonymsOf(x) {
+			if slicesContains(ys, a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // swapContent is xs without stop words, repeats and the words ys holds

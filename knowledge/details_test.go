@@ -102,6 +102,8 @@ func TestProseConflict(t *testing.T) {
 		{"antonym", "Run the additive migrations before the new code rolls out.", "Run the additive migrations after the new code rolls out.", true},
 		{"negation", "The kubelet restarts the container when the probe fails.", "The kubelet does not restart the container when the probe fails.", true},
 		{"korean 안 before a verb", "컨테이너는 이미지에서 새로 만들어지므로 안에서 고친 파일은 남는다고 보면 안 된다.", "컨테이너는 이미지에서 새로 만들어지므로 안에서 고친 파일은 남는다고 보면 된다.", true},
+		{"public, internal", "Recreate the load balancer as public so that the admin API gets addresses.", "Recreate the load balancer as internal so that the admin API gets addresses.", true},
+		{"upper, lower", "Convert the address to upper case before saving and looking it up.", "Convert the address to lower case before saving and looking it up.", true},
 		{"korean antonym", "배포 전에 마이그레이션을 실행하면 옵션을 켜면 된다.", "배포 전에 마이그레이션을 실행하면 옵션을 끄면 된다.", true},
 		{"korean antonym, noun", "`max_connections` 값이 100 이상이면 풀을 나눠서 쓴다.", "`max_connections` 값이 100 이하이면 풀을 나눠서 쓴다.", true},
 		{"error outcome", "Clients see connection refused from the sidecar while the pod starts.", "Clients see connection reset from the sidecar while the pod starts.", true},
