@@ -136,8 +136,12 @@ func TestPIIByClass(t *testing.T) {
 		{"p99 was 512 347 336 ns", ""},
 		{"the ring buffer grows from 8192-9216 slots; SIGUSR1 signal 5000-5999", ""},
 		{"jane.okafor [at] northwind-logistics [dot] com", PIIEmail},
-		// A key as a URL's whole userinfo is a secret (Sentry's DSN), not mail.
-		{"SENTRY_DSN: https://21a9d849aabaceb808e3c5a2c260544d@o4505187171.ingest.sentry.io/4505520100", PIISecret},
+		// A key as a URL's whole userinfo is a secret, not mail; a Sentry DSN
+		// with its public key alone is neither (the key ships in clients),
+		// and its legacy form's secret key is a secret (session 15).
+		{"git clone https://21a9d849aabaceb808e3c5a2c260544d@git.northwind.io/ops/app.git", PIISecret},
+		{"SENTRY_DSN: https://21a9d849aabaceb808e3c5a2c260544d@o4505187171.ingest.sentry.io/4505520100", ""},
+		{"SENTRY_DSN: https://21a9d849aabaceb808e3c5a2c260544d:9b1f0c6e2a7d4e38b5c1a9f0d3e6b274@o4505187171.ingest.sentry.io/4505520100", PIISecret},
 		{"SENTRY_DSN=https://<key>@o0.ingest.sentry.io/0", ""},
 	}
 	for _, tt := range tests {

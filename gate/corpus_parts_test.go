@@ -398,8 +398,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// placeholders 37/45, narratives 38/40, platitudes 40/40, PII 47/55.
 		// Spent: tuning data since session 12 (was-heldout/gate12.jsonl,
 		// sha256 6dfea351… while held out), floors at look 2.
+		// Session 15 (gatepii15): public Sentry DSNs, wg(8)'s and GSMA's
+		// example keys and IMEI pass, placeholders 37 → 41/45; OpenVPN
+		// keys and auth-user-pass notes, cookies.txt, URL-encoded mail and
+		// bank accounts in payout fields and Korean prose, PII 47 → 52/55.
 		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.822, "narrative": 0.95, "platitude": 1, "pii": 0.854}, false},
+			map[string]float64{"good": 0.987, "placeholder": 0.911, "narrative": 0.95, "platitude": 1, "pii": 0.945}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
@@ -419,8 +423,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// look-alikes beside each, written from the formats and run once
 		// before the change (on b296117): good 10/12 (two public Sentry DSNs
 		// refused), placeholders 12/14, PII 17/36 (13 with the labelled kinds).
+		// After the rules for them (pii_keyfiles.go, pii_bank.go, cookies.txt,
+		// IMEI1/MEID): 12/12, 14/14, 36/36 (36).
 		{"tuning/own15", "testdata/gate/calibration/own15.jsonl", loadCases(t, "../testdata/gate/calibration/own15.jsonl"),
-			map[string]float64{"good": 0.833, "placeholder": 0.857, "pii": 0.472}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "pii": 1}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

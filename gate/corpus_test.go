@@ -124,7 +124,7 @@ func firstLine(s string) string {
 // kindFamily maps a PII kind to the family a held-out label may name.
 func kindFamily(k string) string {
 	switch k {
-	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID:
+	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID, PIIBankAccount:
 		return k
 	case PIICard:
 		return "card"
@@ -353,8 +353,10 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // line, a token's claims, table columns and the DVLA licence: 30 → 46;
 // a label "passport" read as the gate's national_id: 46 → 47.
 // gate12 (session 12's move): 31 of its 47 refused agree on kinds.
-// own15 (session 15), before its change: 13 of 17.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 47, "tuning/was-heldout-gate12": 31, "tuning/own15": 13}
+// Session 15 (gatepii15): bank accounts, cookies.txt's mail left to the mail
+// rules, IMEI1 and auth-user-pass notes: gate11 47 → 48, gate12 31 → 37
+// (own15, 13 of 17 before, agrees on all 36 now and needs no entry).
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 48, "tuning/was-heldout-gate12": 37}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

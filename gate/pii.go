@@ -84,6 +84,9 @@ var piiRules = []piiRule{
 	// names a format.
 	{kind: PIIPrivateKey, re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`), near: pemBody},
 	{kind: PIIPrivateKey, re: rePEMBase64, valid: pemBase64Key, hints: []string{"ls0tls1crudjti"}},
+	// A JWK's private members and OpenVPN's static keys.
+	{kind: PIISecret, re: reJWK, valid: jwkPrivate, hints: []string{"kty"}},
+	{kind: PIISecret, re: reOpenVPNKey, hints: []string{"begin openvpn"}},
 	{kind: PIIAWSKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), placeholder: awsPlaceholder},
 	{kind: PIIAWSSecret, re: regexp.MustCompile(`(?i)aws_?secret_?(?:access_?)?key["']?(?:\s*[:=]\s*|[ \t]+)["']?[A-Za-z0-9/+]{40}\b`), placeholder: awsPlaceholder},
 	{kind: PIIGoogleAPIKey, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), placeholder: tokenPlaceholder},
@@ -97,8 +100,12 @@ var piiRules = []piiRule{
 	{kind: PIIJWT, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`), placeholder: jwtPlaceholder},
 	{kind: PIIAzureKey, re: regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*[A-Za-z0-9+/]{20,}={0,2}`), placeholder: azurePlaceholder},
 	{kind: PIIAzureSAS, re: regexp.MustCompile(`\bsv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=[A-Za-z0-9%+/]{20,}|\bsig=[A-Za-z0-9%+/]{20,}[^\s"'<>]*?&sv=\d{4}`), placeholder: tokenPlaceholder},
-	// A key as a URL's whole userinfo (Sentry's DSN: https://<key>@host/1)
-	// is a secret, not a mail address.
+	// Sentry's DSNs: the legacy form's secret key is a secret; a public key
+	// alone ships in clients by design (pii_keyfiles.go) and passes.
+	{kind: PIISecret, re: reSentrySecretDSN, hints: []string{"://"}},
+	{kind: PIISecret, re: reSentryPublicDSN, near: sentryDSNNamed, placeholder: standalone, hints: []string{"://"}},
+	// A key as a URL's whole userinfo (another service's token at
+	// https://<key>@host/1) is a secret, not a mail address.
 	{kind: PIISecret, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://(?:[0-9a-f]{32}|[A-Za-z0-9_-]{32,})@[^\s/?#"'<>]+`), placeholder: tokenPlaceholder},
 	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
 	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
@@ -115,18 +122,24 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
 	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
 	{kind: PIIPassword, re: reAccountPair, valid: accountPassword, placeholder: prosePlaceholder, hints: accountPairHints},
+	{kind: PIIPassword, re: reAuthUserPass, near: authUserPassNamed, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
+	{kind: PIIPassword, re: reAuthUserPassNote, near: authUserPassFile, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
 	{kind: PIIPassword, re: reCLIPasswordMore, placeholder: secretPlaceholder, hints: cliPasswordMoreHints},
 	{kind: PIIPassword, re: reHtpasswd, placeholder: tokenPlaceholder, hints: htpasswdHints},
 	// A session cookie's value.
 	{kind: PIISecret, re: reCookieSecret, placeholder: secretValuePlaceholder, hints: cookieHints},
+	{kind: PIISecret, re: reCookiesTxt, valid: cookiesTxtSession, placeholder: secretValuePlaceholder, hints: []string{"\ttrue\t", "\tfalse\t"}},
 	// Secret-looking values assigned to secret names.
 	{kind: PIISecret, re: reQuotedSecret, valid: secretName, placeholder: quotedSecretPlaceholder, named: true, hints: []string{"secret", "token", "key"}},
 	{kind: PIISecret, re: reSecretAssignment, valid: secretName, placeholder: secretValuePlaceholder, named: true, hints: []string{"secret", "token", "key", "authorization"}},
 	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), placeholder: emailPlaceholder},
 	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
+	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
+	{kind: PIIBankAccount, re: reBankField, near: bankNamed, placeholder: bankPlaceholder, hints: bankFieldHints},
+	{kind: PIIBankAccount, re: reKRBankAccount, placeholder: bankPlaceholder, hints: []string{"계좌"}},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
@@ -140,7 +153,8 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
 	// Before cards: an IMEI passes Luhn's check too.
-	{kind: PIIDeviceID, re: reIMEI, valid: validIMEI, near: imeiNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIIDeviceID, re: reGSMAExampleIMEI, placeholder: standalone},
+	{kind: PIIDeviceID, re: reIMEI, valid: validIMEI, near: imeiNamed, placeholder: imeiPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validSIN, near: sinNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validTFN, near: tfnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validBSN, near: bsnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
@@ -190,7 +204,7 @@ func DetectPII(text string) []string {
 // place.
 var documentedKinds = map[string]bool{
 	PIIEmail: true, PIIPhone: true, PIICard: true, PIIUSSSN: true, PIIKoreanRRN: true, PIIIBAN: true,
-	PIINationalID: true, PIIAWSKey: true, PIIAWSSecret: true, PIIJWT: true, PIIStripeKey: true, PIISlackWebhook: true,
+	PIINationalID: true, PIIBankAccount: true, PIIDeviceID: true, PIIAWSKey: true, PIIAWSSecret: true, PIIJWT: true, PIIStripeKey: true, PIISlackWebhook: true,
 }
 
 // documentedValue reports whether text holds a documented example value of

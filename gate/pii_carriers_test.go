@@ -84,7 +84,7 @@ func TestPIICarriers(t *testing.T) {
 		{"NRIC S8346728C of the tenant", ""},
 		{"codice fiscale RSSMRA85T10A562S", PIINationalID},
 		{"PAN ABCPD1234F on the invoice", PIINationalID},
-		{"IMEI 490154203237518 of the reporter's phone", PIIDeviceID},
+		{"IMEI 353294096125531 of the reporter's phone", PIIDeviceID},
 		{"VIN 1HGCM82633A004352 owned by Dana Whitfield", PIIVehicleID},
 		{"the build sha 1HGCM82633A004352", ""},
 		{"'-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEA... -----END OPENSSH PRIVATE KEY-----'", ""},

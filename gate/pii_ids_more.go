@@ -116,8 +116,23 @@ var reIMEI = regexp.MustCompile(`\b\d{2}[ -]?\d{6}[ -]?\d{6}[ -]?\d\b|\b\d{15}\b
 
 func validIMEI(m string) bool { d := digitsOf(m); return len(d) == 15 && luhn(d) }
 
+// imeiNamed: the IMEI by its name, a dual-SIM phone's IMEI1 and IMEI2, a
+// CDMA phone's MEID in its decimal form, or the *#06# screen that shows
+// them.
 func imeiNamed(text string, lo, hi int) bool {
-	return wordsNear(text, lo, hi, []string{"imei", "device id", "단말기", "기기 번호"})
+	return wordsNear(text, lo, hi, []string{"imei", "imei1", "imei2", "meid", "*#06#", "device id", "단말기", "기기 번호"})
+}
+
+// reGSMAExampleIMEI is the IMEI GSMA's documents print as their example
+// (TAC 49015420, serial 323751, check digit 8). It passes, and counts as a
+// documented value, wherever it stands: Luhn-valid, it reads as a card too.
+var reGSMAExampleIMEI = regexp.MustCompile(`\b49[ -]?015420[ -]?323751[ -]?8\b`)
+
+// imeiPlaceholder passes what idPlaceholder passes and one digit repeated
+// (the emulator's 000000000000000).
+func imeiPlaceholder(m string) bool {
+	d := digitsOf(m)
+	return idPlaceholder(d) || d != "" && strings.Trim(d, d[:1]) == ""
 }
 
 // reVIN is a vehicle identification number: 17 characters without I, O, Q.

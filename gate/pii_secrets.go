@@ -324,6 +324,9 @@ var docSecrets = map[string]bool{
 	// The Kubernetes documentation's Secret (admin / 1f2d1e2e67df, in
 	// base64 and plain), copied into manifests' examples everywhere.
 	"MWYyZDFlMmU2N2Rm": true, "1f2d1e2e67df": true,
+	// The keys of wg(8)'s and wg-quick(8)'s example configs.
+	"yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=": true, "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=": true,
+	"TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=": true, "gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA=": true,
 }
 
 // quotedSecretPlaceholder judges a quoted value of a secret name, which may
