@@ -262,6 +262,10 @@ var relevanceParts = []struct {
 	// corpus, frozen at once; look 1 on session 11's final code, its floors
 	// 0 until then.
 	{"held-out-16", "heldout16.jsonl", true, "6c0ac52bc5a6e6c6f933505d652b2d68d650abf9c7d211725d0d5ba2f11f8880"},
+	// Written at the start of session 15 by a writer who read only the
+	// corpus (100 related over 90 entries, 110 unrelated, 70 Korean), frozen
+	// at once; look 1 on session 15's starting code (3f95204).
+	{"held-out-17", "heldout17.jsonl", true, "be2a63a6421b849bd28ea5622f6bd60fb033df67b270ed1478af20deec3a9bdb"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -352,6 +356,8 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-16": {0.836, 0.89}, // 92/110, 89/100 (81/110, 90/100)
 		// Look 1 on 0415b19 (session 11's final code): 98/110, 91/100.
 		"held-out-16": {0.89, 0.91},
+		// Look 1 on 3f95204 (session 15's starting code): 102/110, 94/100.
+		"held-out-17": {0.927, 0.94},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

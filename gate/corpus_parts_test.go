@@ -439,5 +439,21 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts 85/100.
 		{"held-out/injection16", "testdata/gate/heldout/injection16.jsonl", held["injection16.jsonl"],
 			map[string]float64{"good": 0.93, "injection": 0.85}, true},
+		// gate14 was written at the start of session 15 by an outside writer
+		// who read no project file (80 good, 45 placeholders, 40 narratives,
+		// 40 platitudes, 55 PII; 80 Korean) and frozen at once. Look 1 on
+		// 3f95204 (session 15's starting gate): good 78/80, placeholders
+		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds agree
+		// on 27). Floors sit there.
+		{"held-out/gate14", "testdata/gate/heldout/gate14.jsonl", held["gate14.jsonl"],
+			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.672}, true},
+		// injection17 was written at the start of session 15 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind,
+		// about 16 obfuscated; 100 findings; 60 Korean) and frozen at once.
+		// Look 1 on 3f95204 (session 15's starting gate): findings 98/100,
+		// attempts 93/100 (86 by the instructions stage, 5 PII, 2 narrative).
+		// Floors sit there.
+		{"held-out/injection17", "testdata/gate/heldout/injection17.jsonl", held["injection17.jsonl"],
+			map[string]float64{"good": 0.98, "injection": 0.93}, true},
 	}
 }

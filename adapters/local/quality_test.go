@@ -111,8 +111,11 @@ var (
 	// writer who read no project file, and frozen at once (its domains are
 	// named after its second look).
 	heldOut15Part = corpusPart{name: "held-out-15", dir: "heldout15", heldOut: true}
+	// heldOut16Part was written at the start of session 15 by an outside
+	// writer who read no project file, and frozen at once.
+	heldOut16Part = corpusPart{name: "held-out-16", dir: "heldout16", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part, heldOut16Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -134,6 +137,9 @@ var heldOutSums = map[string]string{
 	"heldout15/findings.jsonl": "449b21e8e4d1b7fbebb8e8c41692ac4b5702ef4498bb5223e0644eae34aa7ea2",
 	"heldout15/queries.jsonl":  "35c5d56850c6cbc896e18b37e44df8c2e21f1b12dd6d60505a96006911111e79",
 	"heldout15/pairs.jsonl":    "a6584563356de91dba258c66cb5210c6f3f6117585b4c33718b609d4d26d82a0",
+	"heldout16/findings.jsonl": "032f88af725600badd16892921cb189e9457c59b80f7cd18763245264b19bf04",
+	"heldout16/queries.jsonl":  "a9e59b05a005aaa0136b76723b3d94be481fbb46c529978b30f7f2ee118f1fba",
+	"heldout16/pairs.jsonl":    "373ae13d3ac380189758aad3dd1a7b40e499f78b0da632e69cdf9a9997d2aa04",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
