@@ -73,14 +73,21 @@ func (p *mergeProbe) mergeable(sim float64, entryText string) bool {
 	if !p.parsed {
 		p.a, p.line, p.parsed = ParseDetails(p.text), ParseDetails(firstLine(p.text)), true
 	}
-	b := ParseDetails(entryText)
-	if DetailsConflict(p.a, b) || proseConflict(p.a, b) || proseConflict(p.line, ParseDetails(firstLine(entryText))) {
+	return detailsMerge(sim > p.threshold, p.a, p.line, ParseDetails(entryText), ParseDetails(firstLine(entryText)))
+}
+
+// detailsMerge is the bag-of-words half of mergeable on two texts' parsed
+// details (a, b) and titles' (aLine, bLine), above the threshold or not.
+// It does not depend on which text is the entry: every comparison in it is
+// symmetric (TestMergeableSymmetric).
+func detailsMerge(above bool, a, aLine, b, bLine DetailSet) bool {
+	if DetailsConflict(a, b) || proseConflict(a, b) || proseConflict(aLine, bLine) {
 		return false
 	}
-	if sim > p.threshold {
+	if above {
 		return true
 	}
-	shared, fewer := detailAgreement(p.a, b)
+	shared, fewer := detailAgreement(a, b)
 	return shared >= minSharedDetails && shared >= minDetailOverlap*fewer
 }
 

@@ -1,0 +1,127 @@
+package knowledge
+
+import (
+	"bufio"
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// symmetryPairs are the texts of every tuning part's pairs
+// (testdata/knowledge/retrieval*/pairs*.jsonl; never a held-out part).
+func symmetryPairs(t *testing.T) [][2]string {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/knowledge/retrieval*/pairs*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tuning pairs: %v", err)
+	}
+	var out [][2]string
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var p struct {
+				A, B struct{ Title, Content string }
+			}
+			if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, [2]string{EmbeddingText(p.A.Title, p.A.Content), EmbeddingText(p.B.Title, p.B.Content)})
+		}
+		fh.Close()
+	}
+	return out
+}
+
+// checkSymmetric fails when the merge decision on a and b depends on
+// which of them is the entry, above the threshold and between the
+// evidence floor and it (below the floor nothing merges).
+func checkSymmetric(t *testing.T, a, b string) {
+	t.Helper()
+	da, la, db, lb := ParseDetails(a), ParseDetails(firstLine(a)), ParseDetails(b), ParseDetails(firstLine(b))
+	for _, above := range []bool{false, true} {
+		if ab, ba := detailsMerge(above, da, la, db, lb), detailsMerge(above, db, lb, da, la); ab != ba {
+			t.Fatalf("detailsMerge (above the threshold %v): a into b %v, b into a %v\na: %q\nb: %q", above, ab, ba, a, b)
+		}
+	}
+	for _, sim := range []float64{0.3, 0.6, 0.9} {
+		if ab, ba := mergeable(LexicalModelPrefix+"test", sim, 0.80, a, b), mergeable(LexicalModelPrefix+"test", sim, 0.80, b, a); ab != ba {
+			t.Fatalf("mergeable at %.2f: a into b %v, b into a %v\na: %q\nb: %q", sim, ab, ba, a, b)
+		}
+	}
+}
+
+// TestMergeableSymmetric: merge(a, b) == merge(b, a) on every tuning pair
+// swapped, and on random perturbations of them (a word dropped, two words
+// swapped, a word of one text put into the other, a sentence repeated), at
+// every cosine of symmetrySims: the sweep and a contribution meet the same
+// two texts in either order.
+func TestMergeableSymmetric(t *testing.T) {
+	pairs := symmetryPairs(t)
+	rng := rand.New(rand.NewSource(15))
+	for _, p := range pairs {
+		da, la := ParseDetails(p[0]), ParseDetails(firstLine(p[0]))
+		for i := 0; i < 3; i++ {
+			b := p[1]
+			if i > 0 {
+				b = perturb(rng, p[1], p[0])
+			}
+			db, lb := ParseDetails(b), ParseDetails(firstLine(b))
+			for _, above := range []bool{false, true} {
+				if ab, ba := detailsMerge(above, da, la, db, lb), detailsMerge(above, db, lb, da, la); ab != ba {
+					t.Errorf("detailsMerge (above the threshold %v): a into b %v, b into a %v\na: %q\nb: %q", above, ab, ba, p[0], b)
+				}
+			}
+		}
+	}
+}
+
+// perturb is s changed in one random way, from's words a source of new
+// ones.
+func perturb(rng *rand.Rand, s, from string) string {
+	w, fw := strings.Fields(s), strings.Fields(from)
+	if len(w) < 2 || len(fw) == 0 {
+		return s
+	}
+	i := rng.Intn(len(w))
+	switch rng.Intn(4) {
+	case 0:
+		w = append(w[:i:i], w[i+1:]...)
+	case 1:
+		j := (i + 1) % len(w)
+		w[i], w[j] = w[j], w[i]
+	case 2:
+		w[i] = fw[rng.Intn(len(fw))]
+	default:
+		if k := strings.IndexAny(s, ".\n"); k > 0 {
+			return s + " " + s[:k+1]
+		}
+	}
+	return strings.Join(w, " ")
+}
+
+// FuzzMergeableSymmetric: the whole decision (details, prose, agreement)
+// is symmetric on any two texts.
+func FuzzMergeableSymmetric(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Run `systemctl reload nginx` after renewal.", "Run `systemctl restart nginx` after renewal."},
+		{"Writes failed with Permission denied.", "Writes failed with Operation not permitted."},
+		{"Set `max_connections = 100` in postgresql.conf.", "Set `max_connections = 500` in postgresql.conf."},
+		{"Enable keep-alive on the client.", "Disable keep-alive on the client."},
+		{"The setting requires a restart.", "The setting does not require a restart."},
+		{"보면 안 된다.", "보면 된다."},
+		{"timeout 30s, 30", "timeout 30, 30s"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		checkSymmetric(t, a, b)
+	})
+}
