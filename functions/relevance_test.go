@@ -266,6 +266,10 @@ var relevanceParts = []struct {
 	// corpus (100 related over 90 entries, 110 unrelated, 70 Korean), frozen
 	// at once; look 1 on session 15's starting code (3f95204).
 	{"held-out-17", "heldout17.jsonl", true, "be2a63a6421b849bd28ea5622f6bd60fb033df67b270ed1478af20deec3a9bdb"},
+	// Written in session 15 for session 16 by a writer who read only the
+	// corpus (100 related over 100 entries, 110 unrelated, 70 Korean),
+	// frozen at once; look 1 on session 15's final code, floors 0 until then.
+	{"held-out-18", "heldout18.jsonl", true, "fe13a757dceb0ae4f3e38f3c45521ac7cddc60c60d1a2401c9388ae8a9b00abe"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -358,6 +362,7 @@ func TestRelevanceFloor(t *testing.T) {
 		"held-out-16": {0.89, 0.91},
 		// Look 1 on 3f95204 (session 15's starting code): 102/110, 94/100.
 		"held-out-17": {0.927, 0.94},
+		"held-out-18": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
