@@ -455,5 +455,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Floors sit there.
 		{"held-out/injection17", "testdata/gate/heldout/injection17.jsonl", held["injection17.jsonl"],
 			map[string]float64{"good": 0.98, "injection": 0.93}, true},
+		// injection18 was written in session 15 for session 16 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind, 17
+		// obfuscated; 100 findings; 59 Korean), frozen at once; nobody has
+		// looked at it. Look 1 on session 15's final code; floors 0 until then.
+		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }
