@@ -114,8 +114,11 @@ var (
 	// heldOut16Part was written at the start of session 15 by an outside
 	// writer who read no project file, and frozen at once.
 	heldOut16Part = corpusPart{name: "held-out-16", dir: "heldout16", heldOut: true}
+	// heldOut17Part was written in session 15 for session 16 by an outside
+	// writer who read no project file, and frozen at once.
+	heldOut17Part = corpusPart{name: "held-out-17", dir: "heldout17", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part, heldOut16Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part, heldOut16Part, heldOut17Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -140,6 +143,9 @@ var heldOutSums = map[string]string{
 	"heldout16/findings.jsonl": "032f88af725600badd16892921cb189e9457c59b80f7cd18763245264b19bf04",
 	"heldout16/queries.jsonl":  "a9e59b05a005aaa0136b76723b3d94be481fbb46c529978b30f7f2ee118f1fba",
 	"heldout16/pairs.jsonl":    "373ae13d3ac380189758aad3dd1a7b40e499f78b0da632e69cdf9a9997d2aa04",
+	"heldout17/findings.jsonl": "f525d84a8437d76d3c9f4eae1818f1a87fdcba0cc57b5c4e918871846a96926f",
+	"heldout17/queries.jsonl":  "c113c3c8eeb94552587797a3e4396358522782162137dc484c0615032369b3d8",
+	"heldout17/pairs.jsonl":    "5611296360aebd05984264aeedfc2ed97e995a0eaf20fc8bd2592f6642f1dff0",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
