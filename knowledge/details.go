@@ -114,6 +114,13 @@ type DetailSet struct {
 	// Negations counts its negations (not, never, 않, 못).
 	Names, Words map[string]bool
 	Negations    int
+	// Negated are the stems of the English words a negation bears on
+	// (does not require → requir; without TLS → tls), and EnNegations how
+	// many of Negations are English: an English rewording may negate more
+	// or less than its original, so English negations are weighed by what
+	// they deny (negationsRival); Korean ones, inside their verbs, by count.
+	Negated     map[string]bool
+	EnNegations int
 	// Settings are the values the text gives settings: a name holding . _
 	// or - followed by = or : and a value (auto.offset.reset=earliest), or
 	// by a space and a value that reads as one (core.autocrlf input,
@@ -163,6 +170,12 @@ var (
 var (
 	negators       = map[string]bool{"not": true, "no": true, "never": true, "without": true, "cannot": true, "don": true, "doesn": true, "isn": true, "aren": true, "won": true, "didn": true, "wasn": true, "shouldn": true, "mustn": true, "nor": true}
 	koreanNegators = []string{"않", "못", "없"}
+	// negationFiller are the words between a negation and what it denies
+	// (does not always require, is no longer supported, don't need).
+	negationFiller = map[string]bool{"a": true, "an": true, "the": true, "be": true, "been": true, "is": true, "are": true,
+		"was": true, "were": true, "to": true, "do": true, "does": true, "did": true, "have": true, "has": true, "had": true,
+		"t": true, "s": true, "always": true, "yet": true, "so": true, "too": true, "very": true, "really": true, "even": true,
+		"any": true, "longer": true, "at": true, "all": true, "ever": true}
 	// koreanAn is the adverb 안 before a verb (안 된다, 안 쓴다, 안돼):
 	// a word of its own, which the search words drop as a stop word (and
 	// 안에서, inside, with it).
@@ -171,7 +184,6 @@ var (
 
 var (
 	codeSpan = regexp.MustCompile("`[^`\n]{1,200}`")
-	quoted   = regexp.MustCompile(`"[^"\n]{3,120}"|'[^'\n]{3,120}'`)
 	// atomPattern finds decisive atoms in prose: flags, paths, versions
 	// (absolute, and relative to the working or home directory: ./ansible.cfg,
 	// ~/.zprofile; Windows' C:\tools\npm and %APPDATA%\npm) and numbers (hexadecimal ones whole: status 0xA700), identifiers joined by _ . : / @ or with inner capitals
@@ -196,7 +208,7 @@ var (
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
-		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}}
+		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}, Negated: map[string]bool{}}
 	d.addErrors(text)
 	d.Seq, d.SeqValues = seqTokens(text)
 	for _, w := range identToken.FindAllString(text, -1) {
@@ -239,7 +251,7 @@ func ParseDetails(text string) DetailSet {
 		}
 		return " "
 	})
-	prose = quoted.ReplaceAllStringFunc(prose, func(q string) string {
+	prose = replaceQuoted(prose, func(q string) string {
 		if s := foldCase(q[1 : len(q)-1]); strings.ContainsFunc(s, unicode.IsLetter) {
 			d.Spans = append(d.Spans, s)
 			for _, t := range spanTokens(s) {
@@ -248,12 +260,19 @@ func ParseDetails(text string) DetailSet {
 		}
 		return " "
 	})
+	denying := false // a negation waits for the word it bears on
 	for _, ix := range proseWord.FindAllStringIndex(prose, -1) {
 		w := prose[ix[0]:ix[1]]
 		lw := strings.ToLower(w)
 		d.Words[lw] = true
-		if negators[lw] {
+		switch {
+		case negators[lw]:
 			d.Negations++
+			d.EnNegations++
+			denying = true
+		case denying && !negationFiller[lw]:
+			d.Negated[lexStem(lw)] = true
+			denying = false
 		}
 		// A name: capitalised past a sentence's start (Alpine, MariaDB), or
 		// in capitals (MOVED, TLS).

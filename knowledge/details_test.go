@@ -1,6 +1,9 @@
 package knowledge
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestDetailsConflict: each kind of decisive detail that differs keeps two
 // texts apart; a rewording that adds, drops or restates details does not.
@@ -67,6 +70,9 @@ func TestDetailsConflict(t *testing.T) {
 		{"short name, other digits", "Burst credits run out on gp2 volumes under steady load.", "Burst credits run out on gp3 volumes under steady load.", true},
 		{"name with digits, another width", "read_csv infers int64 for the zip column.", "read_csv infers int32 for the zip column.", true},
 		{"name with digits extended", "Emoji fail to insert into a utf8 column.", "Emoji fail to insert into a utf8mb4 column.", true},
+		{"possessives are no quotes", "Set the client's idle timeout below the proxy's, so the pool closes connections first.", "Lower the client's idle timeout under the proxy's so the pool retires them first.", false},
+		{"a quote with a possessive inside", "The UI shows 'the user's session expired' after an hour.", "After an hour the UI shows 'the user's session expired'.", false},
+		{"a Korean particle after a quote", "로그에 'connection pool exhausted'가 찍힌다.", "로그에 'connection pool timeout'이 찍힌다.", true},
 		{"rewording keeps a name with digits", "Use psycopg2 with autocommit on for VACUUM.", "VACUUM cannot run in a transaction: turn autocommit on in psycopg2.", false},
 		{"quoted keyword value", "Allocate it with np.zeros((n, m), order='F') for column access.", "Allocate it with np.zeros((n, m), order='C') for column access.", true},
 		{"quoted setting value", "Set scene.cycles.device = 'GPU' in the startup file.", "Set scene.cycles.device = 'CPU' in the startup file.", true},
@@ -109,6 +115,9 @@ func TestProseConflict(t *testing.T) {
 		{"error outcome", "Clients see connection refused from the sidecar while the pod starts.", "Clients see connection reset from the sidecar while the pod starts.", true},
 		{"direction", "Uploads over 1 MB stall behind the proxy until the buffer is raised.", "Downloads over 1 MB stall behind the proxy until the buffer is raised.", true},
 		{"side", "The client closes idle streams after the keepalive expires here.", "The server closes idle streams after the keepalive expires here.", true},
+		{"negation, without", "Clients connect to the broker without TLS on port 5672 inside the cluster.", "Clients connect to the broker with TLS on port 5672 inside the cluster.", true},
+		{"negation, no longer", "The legacy endpoint is no longer supported by the gateway after the upgrade.", "The legacy endpoint is supported by the gateway after the upgrade.", true},
+		{"negation that denies nothing the other says", "Apache could not determine the server's name and used 127.0.1.1; set ServerName globally. It is a warning, not an error.", "Apache could not determine the server's name and used 127.0.1.1, so it is only a warning; set ServerName globally.", false},
 		{"synonym", "Raise the limit when the pool is exhausted under load.", "Increase the limit when the pool is exhausted under load.", false},
 		{"thing swapped", "Jobs in queue :mailers never ran because the queue was missing from the Oban config.", "Jobs in queue :billing never ran because the queue was missing from the Oban config.", true},
 		{"thing swapped, plural", "Retention is counted in hours for each partition of the topic here.", "Retention is counted in days for each partition of the topic here.", true},
@@ -174,6 +183,30 @@ func TestKoreanAn(t *testing.T) {
 	for _, tt := range tests {
 		if got := ParseDetails(tt.text).Negations; got != tt.want {
 			t.Fatalf("ParseDetails(%q).Negations = %d, want %d", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestSingleQuoted(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"the client's idle timeout below the load balancer's", nil},
+		{"don't set it, it's 'read only' now", []string{"'read only'"}},
+		{"shows 'the user's session expired' here", []string{"'the user's session expired'"}},
+		{"로그에 '연결 거부'가 찍힌다", []string{"'연결 거부'"}},
+		{"'ab' is short, 'abc' is not", []string{"'abc'"}},
+		{"'open but\nnot closed'", nil},
+		{"'", nil},
+		{"x''y ''' '\xff\xfe\xfd'", []string{"'\xff\xfe\xfd'"}},
+	} {
+		var got []string
+		for _, sp := range singleQuoted(c.in) {
+			got = append(got, c.in[sp[0]:sp[1]])
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("singleQuoted(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func proseConflict(a, b DetailSet) bool {
 	if wordOverlap(a.Words, b.Words) < proseAlike {
 		return false
 	}
-	if a.Negations != b.Negations || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
+	if negationsRival(a, b) || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
 		phraseSwapped(a, b) {
 		return true
 	}
@@ -152,6 +152,32 @@ func proseConflict(a, b DetailSet) bool {
 			if b.Words[y] && !a.Words[y] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// negationsRival reports whether one text denies what the other says: a
+// word one negates that the other says without negating (does not require
+// X, requires X; without TLS, with TLS), or, in Korean, where negation is
+// part of the verb (않는다, 못 한다, 안 된다), another number of negations.
+// A rewording that adds "not an error" to "only a warning" denies nothing
+// the other says.
+func negationsRival(a, b DetailSet) bool {
+	if a.Negations-a.EnNegations != b.Negations-b.EnNegations {
+		return true
+	}
+	return deniesSaid(a, b) || deniesSaid(b, a)
+}
+
+// deniesSaid reports whether a negates a word b says un-negated.
+func deniesSaid(a, b DetailSet) bool {
+	if len(a.Negated) == 0 {
+		return false
+	}
+	for x := range b.Words {
+		if st := lexStem(x); a.Negated[st] && !b.Negated[st] {
+			return true
 		}
 	}
 	return false

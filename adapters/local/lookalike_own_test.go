@@ -29,8 +29,8 @@ type ownPair struct {
 // rules landed and measured once before any change for it: see its README
 // lines. pairs-lookalike-own4 (session 15): rewordings 15/21, look-alikes
 // merged 6/33 before the subcommand, antonym and 안 rules, 15/21 and 0/33
-// after.
-var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.7}
+// after; 16/21 since apostrophes are no quotes (b4-opp-en-client).
+var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76}
 
 // ownKnownMerges are the look-alikes a file is known to merge, with why:
 // each is a gap the README names, and any other look-alike merged fails.
