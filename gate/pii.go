@@ -122,7 +122,7 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
 	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
 	{kind: PIIPassword, re: reAccountPair, valid: accountPassword, placeholder: prosePlaceholder, hints: accountPairHints},
-	{kind: PIIPassword, re: reAuthUserPass, near: authUserPassNamed, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
+	{kind: PIIPassword, re: reAuthUserPass, valid: authUserPassLogin, near: authUserPassNamed, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
 	{kind: PIIPassword, re: reAuthUserPassNote, near: authUserPassFile, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
 	// Passwords given to a command on its command line.
 	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
@@ -139,7 +139,7 @@ var piiRules = []piiRule{
 	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
 	{kind: PIIBankAccount, re: reBankField, near: bankNamed, placeholder: bankPlaceholder, hints: bankFieldHints},
-	{kind: PIIBankAccount, re: reKRBankAccount, placeholder: bankPlaceholder, hints: []string{"계좌"}},
+	{kind: PIIBankAccount, re: reKRBankAccount, valid: krAccountDigits, placeholder: bankPlaceholder, hints: []string{"계좌"}},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},

@@ -74,3 +74,11 @@ func encodedEmailPlaceholder(m string) bool {
 // hyphenated groups (국민 482301-04-117625, 신한 110-482-739215). The
 // number is the group.
 var reKRBankAccount = regexp.MustCompile(`계좌(?:번호)?\s*[:：]?\s*(?:[가-힣A-Za-z]+\s*){0,2}(\d{2,6}-\d{2,6}-\d{2,7}(?:-\d{1,3})?)`)
+
+// krAccountDigits requires an account number's length: Korean banks' run
+// from 10 digits to 14 (신한 110-482-739215, 국민 482301-04-117625); a
+// date after 계좌 (계좌 이체 2026-12-07) has 8.
+func krAccountDigits(m string) bool {
+	n := len(digitsOf(m))
+	return n >= 10 && n <= 14
+}

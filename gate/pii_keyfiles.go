@@ -56,10 +56,27 @@ func jwkPrivate(m string) bool {
 var reOpenVPNKey = regexp.MustCompile(`-----BEGIN OpenVPN (?:Static key V1|tls-crypt-v2 (?:client|server) key)-----\s*([0-9A-Za-z+/=\s]{64,}?)\s*-----END OpenVPN`)
 
 // reAuthUserPass is the file OpenVPN's auth-user-pass reads (a username on
-// its first line, the password on its second), shown after the command
-// that prints it or alone in a code block; the password is the group.
-// authUserPassNamed requires the directive in the text.
-var reAuthUserPass = regexp.MustCompile("(?:\\bcat[ \\t][^\\n]*\\n|```[a-z]*\\n)[ \\t]*[^\\s#$>-][^\\s]{1,63}[ \\t]*\\n[ \\t]*([^\\s`]{4,128})[ \\t]*(?:\\n|$)")
+// its first line, the password on its second and last), shown after the
+// command that prints it or alone in a code block: the two lines end the
+// output (the text, the block, a blank line or the next prompt follows),
+// where a profile's lines go on. The username is the first group, the
+// password the second; authUserPassNamed requires the directive in the
+// text, authUserPassLogin judges the lines.
+var reAuthUserPass = regexp.MustCompile("(?:\\bcat[ \\t][^\\n]*\\n|```[a-z]*\\n)[ \\t]*([^\\s#$>-][^\\s]{1,63})[ \\t]*\\n[ \\t]*([^\\s`]{4,128})[ \\t]*(?:\\n?$|\\n[ \\t]*(?:```|\\$[ \\t]|\\n))")
+
+// openVPNFlags are profile directives that take no argument, which a
+// profile or a snippet of one writes a line each (auth-user-pass, then
+// auth-nocache): two of them are no login.
+var openVPNFlags = map[string]bool{"client": true, "auth-user-pass": true, "auth-nocache": true, "persist-key": true,
+	"persist-tun": true, "nobind": true, "float": true, "pull": true, "tls-client": true, "comp-lzo": true,
+	"mute-replay-warnings": true, "redirect-gateway": true}
+
+// authUserPassLogin reports whether the two lines are a login, not a
+// profile's directives.
+func authUserPassLogin(m string) bool {
+	g := reAuthUserPass.FindStringSubmatch(m)
+	return g != nil && !openVPNFlags[g[1]] && !openVPNFlags[g[2]]
+}
 
 func authUserPassNamed(text string, lo, hi int) bool {
 	return strings.Contains(strings.ToLower(text), "auth-user-pass")
