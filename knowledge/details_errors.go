@@ -94,3 +94,19 @@ func (d DetailSet) addErrors(text string) {
 		d.Errors[errorCased[m]] = true
 	}
 }
+
+// errorsRival reports whether each text reports an error the other does
+// not, where a text that gives an HTTP status by its number (502) reports
+// the status its reason phrase names (Bad Gateway): one error in two
+// spellings is no other error.
+func errorsRival(a, b DetailSet) bool {
+	only := func(x, y DetailSet) bool {
+		for e := range x.Errors {
+			if !y.Errors[e] && !(strings.HasPrefix(e, "http") && y.Atoms[e[len("http"):]]) {
+				return true
+			}
+		}
+		return false
+	}
+	return only(a, b) && only(b, a)
+}

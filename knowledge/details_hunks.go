@@ -234,10 +234,12 @@ var commandPrograms = map[string]bool{"systemctl": true, "kubectl": true, "helm"
 // right after a program of commandPrograms, or after one word of it (the
 // rollout of kubectl rollout undo). Subcommands are not synonyms of each
 // other however alike their words (reload, restart): a rewording keeps
-// the command.
+// the command. Words the thesaurus makes one (repo, repository) are a
+// rewording still, and a program's name after an article or a possessive
+// (the git repo, your npm registry) is a modifier of the noun after it.
 func subcommandSwapped(ops []seqOp, i int, dropped, added []string) bool {
 	if len(dropped) != 1 || len(added) != 1 || isHangulWord(dropped[0]) || isHangulWord(added[0]) ||
-		lexStem(dropped[0]) == lexStem(added[0]) {
+		lexStem(dropped[0]) == lexStem(added[0]) || sameMeaning(dropped[0], added[0]) {
 		return false
 	}
 	for k := i - 1; k >= 0 && k >= i-2; k-- {
@@ -245,11 +247,16 @@ func subcommandSwapped(ops []seqOp, i int, dropped, added []string) bool {
 			return false
 		}
 		if commandPrograms[ops[k].word] {
-			return true
+			return k == 0 || !programDeterminers[ops[k-1].word]
 		}
 	}
 	return false
 }
+
+// programDeterminers are the words that make a program's name a noun's
+// modifier (the docker daemon), not the start of a command.
+var programDeterminers = map[string]bool{"the": true, "a": true, "an": true, "your": true, "our": true, "my": true,
+	"their": true, "its": true, "this": true, "that": true, "these": true, "those": true}
 
 // swapDecisive reports whether a swap of dropped for added words, value
 // when one is a key's value, is no rewording (see phraseSwapped).

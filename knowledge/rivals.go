@@ -76,7 +76,7 @@ func DetailsConflict(a, b DetailSet) bool {
 		}
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
-		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || oneSided(a.Errors, b.Errors)
+		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || errorsRival(a, b)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag
