@@ -58,11 +58,13 @@ func checkSymmetric(t *testing.T, a, b string) {
 	}
 }
 
-// TestMergeableSymmetric: merge(a, b) == merge(b, a) on every tuning pair
-// swapped, and on random perturbations of them (a word dropped, two words
-// swapped, a word of one text put into the other, a sentence repeated), at
-// every cosine of symmetrySims: the sweep and a contribution meet the same
-// two texts in either order.
+// TestMergeableSymmetric: detailsMerge(a, b) == detailsMerge(b, a), above
+// the threshold and below it, on every tuning pair swapped and on random
+// perturbations of them (a word dropped, two words swapped, a word of one
+// text put into the other, a sentence repeated): the sweep and a
+// contribution meet the same two texts in either order. mergeable itself,
+// at cosines 0.3, 0.6 and 0.9, is checked on FuzzMergeableSymmetric's
+// seeds and inputs (checkSymmetric).
 func TestMergeableSymmetric(t *testing.T) {
 	pairs := symmetryPairs(t)
 	rng := rand.New(rand.NewSource(15))
