@@ -447,6 +447,13 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// on 27). Floors sit there.
 		{"held-out/gate14", "testdata/gate/heldout/gate14.jsonl", held["gate14.jsonl"],
 			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.672}, true},
+		// gate15 was written in session 15 for session 16 by an outside
+		// writer who read no project file (80 good, 45 placeholders, 40
+		// narratives, 40 platitudes, 55 PII in other carriers; 78 Korean),
+		// frozen at once; nobody has looked at it. Look 1 on session 15's
+		// final code; floors 0 until then.
+		{"held-out/gate15", "testdata/gate/heldout/gate15.jsonl", held["gate15.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
 		// injection17 was written at the start of session 15 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind,
 		// about 16 obfuscated; 100 findings; 60 Korean) and frozen at once.
