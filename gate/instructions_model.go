@@ -295,6 +295,10 @@ func stem(w string) string {
 	return w
 }
 
+// reOwnChecks runs a project's own checks: "run the unit tests", "run
+// the linter", "테스트를 실행".
+var reOwnChecks = regexp.MustCompile(`\brun(?:s|ning)?\s+(?:the\s+|all\s+|its\s+|your\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+|smoke\s+|full\s+)?(?:tests?|test suite|linters?|lint|checks|build|formatters?|type-?checks?|type checker|benchmarks?)\b|(?:테스트|린트|빌드|타입\s*검사)(?:를|을)?\s*(?:실행|돌려|돌리)`)
+
 // giveBack are the forms of 돌려주다 and 돌려받다, "to return".
 var giveBack = []string{"돌려주", "돌려줘", "돌려줬", "돌려준", "돌려줄", "돌려드", "돌려받"}
 
@@ -305,7 +309,9 @@ var giveBack = []string{"돌려주", "돌려줘", "돌려줬", "돌려준", "돌
 func sentenceAsks(sn string, v *views) bool {
 	has := map[string]bool{}
 	var words []string
-	for _, w := range reModelWord.FindAllString(sn, -1) {
+	// Running the project's own checks (the tests, the linter, the
+	// build) is what advice to an agent asks; it fetches nothing.
+	for _, w := range reModelWord.FindAllString(reOwnChecks.ReplaceAllString(sn, " "), -1) {
 		// 돌려주다 is "to return" (API 가 403 을 돌려줬다), not 돌리다,
 		// "to run", whose stem it shares.
 		// A limit on a quantity (50줄만, "only 50 lines") outranks
@@ -316,6 +322,11 @@ func sentenceAsks(sn string, v *views) bool {
 	}
 	for _, f := range conceptFeatures(words, nil) {
 		has[f] = true
+	}
+	// What a code span runs is named, not asked (`golangci-lint run`):
+	// running counts when the sentence's own words ask it, or fetch.
+	if has["c:RUN"] && !has["c:FETCH"] && !hasString(conceptFeatures(reModelWord.FindAllString(reOwnChecks.ReplaceAllString(reCodeSpan.ReplaceAllString(sn, " "), " "), -1), nil), "c:RUN") {
+		has["c:RUN"] = false
 	}
 	switch {
 	case has["c:DISMISS"]:

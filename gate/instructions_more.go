@@ -112,6 +112,11 @@ var (
 	// reLinkBeforeQuote is a link destination before its title:
 	// [ref]: https://… "title", [text](https://… "title").
 	reLinkBeforeQuote = regexp.MustCompile(`(?:\]:\s*|\]\()\S+\s+$`)
+	// reQuoteNamesReader is a quote that speaks to the agent reading it
+	// ("… the agent reading this schema should …", "이 스키마를 읽는
+	// 에이전트는 …"): a fixture's description or a config's value that
+	// addresses its reader is said, wherever in it the address stands.
+	reQuoteNamesReader = regexp.MustCompile(`\b(?:the|any|every|an?)\s+(?:ai\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?)\s+(?:that\s+(?:reads?|parses?|processes|loads?|sees?)|reading|parsing|processing|loading)\s+(?:this|these)\b|(?:이|본)\s*[가-힣a-z]{1,10}\s*(?:를|을)\s*(?:읽는|처리하는|파싱하는|보는|로드하는)\s*(?:ai\s*)?(?:에이전트|어시스턴트|모델|ai|봇)`)
 	// reVocativeQuote is a quote that opens by addressing an agent.
 	reVocativeQuote = regexp.MustCompile(`^["“‘']\s*(?:dear |hey |hello |attention,? |note to |to )?(?:the |all |any )?(?:ai|llm|assistants?|agents?|models?|claude|codex|copilot|ai (?:assistants?|agents?|readers?)|coding (?:agents?|assistants?)|에이전트|어시스턴트|ai\s*에이전트)\s*(?:님|들)?\s*[,:—-]`)
 )
@@ -149,7 +154,7 @@ func removeMentions(s string, speech bool) string {
 			q = s[start:loc[1]]
 		}
 		before := s[max(0, start-80):start]
-		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && reVocativeQuote.MatchString(q) {
+		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && (reVocativeQuote.MatchString(q) || reQuoteNamesReader.MatchString(q)) {
 			said = loc[1]
 			continue
 		}

@@ -55,6 +55,10 @@ func newViews(text string) views {
 			v.disguises = append(v.disguises, d)
 		}
 	}
+	if t, ok := bidiDisplay(text); ok {
+		disguise("right-to-left override")
+		text = t
+	}
 	var extra []string
 	if t, ok := tagText(text); ok {
 		disguise("invisible tag characters")
