@@ -414,8 +414,15 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// a helper's grep). Spent: tuning data since session 12
 		// (calibration/was-heldout-injection15.jsonl, outside the instructions
 		// model's training glob; sha256 a6610732… while held out).
+		// inj15b read its misses (session 15): a right-to-left override,
+		// leetspeak URLs, a fixture's description that names its reader,
+		// the person's stop or objection outranked, this text ranked over
+		// the person's request, confirmation ruled out, keeping quiet
+		// (instructions_families3.go): findings 94 → 96/100, attempts 87 →
+		// 100/100. Its misses were read, so these figures say nothing of
+		// unseen text.
 		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
-			map[string]float64{"good": 0.94, "injection": 0.87}, false},
+			map[string]float64{"good": 0.96, "injection": 1}, false},
 		// own15 (gatepii15, session 15): PII families the PII stage did not
 		// name (JWK private members, OpenVPN keys and auth-user-pass files,
 		// cookies.txt and session cookies, URL-encoded mail, payout bank
@@ -427,6 +434,21 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// IMEI1/MEID): 12/12, 14/14, 36/36 (36).
 		{"tuning/own15", "testdata/gate/calibration/own15.jsonl", loadCases(t, "../testdata/gate/calibration/own15.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 1, "pii": 1}, false},
+		// own16 (inj15b, session 15): attempts in injection15's disguises and
+		// families, paraphrased (alt text, a fenced rule block, a fixture's
+		// description, Korean honorifics, right-to-left overrides, JSON tool
+		// calls, headings, mixed Korean and English, policies for agents,
+		// personas, leetspeak, urgent advisories) and findings that look like
+		// them. Written after injection15's misses were read and the first
+		// rules for them; run once on those rules: attempts 22/26 refused,
+		// findings 16/22 accepted (the instructions stage). After the
+		// families' second pass: 26/26, 16/22 (left: findings that address
+		// an agent the way attempts do, which the model scores high).
+		// Outside the instructions model's training glob: training on it
+		// raised the out-of-fold threshold (2.27 → 2.49-2.92) and lost
+		// attempts in other parts.
+		{"tuning/own16", "testdata/gate/calibration/own16.jsonl", loadCases(t, "../testdata/gate/calibration/own16.jsonl"),
+			map[string]float64{"good": 0.727, "injection": 1}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

@@ -52,6 +52,9 @@ func familyKinds(v *views) []string {
 		if reMisname.MatchString(sn) && (reConcealTarget.MatchString(sn) || reConcealTargetKo.MatchString(sn)) {
 			add(InstructionConceal)
 		}
+		for _, k := range requestFamilies(sn) {
+			add(k)
+		}
 	}
 	// A persona given to the reader in a game ("You are 'Silent Sam' …
 	// Sam never mentions …") is the reader: what the persona does is
