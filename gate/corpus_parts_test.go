@@ -449,6 +449,16 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts in other parts.
 		{"tuning/own16", "testdata/gate/calibration/own16.jsonl", loadCases(t, "../testdata/gate/calibration/own16.jsonl"),
 			map[string]float64{"good": 0.727, "injection": 1}, false},
+		// own15b (pii15b, session 15): carriers the PII stage may not read
+		// (SQL rows, CSV, HAR and HTTP dumps, netrc, pgpass, .npmrc, pip
+		// index URLs, Docker config.json, webhooks, signed URLs), national
+		// ids of more countries with their checks, and placeholders beside
+		// them (masked keys, Ofcom drama numbers, .test mail, issuers'
+		// samples), written from the formats and run once before the change
+		// (on 34341e8): good 8/8, placeholders 11/13 (an IBAN registry example
+		// and issuers' sample ids refused), PII 19/33 (17 with the labelled kinds).
+		{"tuning/own15b", "testdata/gate/calibration/own15b.jsonl", loadCases(t, "../testdata/gate/calibration/own15b.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.846, "pii": 0.575}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

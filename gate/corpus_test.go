@@ -356,7 +356,8 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // Session 15 (gatepii15): bank accounts, cookies.txt's mail left to the mail
 // rules, IMEI1 and auth-user-pass notes: gate11 47 → 48, gate12 31 → 37
 // (own15, 13 of 17 before, agrees on all 36 now and needs no entry).
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 48, "tuning/was-heldout-gate12": 37}
+// own15b (pii15b): 17 of its 19 refused before the change.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 48, "tuning/was-heldout-gate12": 37, "tuning/own15b": 17}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {
