@@ -368,7 +368,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// misses only: attempts 87 → 92/100 (odd half 43 → 48/50, even half,
 		// unread, 44 → 44/50); 91/100 beside gatecls11's .netrc placeholder.
 		{"tuning/was-heldout-gate11", "testdata/gate/was-heldout/gate11.jsonl", globCases(t, "../testdata/gate/was-heldout/gate11.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 0.95, "platitude": 0.975, "pii": 0.981}, false},
+			// Session 15 (pii15b): Korean mobiles on unassigned 010-0xxx exchanges
+			// pass, a Kakao REST key is a secret: placeholders 42 → 43/45, PII
+			// 54 → 55/55.
+			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 0.95, "platitude": 0.975, "pii": 1}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
 		// stage, for "password s3cret" in a .netrc line on api.example.com,
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
@@ -402,8 +405,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// example keys and IMEI pass, placeholders 37 → 41/45; OpenVPN
 		// keys and auth-user-pass notes, cookies.txt, URL-encoded mail and
 		// bank accounts in payout fields and Korean prose, PII 47 → 52/55.
+		// Session 15 (pii15b): CPF's tutorial sample, the registry's NL IBAN
+		// called an example, 010-0000-0001, Supabase's demo key pass,
+		// placeholders 41 → 45/45; a BSN in <Sofinr>, an Info.plist secret,
+		// PII 52 → 54/55.
 		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.911, "narrative": 0.95, "platitude": 1, "pii": 0.945}, false},
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.95, "platitude": 1, "pii": 0.981}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
@@ -457,8 +464,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// samples), written from the formats and run once before the change
 		// (on 34341e8): good 8/8, placeholders 11/13 (an IBAN registry example
 		// and issuers' sample ids refused), PII 19/33 (17 with the labelled kinds).
+		// After (pii_carriers.go, pii_ids_europe.go, table borders, SSN
+		// columns, issuers' samples): 8/8, 13/13, 33/33 (33). One label
+		// corrected: c15b-signed-02's URL carries an STS session token, a
+		// secret beside its ASIA key.
 		{"tuning/own15b", "testdata/gate/calibration/own15b.jsonl", loadCases(t, "../testdata/gate/calibration/own15b.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.846, "pii": 0.575}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "pii": 1}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,

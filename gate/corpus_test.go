@@ -155,6 +155,10 @@ func kindsAgree(got, want []string) bool {
 		if k == "passport" {
 			k = "national_id"
 		}
+		// gate12's writer labelled a date of birth "dob".
+		if k == "dob" {
+			k = PIIBirthDate
+		}
 		wfam[k] = true
 	}
 	return reflect.DeepEqual(fam, wfam)
@@ -356,8 +360,10 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // Session 15 (gatepii15): bank accounts, cookies.txt's mail left to the mail
 // rules, IMEI1 and auth-user-pass notes: gate11 47 → 48, gate12 31 → 37
 // (own15, 13 of 17 before, agrees on all 36 now and needs no entry).
-// own15b (pii15b): 17 of its 19 refused before the change.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 48, "tuning/was-heldout-gate12": 37, "tuning/own15b": 17}
+// Session 15 (pii15b): a label "dob" read as the gate's date_of_birth, a
+// Kakao key, a BSN and a plist secret named: gate11 48 → 49, gate12 37 → 41
+// (own15b, 17 of 19 before, agrees on all 33 now and needs no entry).
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 49, "tuning/was-heldout-gate12": 41}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

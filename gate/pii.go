@@ -107,6 +107,9 @@ var piiRules = []piiRule{
 	// A key as a URL's whole userinfo (another service's token at
 	// https://<key>@host/1) is a secret, not a mail address.
 	{kind: PIISecret, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://(?:[0-9a-f]{32}|[A-Za-z0-9_-]{32,})@[^\s/?#"'<>]+`), placeholder: tokenPlaceholder},
+	{kind: PIISecret, re: reUserinfoToken, valid: mixedCaseToken, placeholder: tokenPlaceholder, hints: []string{"://"}},
+	// An incoming webhook's token in its path (pii_carriers.go).
+	{kind: PIISecret, re: reHookURL, valid: hookToken, hints: []string{"hook"}},
 	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
 	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value
@@ -118,6 +121,8 @@ var piiRules = []piiRule{
 	// Names and values that stand apart, credential files and prose.
 	{kind: PIIPassword, re: rePair, valid: pairPassword, placeholder: secretPlaceholder, hints: pairHints},
 	{kind: PIISecret, re: rePair, valid: pairSecret, placeholder: secretValuePlaceholder, hints: pairHints},
+	{kind: PIIPassword, re: rePlistSecret, valid: plistPassword, placeholder: secretPlaceholder, hints: plistHints},
+	{kind: PIISecret, re: rePlistSecret, valid: plistSecret, placeholder: secretValuePlaceholder, hints: plistHints},
 	{kind: PIIPassword, re: reDockerAuth, valid: dockerAuth, placeholder: dockerAuthPlaceholder, hints: []string{`"auth"`, "_auth"}},
 	{kind: PIIPassword, re: rePgpass, placeholder: secretPlaceholder, hints: []string{"pgpass"}},
 	{kind: PIIPassword, re: reProsePassword, placeholder: prosePlaceholder, hints: prosePasswordHints},
@@ -137,12 +142,13 @@ var piiRules = []piiRule{
 	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), placeholder: emailPlaceholder},
 	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
 	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
-	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder},
+	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder, example: exampleIBAN},
 	{kind: PIIBankAccount, re: reBankField, near: bankNamed, placeholder: bankPlaceholder, hints: bankFieldHints},
 	{kind: PIIBankAccount, re: reKRBankAccount, valid: krAccountDigits, placeholder: bankPlaceholder, hints: []string{"계좌"}},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
-	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder},
+	{kind: PIIUSSSN, re: reSSNDigits, valid: validSSNDigits, near: ssnNamed, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
+	{kind: PIINationalID, re: reCPF, valid: validCPF, placeholder: idPlaceholder, example: sampleID},
 	{kind: PIINationalID, re: reCPF, valid: issuedCPF, near: cpfNamed, placeholder: idPlaceholder, example: personalExempt},
 	{kind: PIINationalID, re: rePassportNo, valid: validPassportNo, near: passportNamed, placeholder: passportPlaceholder, example: personalExempt},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
@@ -155,7 +161,7 @@ var piiRules = []piiRule{
 	// Before cards: an IMEI passes Luhn's check too.
 	{kind: PIIDeviceID, re: reGSMAExampleIMEI, placeholder: standalone},
 	{kind: PIIDeviceID, re: reIMEI, valid: validIMEI, near: imeiNamed, placeholder: imeiPlaceholder, example: exampleValue, digits: true},
-	{kind: PIINationalID, re: reNineDigits, valid: validSIN, near: sinNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNineDigits, valid: validSIN, near: sinNamed, placeholder: idPlaceholder, example: exampleOrSample, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validTFN, near: tfnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validBSN, near: bsnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNRIC, valid: validNRIC, near: nricNamed, placeholder: idPlaceholder, example: exampleValue},

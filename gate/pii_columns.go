@@ -65,6 +65,10 @@ func columnNamed(text string, lo int, words []string) bool {
 		for s := start; s > 0; {
 			prev := strings.LastIndexByte(text[:s-1], '\n') + 1
 			l := text[prev : s-1]
+			if borderLine(l) {
+				s = prev // mysql's +----+ and psql's ----+---- rules
+				continue
+			}
 			if strings.Count(l, sep) < 2 {
 				break
 			}
@@ -82,6 +86,13 @@ func columnNamed(text string, lo int, words []string) bool {
 		}
 	}
 	return false
+}
+
+// borderLine reports whether l is a rule drawn between a table's rows
+// (+-----+----+, -----+-----, |---|:--|).
+func borderLine(l string) bool {
+	l = strings.TrimSpace(l)
+	return len(l) >= 3 && strings.Trim(l, "+-=|: ") == "" && strings.Contains(l, "-")
 }
 
 // splitFields splits a table's line on sep outside double quotes.

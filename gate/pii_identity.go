@@ -252,7 +252,7 @@ func personalExempt(text string, lo, hi int) bool {
 	return wordsNear(text[from:to], lo-from, hi-from, technicalWords)
 }
 
-var exampleWords = []string{"example", "e.g", "sample", "placeholder", "fake", "dummy", "fixture", "specimen", "예시", "예:", "샘플", "가짜", "견본"}
+var exampleWords = []string{"example", "examples", "e.g", "sample", "samples", "placeholder", "fake", "dummy", "fixture", "specimen", "예시", "예:", "샘플", "가짜", "견본"}
 
 // samplePersons are the names documentation gives its sample person.
 var samplePersons = []string{"john doe", "jane doe", "john smith", "mustermann", "홍길동", "김철수", "山田太郎", "张三", "fulano de tal", "max mustermann"}

@@ -162,8 +162,39 @@ func fieldWords(s string) string {
 // counting run.
 func idPlaceholder(m string) bool {
 	d := digitsOf(m)
-	// 111222333 is the test BSN of the Dutch government's documentation.
-	return d == "12345678909" || d == "111222333" || strings.Contains("0123456789012345678901234567890", d)
+	return issuerSamples[d] || strings.Contains("0123456789012345678901234567890", d)
+}
+
+// issuerSamples are the ids documentation prints as samples, which pass
+// their checks: CPF 123.456.789-09 and the Dutch government's test BSN
+// 111222333.
+var issuerSamples = map[string]bool{"12345678909": true, "111222333": true}
+
+// tutorialSamples pass in a sentence that calls them an example, a
+// sample, a fixture or a tutorial's (sampleID): the CPF of Brazil's
+// tutorials 111.444.777-35, the Government of Canada's sample SIN
+// 046 454 286 and the Swedish tax agency's Tolvan Tolvansson,
+// 121212-1212. The tuning part labels that SIN beside "the customer" as a
+// person's.
+var tutorialSamples = map[string]bool{"11144477735": true, "046454286": true, "1212121212": true, "191212121212": true}
+
+func sampleID(text string, lo, hi int) bool {
+	if !tutorialSamples[digitsOf(text[lo:hi])] {
+		return false
+	}
+	from, to := sentenceAround(text, lo, hi)
+	sentence := strings.ToLower(text[from:lo] + " " + text[hi:to])
+	for _, w := range append([]string{"tutorial", "tutorials", "test"}, exampleWords...) {
+		if containsWord(sentence, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleOrSample is the example check of the ids tutorialSamples holds.
+func exampleOrSample(text string, lo, hi int) bool {
+	return exampleValue(text, lo, hi) || sampleID(text, lo, hi)
 }
 
 // reDNI is a Spanish DNI (eight digits and a check letter) or NIE (X, Y or

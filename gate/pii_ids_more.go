@@ -45,6 +45,17 @@ func validBSN(m string) bool {
 	return len(d) == 9 && d != "000000000" && weighted(d, []int{9, 8, 7, 6, 5, 4, 3, 2, -1})%11 == 0
 }
 
+// validSSNDigits: a US SSN written without separators (529431806), which
+// counts only beside its name or in a column named for it.
+func validSSNDigits(m string) bool { return len(m) == 9 && validSSN(m[:3]+"-"+m[3:5]+"-"+m[5:]) }
+
+func ssnNamed(text string, lo, hi int) bool {
+	words := []string{"ssn", "social security", "social_security_number", "socialsecuritynumber"}
+	return wordsNear(text, lo, hi, words) || columnNamed(text, lo, words)
+}
+
+var reSSNDigits = regexp.MustCompile(`\b\d{9}\b`)
+
 func sinNamed(text string, lo, hi int) bool {
 	return wordsNear(text, lo, hi, []string{"sin", "social insurance", "numéro d'assurance sociale", "nas"})
 }
@@ -52,7 +63,7 @@ func tfnNamed(text string, lo, hi int) bool {
 	return wordsNear(text, lo, hi, []string{"tfn", "tax file"})
 }
 func bsnNamed(text string, lo, hi int) bool {
-	return wordsNear(text, lo, hi, []string{"bsn", "burgerservicenummer", "citizen service number", "sofinummer"})
+	return wordsNear(text, lo, hi, []string{"bsn", "burgerservicenummer", "citizen service number", "sofinummer", "sofinr", "sofi-nummer", "sofi-nr"})
 }
 
 // reNRIC is a Singapore NRIC or FIN: S, T, F, G or M, seven digits, a letter.

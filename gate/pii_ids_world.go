@@ -21,7 +21,7 @@ type worldID struct {
 }
 
 func (w worldID) rule() piiRule {
-	r := piiRule{kind: PIINationalID, re: w.re, placeholder: idPlaceholder, example: exampleValue}
+	r := piiRule{kind: PIINationalID, re: w.re, placeholder: idPlaceholder, example: exampleOrSample}
 	r.valid = func(m string) bool { return w.check(strings.Map(dropSeparator, strings.ToUpper(m))) }
 	if len(w.words) > 0 {
 		words := w.words
@@ -403,8 +403,8 @@ func init() {
 			break
 		}
 	}
-	rules := make([]piiRule, 0, len(worldIDs))
-	for _, w := range worldIDs {
+	rules := make([]piiRule, 0, len(worldIDs)+len(worldIDsEurope))
+	for _, w := range append(worldIDs[:len(worldIDs):len(worldIDs)], worldIDsEurope...) {
 		rules = append(rules, w.rule())
 	}
 	piiRules = append(piiRules[:at:at], append(rules, piiRules[at:]...)...)

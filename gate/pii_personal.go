@@ -92,6 +92,10 @@ func phonePlaceholder(m string) bool {
 		}
 	}
 
+	// Korea's mobile exchanges begin at 2: 010-0000-0001 reaches no one.
+	if len(d) == 11 && strings.HasPrefix(d, "01") && strings.IndexByte("016789", d[2]) >= 0 && d[3] == '0' {
+		return true
+	}
 	if len(d) >= 8 {
 		tail := d[len(d)-8:]
 		if strings.Count(tail, tail[:1]) == len(tail) {
@@ -115,7 +119,7 @@ func examplePhone(text string, lo, hi int) bool {
 	if len(d) < 9 || !strings.Contains("0123456789", d[len(d)-7:]) {
 		return false
 	}
-	return wordsNear(text, lo, hi, []string{"example", "e.g", "placeholder", "format", "such as", "예시", "예:", "형식", "포맷", "보기"})
+	return wordsNear(text, lo, hi, []string{"example", "e.g", "placeholder", "format", "such as", "dummy", "예시", "예:", "형식", "포맷", "보기", "더미"})
 }
 
 // nationalDigits returns a number's digits after its trunk 0 or its
@@ -337,6 +341,19 @@ var docIBANs = map[string]bool{
 	"GB82WEST12345698765432": true, "BE68539007547034": true, "CH9300762011623852957": true,
 	"ES9121000418450200051332": true, "IT60X0542811101000000123456": true, "PL61109010140000071219812874": true,
 	"SE4550000000058398257466": true, "NO9386011117947": true, "DK5000400440116243": true,
+}
+
+// registryIBANs are the SWIFT IBAN registry's examples of more countries,
+// which pass where the text calls them an example (exampleIBAN): the
+// tuning part labels NL91ABNA0417164300 on a mandate, with no such word,
+// as a person's.
+var registryIBANs = map[string]bool{
+	"NL91ABNA0417164300": true, "FR1420041010050500013M02606": true, "GR1601101250000000012300695": true,
+	"CZ6508000000192000145399": true, "HU42117730161111101800000000": true,
+}
+
+func exampleIBAN(text string, lo, hi int) bool {
+	return registryIBANs[strings.ReplaceAll(text[lo:hi], " ", "")] && exampleValue(text, lo, hi)
 }
 
 func ibanPlaceholder(m string) bool {

@@ -46,7 +46,19 @@ func stripePlaceholder(m string) bool { return m == stripeDocKey || tokenPlaceho
 // "your-256-bit-secret"), which documentation everywhere copies.
 const jwtIOSignature = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 
-func jwtPlaceholder(m string) bool { return strings.HasSuffix(m, "."+jwtIOSignature) }
+// supabaseDemoSignatures end the anon and service_role keys that the
+// Supabase CLI's local stack prints for everyone (iss supabase-demo,
+// signed with its published demo secret).
+var supabaseDemoSignatures = []string{"CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0", "EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"}
+
+func jwtPlaceholder(m string) bool {
+	for _, sig := range append([]string{jwtIOSignature}, supabaseDemoSignatures...) {
+		if strings.HasSuffix(m, "."+sig) {
+			return true
+		}
+	}
+	return false
+}
 
 // azuriteKey is the well-known account key of the Azure Storage emulator
 // (devstoreaccount1), published by Microsoft.
@@ -232,10 +244,11 @@ func slackPlaceholder(m string) bool { return m == slackDocToken || tokenPlaceho
 
 // reSecretAssignment finds a value assigned to a name that says it is
 // secret (merchant_secret_key=…, "client_secret": "…", JWT_SECRET=…,
-// hmacKey = '…', X-Api-Key: …) and bearer tokens in an Authorization
-// header. The value is the last group.
+// hmacKey = '…', X-Api-Key: …) and tokens in an Authorization header,
+// whatever its scheme (Bearer, KakaoAK, SharedKey). The value is the last
+// group.
 var reSecretAssignment = regexp.MustCompile(`(?i)(?:secret|token|key)(?:[_.-]?(?:base|b64|base64|hex|value|str|bytes|raw))?` + assignSep + `([A-Za-z0-9+/_.~!@#$%^&*-]{16,}={0,2})|` +
-	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic|apikey|api-key|key|sso-key|ssws|splunk|otoken)\s+([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
+	`\bauthorization["']?\s*:\s*["']?(?:bearer|token|basic|apikey|api-key|key|sso-key|ssws|splunk|otoken|[a-z][a-z0-9-]{1,23})\s+([A-Za-z0-9+/_.~-]{16,}={0,2})|` +
 	// A request header named for a key or a token (Fastly-Key,
 	// X-Auth-Token, PRIVATE-TOKEN) given to curl or written as a header.
 	`(?:-H|--header)\s*["']?[A-Za-z][A-Za-z0-9-]*-(?:key|token)\s*:\s*([A-Za-z0-9+/_.~-]{16,}={0,2})`)
@@ -257,7 +270,10 @@ var secretKeyNames = []string{"api", "secret", "private", "signing", "encryption
 	"openai", "azure", "anthropic", "gemini", "stripe", "twilio", "sendgrid", "mailgun", "github", "gitlab",
 	"slack", "google", "gcp", "aws", "cohere", "mistral", "huggingface", "pinecone", "datadog", "sentry",
 	"algolia", "mapbox", "firebase", "supabase", "vercel", "cloudflare", "openrouter", "groq", "replicate",
-	"elevenlabs", "paypal", "shopify", "okta", "auth0", "netlify", "heroku", "digitalocean"}
+	"elevenlabs", "paypal", "shopify", "okta", "auth0", "netlify", "heroku", "digitalocean",
+	// Korean services' keys (a Kakao REST API key, kakaoRestKey; Naver's,
+	// Toss Payments', PortOne's).
+	"rest", "kakao", "naver", "toss", "iamport", "portone", "ncloud"}
 
 // secretName reports whether the name a value is assigned to says it is
 // secret: it ends in secret or token, or in key after one of
@@ -465,5 +481,7 @@ func basicCredentials(v string) (user, pw string, ok bool) {
 // reQuerySecret finds a generated value given to a URL query parameter
 // that names an API credential: an app id of the services that take their
 // key as one (OpenWeather's appid), an API key, an access or auth token, a
-// client secret. The value is the last group.
-var reQuerySecret = regexp.MustCompile(`(?i)[?&](?:app_?id|app_?key|api_?key|access_?key|auth(?:_?key|_?token)?|access_?token|client_?secret|secret|token|key)=([A-Za-z0-9_-]{16,})(?:[&#\s"'\x60)<>]|$)`)
+// client secret, or a signed URL's signature (S3's X-Amz-Signature, GCS's
+// X-Goog-Signature, CloudFront's Signature), which grants the object to
+// whoever holds the link until it expires. The value is the last group.
+var reQuerySecret = regexp.MustCompile(`(?i)[?&](?:app_?id|app_?key|api_?key|access_?key|auth(?:_?key|_?token)?|access_?token|client_?secret|secret|token|key|(?:x-amz-|x-goog-)?signature)=([A-Za-z0-9_-]{16,})(?:[&#\s"'\x60)<>]|$)`)
