@@ -9,7 +9,7 @@ import "testing"
 func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, injTuning []gateCase) []part {
 	t.Helper()
 	all := map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}
-	return []part{
+	return append([]part{
 		{"tuning", "testdata/gate/*.jsonl", tuning, all, false},
 		// The accept rule's long explanation counts for a margin and needs
 		// a detail (fixgate): 4 findings in prose with a cause or a
@@ -430,17 +430,6 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// unseen text.
 		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
 			map[string]float64{"good": 0.96, "injection": 1}, false},
-		// own15 (gatepii15, session 15): PII families the PII stage did not
-		// name (JWK private members, OpenVPN keys and auth-user-pass files,
-		// cookies.txt and session cookies, URL-encoded mail, payout bank
-		// details, IMEI, WireGuard keys, Sentry DSNs with a secret) and
-		// look-alikes beside each, written from the formats and run once
-		// before the change (on b296117): good 10/12 (two public Sentry DSNs
-		// refused), placeholders 12/14, PII 17/36 (13 with the labelled kinds).
-		// After the rules for them (pii_keyfiles.go, pii_bank.go, cookies.txt,
-		// IMEI1/MEID): 12/12, 14/14, 36/36 (36).
-		{"tuning/own15", "testdata/gate/calibration/own15.jsonl", loadCases(t, "../testdata/gate/calibration/own15.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "pii": 1}, false},
 		// own16 (inj15b, session 15): attempts in injection15's disguises and
 		// families, paraphrased (alt text, a fenced rule block, a fixture's
 		// description, Korean honorifics, right-to-left overrides, JSON tool
@@ -456,20 +445,6 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts in other parts.
 		{"tuning/own16", "testdata/gate/calibration/own16.jsonl", loadCases(t, "../testdata/gate/calibration/own16.jsonl"),
 			map[string]float64{"good": 0.727, "injection": 1}, false},
-		// own15b (pii15b, session 15): carriers the PII stage may not read
-		// (SQL rows, CSV, HAR and HTTP dumps, netrc, pgpass, .npmrc, pip
-		// index URLs, Docker config.json, webhooks, signed URLs), national
-		// ids of more countries with their checks, and placeholders beside
-		// them (masked keys, Ofcom drama numbers, .test mail, issuers'
-		// samples), written from the formats and run once before the change
-		// (on 34341e8): good 8/8, placeholders 11/13 (an IBAN registry example
-		// and issuers' sample ids refused), PII 19/33 (17 with the labelled kinds).
-		// After (pii_carriers.go, pii_ids_europe.go, table borders, SSN
-		// columns, issuers' samples): 8/8, 13/13, 33/33 (33). One label
-		// corrected: c15b-signed-02's URL carries an STS session token, a
-		// secret beside its ASIA key.
-		{"tuning/own15b", "testdata/gate/calibration/own15b.jsonl", loadCases(t, "../testdata/gate/calibration/own15b.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "pii": 1}, false},
 		// gate13 was written during session 11 for session 12 by an outside
 		// writer and frozen at once; nobody has looked at it. Look 1 on
 		// session 11's final code. Look 1 on 0415b19: good 80/80,
@@ -511,5 +486,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// looked at it. Look 1 on session 15's final code; floors 0 until then.
 		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
 			map[string]float64{"good": 0, "injection": 0}, true},
-	}
+	}, piiParts15(t)...)
 }
