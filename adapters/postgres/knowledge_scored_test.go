@@ -106,7 +106,7 @@ func TestScoredEFSearchGrowsWithTheTable(t *testing.T) {
 		rows float64
 		want int
 	}{
-		{0, 40}, {3000, 40}, {100000, 40}, {scoredEFFrom, 40}, {600000, 170}, {scoredEFAt, 300}, {1000000, 300}, {5e7, 300},
+		{0, 40}, {3000, 40}, {100000, 40}, {scoredEFFrom, 40}, {600000, 120}, {scoredEFAt, 200}, {1000000, 200}, {5e7, 200},
 	} {
 		if got := ScoredEFSearch(c.rows); got != c.want {
 			t.Fatalf("ScoredEFSearch(%v) = %d, want %d", c.rows, got, c.want)
