@@ -33,15 +33,24 @@ func bankNamed(text string, lo, hi int) bool {
 		return true
 	}
 	from, to := max(lo-200, 0), min(hi+200, len(text))
-	around := strings.ToLower(text[from:lo] + " " + text[hi:to])
-	for _, w := range []string{"routing", "sort_code", "sortcode", "sort code", "bsb", "iban", "swift", "bic", "bank",
-		"payout", "payee", "payroll", "account_holder", "account_name", "account_type", "checking", "savings", "은행", "계좌", "예금주", "정산"} {
+	around := text[from:lo] + " " + text[hi:to]
+	if bankContext.MatchString(around) {
+		return true
+	}
+	for _, w := range []string{"은행", "계좌", "예금주", "정산"} {
 		if strings.Contains(around, w) {
 			return true
 		}
 	}
 	return strings.HasPrefix(strings.TrimLeft(name, `\"'`), "bank")
 }
+
+// bankContext are the words around an account number that make it a
+// bank's, as words, not inside others (databank) nor as everyday words
+// (routing traffic, checking the bill, AWS Savings Plans): routing only as
+// a routing number or a field, checking and savings only with account.
+// A word may be part of a field name (bank_name, payout_method).
+var bankContext = regexp.MustCompile(`(?i)(?:\b|_)(?:routing(?:[ _-]?(?:number|no|num)\b|["']?\s*[:=])|aba|sort[ _-]?code|sortcode|bsb|iban|swift|bic|bank(?:ing)?|payouts?|payee|payroll|beneficiary|account[ _](?:holder|name|type)|(?:checking|savings)[ _-]account)(?:\b|_)`)
 
 // docBankNumbers are the test bank details of payment providers' docs:
 // Stripe's US test routing number and its test account numbers (each
