@@ -358,11 +358,16 @@ func TestRelevanceFloor(t *testing.T) {
 		// on 0415b19 (the injection decision, floor 0.1): 92/110, 89/100.
 		// Spent: tuning data (tuning16.jsonl) since session 12, floors at look 2.
 		"tuning-16": {0.836, 0.89}, // 92/110, 89/100 (81/110, 90/100)
-		// Look 1 on 0415b19 (session 11's final code): 98/110, 91/100.
+		// Look 1 on 0415b19 (session 11's final code): 98/110, 91/100; look 2
+		// on da1c50a (session 15's final code): the same. Spent: tuning data
+		// from session 16.
 		"held-out-16": {0.89, 0.91},
-		// Look 1 on 3f95204 (session 15's starting code): 102/110, 94/100.
+		// Look 1 on 3f95204 (session 15's starting code): 102/110, 94/100;
+		// look 2 on da1c50a (its final code): the same. Spent: tuning data
+		// from session 16.
 		"held-out-17": {0.927, 0.94},
-		"held-out-18": {0, 0},
+		// Look 1 on da1c50a (session 15's final code): 95/110, 90/100.
+		"held-out-18": {0.863, 0.9},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
