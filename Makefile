@@ -78,14 +78,19 @@ test:
 		[ $$vet -eq 0 ] && [ $$installed -eq 0 ]
 	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
 		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
-	PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor)$$' -v ./adapters/local ./functions \
-		| grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)'
-	@# the pure-CPU packages, once without -race; for the gate, its figures on
-	@# testdata/gate's tuning part (TestGateLabelledCorpus enforces the floors of
-	@# both parts; the held-out figures print only with PUMASI_SHOW_HELDOUT=1,
-	@# internal/heldout); on a failure the whole output is printed
-	@out=$$(PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) 2>&1) || { printf '%s\n' "$$out"; exit 1; }; \
-		printf '%s\n' "$$out" | grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)'
+	@# then, side by side (each is one core's work): the pure-CPU packages, once
+	@# without -race (for the gate, its figures on testdata/gate's tuning part;
+	@# TestGateLabelledCorpus enforces the floors of both parts; the held-out
+	@# figures print only with PUMASI_SHOW_HELDOUT=1, internal/heldout), and the
+	@# measurements that skip themselves under -race; on a failure the whole
+	@# output of either is printed
+	@t=$$(mktemp -d); \
+		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
+		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
+		wait $$gate; gated=$$?; \
+		if [ $$quality -eq 0 ]; then grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)' $$t/quality.log; else cat $$t/quality.log; fi; \
+		if [ $$gated -eq 0 ]; then grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)' $$t/gate.log; else cat $$t/gate.log; fi; \
+		rm -rf $$t; [ $$quality -eq 0 ] && [ $$gated -eq 0 ]
 
 ## bench: benchmarks, each printed beside a baseline measured in the same run
 ## (BENCH passes flags: BENCH='-only knowledge-postgres-1m' runs a long scenario)

@@ -22,6 +22,9 @@ import (
 // the figures reached (session 11's phrase swaps, phraseSwapped, brought
 // them from 3, 10, 4, 1, 8, 6 to 0, 0, 4, 0, 1, 0). Held-out parts are never read here.
 func TestDetailSwapProbe(t *testing.T) {
+	if raceEnabled {
+		t.Skip("pure CPU over every tuning pair: make test runs it without the race detector")
+	}
 	texts := probeTexts(t)
 	kinds := []struct {
 		name    string

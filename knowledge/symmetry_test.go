@@ -66,6 +66,9 @@ func checkSymmetric(t *testing.T, a, b string) {
 // at cosines 0.3, 0.6 and 0.9, is checked on FuzzMergeableSymmetric's
 // seeds and inputs (checkSymmetric).
 func TestMergeableSymmetric(t *testing.T) {
+	if raceEnabled {
+		t.Skip("pure CPU over every tuning pair: make test runs it without the race detector")
+	}
 	pairs := symmetryPairs(t)
 	rng := rand.New(rand.NewSource(15))
 	for _, p := range pairs {
