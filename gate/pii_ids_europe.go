@@ -25,10 +25,7 @@ func validAHV(d string) bool {
 	if len(d) != 13 || !allDigits(d) {
 		return false
 	}
-	s := 0
-	for i := 0; i < 12; i++ {
-		s += digitAt(d, i) * (1 + 2*(i%2))
-	}
+	s := weighted(d[:12], []int{1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3})
 	return (10-s%10)%10 == digitAt(d, 12)
 }
 
@@ -36,10 +33,7 @@ func validPPSN(d string) bool {
 	if len(d) < 8 || !allDigits(d[:7]) {
 		return false
 	}
-	s := 0
-	for i := 0; i < 7; i++ {
-		s += digitAt(d, i) * (8 - i)
-	}
+	s := weighted(d[:7], []int{8, 7, 6, 5, 4, 3, 2})
 	if len(d) == 9 && d[8] != 'W' {
 		s += 9 * int(d[8]-'A'+1)
 	}
@@ -54,15 +48,7 @@ func validOIB(d string) bool {
 	if len(d) != 11 || !allDigits(d) {
 		return false
 	}
-	a := 10
-	for i := 0; i < 10; i++ {
-		a = (a + digitAt(d, i)) % 10
-		if a == 0 {
-			a = 10
-		}
-		a = a * 2 % 11
-	}
-	return (11-a)%10 == digitAt(d, 10)
+	return iso7064Mod1110(d[:10]) == digitAt(d, 10)
 }
 
 func validRodneCislo(d string) bool {
@@ -87,16 +73,9 @@ func validIsikukood(d string) bool {
 	if len(d) != 11 || !allDigits(d) || !validDate(two(d, 5), two(d, 3)) {
 		return false
 	}
-	sum := func(w []int) int {
-		s := 0
-		for i, x := range w {
-			s += digitAt(d, i) * x
-		}
-		return s % 11
-	}
-	c := sum([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 1})
+	c := weighted(d[:10], []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 1}) % 11
 	if c == 10 {
-		if c = sum([]int{3, 4, 5, 6, 7, 8, 9, 1, 2, 3}); c == 10 {
+		if c = weighted(d[:10], []int{3, 4, 5, 6, 7, 8, 9, 1, 2, 3}) % 11; c == 10 {
 			c = 0
 		}
 	}

@@ -126,19 +126,21 @@ func validSteuerID(d string) bool {
 	if len(d) != 11 || !allDigits(d) || d[0] == '0' {
 		return false
 	}
+	return iso7064Mod1110(d[:10]) == digitAt(d, 10)
+}
+
+// iso7064Mod1110 is the check digit ISO 7064 MOD 11,10 gives the digits of
+// d (Germany's Steuer-ID, Croatia's OIB).
+func iso7064Mod1110(d string) int {
 	p := 10
-	for i := 0; i < 10; i++ {
+	for i := range len(d) {
 		s := (digitAt(d, i) + p) % 10
 		if s == 0 {
 			s = 10
 		}
 		p = s * 2 % 11
 	}
-	c := 11 - p
-	if c == 10 {
-		c = 0
-	}
-	return c == digitAt(d, 10)
+	return (11 - p) % 10
 }
 
 func validNIR(d string) bool {

@@ -141,6 +141,9 @@ func errorsRival(a, b DetailSet) bool {
 
 // asciiWordByte is a byte of a word as \b reads it: an ASCII letter, digit
 // or underscore.
-func asciiWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
-}
+func asciiWordByte(c byte) bool { return c == '_' || asciiAlnum(c) }
+
+// asciiAlnum and asciiLetter read one byte: a byte of a multi-byte rune is
+// neither (Hangul next to a quote or a message is a word edge).
+func asciiAlnum(c byte) bool  { return asciiLetter(c) || c >= '0' && c <= '9' }
+func asciiLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -3,7 +3,6 @@ package knowledge
 import (
 	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -46,7 +45,7 @@ func singleQuoted(s string) [][2]int {
 		}
 		open := i + k
 		i = open + 1
-		if r, _ := utf8.DecodeLastRuneInString(s[:open]); open > 0 && isLatinOrDigit(r) {
+		if open > 0 && asciiAlnum(s[open-1]) {
 			continue
 		}
 		end := closingQuote(s, open+1)
@@ -71,15 +70,11 @@ func closingQuote(s string, from int) int {
 			return -1
 		}
 		c := j + m
-		if r, _ := utf8.DecodeRuneInString(s[c+1:]); c+1 < len(s) && r < unicode.MaxASCII && unicode.IsLetter(r) {
+		if c+1 < len(s) && asciiLetter(s[c+1]) {
 			j = c + 1 // an apostrophe inside a word
 			continue
 		}
 		return c
 	}
 	return -1
-}
-
-func isLatinOrDigit(r rune) bool {
-	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
