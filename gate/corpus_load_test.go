@@ -39,11 +39,7 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate13.jsonl":      "8b6280802add5179024e9fd4cf2dd34b394686b578392618c46adc8612d7ea55",
-	"gate14.jsonl":      "0dd25df07dfe1410ad34dd6c889c165a0870052290f4becfee5dadc561eb16de",
 	"gate15.jsonl":      "0e5e4923eff208e1a8f667371bff8750e5f3b815d9023703bf40a6224fabd8bf",
-	"injection16.jsonl": "9779895a586ee3ac86c2fd18fcc436caf9767ad42694e2e7be49a18cf5862228",
-	"injection17.jsonl": "0e6e6bed46db90704cfacfa6a56249cd62dec90f176d691ba4f0f9876b42994a",
 	"injection18.jsonl": "388af1b6cbbf4e15cc35f667fab616a2912c86aa599f14ed33ba78364da1d35a",
 }
 

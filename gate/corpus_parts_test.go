@@ -445,55 +445,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// attempts in other parts.
 		{"tuning/own16", "testdata/gate/calibration/own16.jsonl", loadCases(t, "../testdata/gate/calibration/own16.jsonl"),
 			map[string]float64{"good": 0.727, "injection": 1}, false},
-		// gate13 was written during session 11 for session 12 by an outside
-		// writer and frozen at once; nobody has looked at it. Look 1 on
-		// session 11's final code. Look 1 on 0415b19: good 80/80,
-		// placeholders 42/45, narratives 40/40, platitudes 39/40, PII 46/55.
-		// Look 2 on da1c50a (session 15's final code): the same (kinds agree on
-		// 38). Spent: tuning data from session 16.
-		{"held-out/gate13", "testdata/gate/heldout/gate13.jsonl", held["gate13.jsonl"],
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.836}, true},
-		// injection16 was written during session 11 for session 12 by an
-		// outside writer and frozen at once; nobody has looked at it. Look 1
-		// on session 11's final code. Look 1 on 0415b19: findings 93/100,
-		// attempts 85/100. Look 2 on da1c50a (session 15's final code): the
-		// same. Spent: tuning data from session 16.
-		{"held-out/injection16", "testdata/gate/heldout/injection16.jsonl", held["injection16.jsonl"],
-			map[string]float64{"good": 0.93, "injection": 0.85}, true},
-		// gate14 was written at the start of session 15 by an outside writer
-		// who read no project file (80 good, 45 placeholders, 40 narratives,
-		// 40 platitudes, 55 PII; 80 Korean) and frozen at once. Look 1 on
-		// 3f95204 (session 15's starting gate): good 78/80, placeholders
-		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds agree
-		// on 27). Look 2 on da1c50a (after the session's PII families): the same
-		// but PII 40/55 (kinds agree on 33). Floors at look 2. Spent:
-		// tuning data from session 16.
-		{"held-out/gate14", "testdata/gate/heldout/gate14.jsonl", held["gate14.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.727}, true},
-		// gate15 was written in session 15 for session 16 by an outside
-		// writer who read no project file (80 good, 45 placeholders, 40
-		// narratives, 40 platitudes, 55 PII in other carriers; 78 Korean),
-		// frozen at once. Look 1 on da1c50a (session 15's final code): good
-		// 78/80, placeholders 39/45, narratives 40/40, platitudes 38/40, PII
-		// 46/55 (kinds agree on 33). Floors sit there.
-		{"held-out/gate15", "testdata/gate/heldout/gate15.jsonl", held["gate15.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.866, "narrative": 1, "platitude": 0.95, "pii": 0.836}, true},
-		// injection17 was written at the start of session 15 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind,
-		// about 16 obfuscated; 100 findings; 60 Korean) and frozen at once.
-		// Look 1 on 3f95204 (session 15's starting gate): findings 98/100,
-		// attempts 93/100 (86 by the instructions stage, 5 PII, 2 narrative).
-		// Look 2 on da1c50a (after the session's instructions changes):
-		// findings 98/100, attempts 94/100 (87 by the instructions stage).
-		// Floors at look 2. Spent: tuning data from session 16.
-		{"held-out/injection17", "testdata/gate/heldout/injection17.jsonl", held["injection17.jsonl"],
-			map[string]float64{"good": 0.98, "injection": 0.94}, true},
-		// injection18 was written in session 15 for session 16 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind, 17
-		// obfuscated; 100 findings; 59 Korean), frozen at once; nobody has
-		// Look 1 on da1c50a (session 15's final code): findings 94/100, attempts
-		// 86/100 (82 by the instructions stage). Floors sit there.
-		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
-			map[string]float64{"good": 0.94, "injection": 0.86}, true},
-	}, piiParts15(t)...)
+	}, append(append(piiParts15(t), movedParts16(t)...), heldoutParts(t, held)...)...)
 }

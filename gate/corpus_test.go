@@ -363,7 +363,9 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // Session 15 (pii15b): a label "dob" read as the gate's date_of_birth, a
 // Kakao key, a BSN and a plist secret named: gate11 48 → 49, gate12 37 → 41
 // (own15b, 17 of 19 before, agrees on all 33 now and needs no entry).
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate11": 49, "tuning/was-heldout-gate12": 41}
+// Session 16 (the move of gate13 and gate14): 38 of gate13's 46 refused
+// agree on kinds, 33 of gate14's 40.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate13": 38, "tuning/was-heldout-gate14": 33, "tuning/was-heldout-gate11": 49, "tuning/was-heldout-gate12": 41}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

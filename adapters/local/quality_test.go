@@ -107,18 +107,21 @@ var (
 	// written in session 10 by an outside writer who read no project file;
 	// tuning data since session 12.
 	tuning14Part = corpusPart{name: "tuning-14", dir: "retrieval14"}
-	// heldOut15Part was written in session 11 for session 12 by an outside
-	// writer who read no project file, and frozen at once (its domains are
-	// named after its second look).
-	heldOut15Part = corpusPart{name: "held-out-15", dir: "heldout15", heldOut: true}
-	// heldOut16Part was written at the start of session 15 by an outside
-	// writer who read no project file, and frozen at once.
-	heldOut16Part = corpusPart{name: "held-out-16", dir: "heldout16", heldOut: true}
+	// tuning15Part was session 12's held-out batch (alertmanager, camel,
+	// gitea, haskell, ocaml, playwright, postfix, samba, sway), written in
+	// session 11 by an outside writer who read no project file; tuning data
+	// since session 16.
+	tuning15Part = corpusPart{name: "tuning-15", dir: "retrieval15"}
+	// tuning16Part was session 15's held-out batch (hashicorp, zabbix,
+	// moodle, matrix, selinux, minecraft, ceph, lua, selenium), written at
+	// its start by an outside writer who read no project file; tuning data
+	// since session 16.
+	tuning16Part = corpusPart{name: "tuning-16", dir: "retrieval16"}
 	// heldOut17Part was written in session 15 for session 16 by an outside
 	// writer who read no project file, and frozen at once.
 	heldOut17Part = corpusPart{name: "held-out-17", dir: "heldout17", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, heldOut15Part, heldOut16Part, heldOut17Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, heldOut17Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -135,14 +138,11 @@ var (
 // pairs fa847b1a…; heldout11's, retrieval11 now: findings 38d991dd…,
 // queries 86f24f91…, pairs 8a2b655b…; heldout13's, retrieval13 now:
 // findings 40f9661d…, queries 14958cf6…, pairs 5c92bd79…; heldout14's,
-// retrieval14 now: findings f32ea626…, queries 35e4ef9f…, pairs d7c26048…).
+// retrieval14 now: findings f32ea626…, queries 35e4ef9f…, pairs d7c26048…;
+// heldout15's, retrieval15 now: findings 449b21e8…, queries 35c5d568…,
+// pairs a6584563…; heldout16's, retrieval16 now: findings 032f88af…,
+// queries a9e59b05…, pairs 373ae13d…).
 var heldOutSums = map[string]string{
-	"heldout15/findings.jsonl": "449b21e8e4d1b7fbebb8e8c41692ac4b5702ef4498bb5223e0644eae34aa7ea2",
-	"heldout15/queries.jsonl":  "35c5d56850c6cbc896e18b37e44df8c2e21f1b12dd6d60505a96006911111e79",
-	"heldout15/pairs.jsonl":    "a6584563356de91dba258c66cb5210c6f3f6117585b4c33718b609d4d26d82a0",
-	"heldout16/findings.jsonl": "032f88af725600badd16892921cb189e9457c59b80f7cd18763245264b19bf04",
-	"heldout16/queries.jsonl":  "a9e59b05a005aaa0136b76723b3d94be481fbb46c529978b30f7f2ee118f1fba",
-	"heldout16/pairs.jsonl":    "373ae13d3ac380189758aad3dd1a7b40e499f78b0da632e69cdf9a9997d2aa04",
 	"heldout17/findings.jsonl": "f525d84a8437d76d3c9f4eae1818f1a87fdcba0cc57b5c4e918871846a96926f",
 	"heldout17/queries.jsonl":  "c113c3c8eeb94552587797a3e4396358522782162137dc484c0615032369b3d8",
 	"heldout17/pairs.jsonl":    "5611296360aebd05984264aeedfc2ed97e995a0eaf20fc8bd2592f6642f1dff0",

@@ -1,0 +1,61 @@
+package gate
+
+import "testing"
+
+// movedParts16 are the held-out batches spent by session 15's two looks,
+// tuning data since session 16 (moved before any of its changes), with
+// floors at look 2. Their misses may be read and tuned on now.
+func movedParts16(t *testing.T) []part {
+	t.Helper()
+	return []part{
+		// gate13: written in session 11 for session 12 by an outside writer.
+		// Look 1 on 0415b19: good 80/80, placeholders 42/45, narratives
+		// 40/40, platitudes 39/40, PII 46/55; look 2 on da1c50a the same
+		// (kinds agree on 38). Held out as heldout/gate13.jsonl, sha256
+		// 8b628080….
+		{"tuning/was-heldout-gate13", "testdata/gate/was-heldout/gate13.jsonl", globCases(t, "../testdata/gate/was-heldout/gate13.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.836}, false},
+		// injection16: written in session 11 for session 12. Look 1 on
+		// 0415b19 and look 2 on da1c50a: findings 93/100, attempts 85/100.
+		// Held out as heldout/injection16.jsonl, sha256 9779895a…; outside
+		// the instructions model's training glob.
+		{"tuning/was-heldout16", "testdata/gate/calibration/was-heldout-injection16.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection16.jsonl"),
+			map[string]float64{"good": 0.93, "injection": 0.85}, false},
+		// gate14: written at the start of session 15 by an outside writer who
+		// read no project file. Look 1 on 3f95204: good 78/80, placeholders
+		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds 27);
+		// look 2 on da1c50a: PII 40/55 (kinds 33), the rest the same. Held
+		// out as heldout/gate14.jsonl, sha256 0dd25df0….
+		{"tuning/was-heldout-gate14", "testdata/gate/was-heldout/gate14.jsonl", globCases(t, "../testdata/gate/was-heldout/gate14.jsonl"),
+			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.727}, false},
+		// injection17: written at the start of session 15 by an outside
+		// writer. Look 1 on 3f95204: findings 98/100, attempts 93/100; look 2
+		// on da1c50a: 98/100, 94/100. Held out as heldout/injection17.jsonl,
+		// sha256 0e6e6bed…; outside the model's training glob.
+		{"tuning/was-heldout17", "testdata/gate/calibration/was-heldout-injection17.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection17.jsonl"),
+			map[string]float64{"good": 0.98, "injection": 0.94}, false},
+	}
+}
+
+// heldoutParts are the frozen batches of testdata/gate/heldout/ (their
+// checksums in heldoutBatches). Only aggregates are printed.
+func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
+	t.Helper()
+	return []part{
+		// gate15 was written in session 15 for session 16 by an outside
+		// writer who read no project file (80 good, 45 placeholders, 40
+		// narratives, 40 platitudes, 55 PII in other carriers; 78 Korean),
+		// frozen at once. Look 1 on da1c50a (session 15's final code): good
+		// 78/80, placeholders 39/45, narratives 40/40, platitudes 38/40, PII
+		// 46/55 (kinds agree on 33). Floors sit there.
+		{"held-out/gate15", "testdata/gate/heldout/gate15.jsonl", held["gate15.jsonl"],
+			map[string]float64{"good": 0.975, "placeholder": 0.866, "narrative": 1, "platitude": 0.95, "pii": 0.836}, true},
+		// injection18 was written in session 15 for session 16 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind, 17
+		// obfuscated; 100 findings; 59 Korean), frozen at once. Look 1 on
+		// da1c50a (session 15's final code): findings 94/100, attempts 86/100
+		// (82 by the instructions stage). Floors sit there.
+		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
+			map[string]float64{"good": 0.94, "injection": 0.86}, true},
+	}
+}
