@@ -270,6 +270,11 @@ var relevanceParts = []struct {
 	// corpus (100 related over 100 entries, 110 unrelated, 70 Korean),
 	// frozen at once; look 1 on session 15's final code, floors 0 until then.
 	{"held-out-18", "heldout18.jsonl", true, "fe13a757dceb0ae4f3e38f3c45521ac7cddc60c60d1a2401c9388ae8a9b00abe"},
+	// Written at the start of session 17 by a writer who read only the
+	// corpus (100 related over 98 entries, 110 unrelated of which 57 name
+	// an entry's tool or error word with another problem, 70 Korean),
+	// frozen at once; look 1 on session 17's final code, floors 0 until then.
+	{"held-out-19", "heldout19.jsonl", true, "92f27ee1c8b714d009cbc8fcc1d345eddf17c7c5339b94b9fe458e52a2e9c4a1"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -368,6 +373,8 @@ func TestRelevanceFloor(t *testing.T) {
 		"tuning-18": {0.927, 0.94}, // 102/110, 94/100
 		// Look 1 on da1c50a (session 15's final code): 95/110, 90/100.
 		"held-out-18": {0.863, 0.9},
+		// Frozen at the start of session 17; look 1 on its final code.
+		"held-out-19": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

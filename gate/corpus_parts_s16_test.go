@@ -57,5 +57,11 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// (82 by the instructions stage). Floors sit there.
 		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
 			map[string]float64{"good": 0.94, "injection": 0.86}, true},
+		// gate16 was written at the start of session 17 by an outside writer
+		// who read no project file (80 good, 45 placeholders, 40 narratives,
+		// 40 platitudes, 55 PII of every kind; 80 Korean), frozen at once.
+		// Look 1 on session 17's final code; floors 0 until then.
+		{"held-out/gate16", "testdata/gate/heldout/gate16.jsonl", held["gate16.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
 	}
 }
