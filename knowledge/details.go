@@ -54,6 +54,7 @@ type mergeProbe struct {
 	model     string
 	threshold float64
 	text      string
+	stored    []byte // the text's encoded details, when known
 	parsed    bool
 	a, line   DetailSet
 }
@@ -62,18 +63,56 @@ func newMergeProbe(model string, threshold float64, text string) *mergeProbe {
 	return &mergeProbe{model: model, threshold: threshold, text: text}
 }
 
+// entryProbe is a mergeProbe of entry e's text as the contribution, its
+// stored details read rather than parsed (entryDetails).
+func entryProbe(model string, threshold float64, e StoredEntry) *mergeProbe {
+	p := newMergeProbe(model, threshold, EmbeddingText(e.Title, e.Content))
+	p.stored = e.Details
+	return p
+}
+
 // mergeable is the package's mergeable for p's text.
 func (p *mergeProbe) mergeable(sim float64, entryText string) bool {
+	return p.mergeableWith(sim, func() (DetailSet, DetailSet) { return parseBoth(entryText) })
+}
+
+// mergeableEntry is mergeable into entry e, its stored details read rather
+// than parsed when they are current (entryDetails): the same answer.
+func (p *mergeProbe) mergeableEntry(sim float64, e StoredEntry) bool {
+	return p.mergeableWith(sim, func() (DetailSet, DetailSet) { return entryDetails(e) })
+}
+
+// mergeableWith is mergeable with the entry's details from details, asked
+// only when the decision needs them.
+func (p *mergeProbe) mergeableWith(sim float64, details func() (DetailSet, DetailSet)) bool {
 	if sim <= p.threshold && (sim <= evidenceFloor || p.threshold > evidenceCeiling+1e-9) {
 		return false
 	}
 	if !strings.HasPrefix(p.model, LexicalModelPrefix) {
 		return sim > p.threshold
 	}
+	a, line := p.details()
+	b, bLine := details()
+	return detailsMerge(sim > p.threshold, a, line, b, bLine)
+}
+
+// details are p's text's details, parsed (or decoded from p.stored) once.
+func (p *mergeProbe) details() (all, line DetailSet) {
 	if !p.parsed {
-		p.a, p.line, p.parsed = ParseDetails(p.text), ParseDetails(firstLine(p.text)), true
+		var ok bool
+		if p.a, p.line, ok = decodeDetails(p.stored); !ok {
+			p.a, p.line = parseBoth(p.text)
+		}
+		p.parsed = true
 	}
-	return detailsMerge(sim > p.threshold, p.a, p.line, ParseDetails(entryText), ParseDetails(firstLine(entryText)))
+	return p.a, p.line
+}
+
+// encoded are p's text's details as NewEntry.Details holds them, from the
+// ones the probe parsed when it did.
+func (p *mergeProbe) encoded() []byte {
+	all, line := p.details()
+	return encodeDetails(all, line)
 }
 
 // detailsMerge is the bag-of-words half of mergeable on two texts' parsed

@@ -192,6 +192,10 @@ type NewEntry struct {
 	// (analysis.go), for the driver to store as it is and give back as
 	// StoredEntry.Analysis; nil when the engine made none.
 	Analysis []byte
+	// Details are the engine's parsed details of the entry's text
+	// (details_store.go), stored and given back the same way
+	// (StoredEntry.Details); nil when the engine made none.
+	Details []byte
 }
 
 // StoredEntry is an entry as a driver reads it back: the public Entry (its
@@ -210,6 +214,12 @@ type StoredEntry struct {
 	// (nil when it held nothing, or when a driver rewrote the entry from a
 	// record without it, as an unmerge may): opaque to a driver.
 	Analysis []byte
+	// Details is what NewEntry.Details held when the entry was written, or
+	// what Redetailer.SetDetails stored since, in what Entries and
+	// NearestEntries return (other reads may leave it nil); nil when it
+	// held nothing or a driver rewrote the entry from a record without it:
+	// opaque to a driver.
+	Details []byte
 	// State is the entry's moderation state (the zero state when nobody
 	// moderated it) when the driver read it with the row (StateReader);
 	// nil when it did not.

@@ -138,6 +138,9 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 	var near StoredEntry
 	var sim float64
 	var nerr error
+	// The probe parses the text's details once: for the decision, and for
+	// the new entry's stored details.
+	probe := newMergeProbe(in.Model, in.Threshold, EmbeddingText(in.Title, in.Content))
 	var wg sync.WaitGroup
 	if in.Threshold <= 1 {
 		wg.Add(1)
@@ -151,7 +154,7 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 					nerr = fmt.Errorf("near-duplicate probe: panic: %v", r)
 				}
 			}()
-			near, sim, nerr = k.nearest(ctx, in, in.Supersedes)
+			near, sim, nerr = k.nearest(ctx, in, in.Supersedes, probe)
 		}()
 	}
 	id, err := k.d.FindExact(ctx, in.Hive, in.NormHash)
@@ -174,7 +177,7 @@ func (k *Engine) contributeOnce(ctx context.Context, in ContributeInput) (Contri
 	id, created, err := k.d.Insert(ctx, NewEntry{
 		ID: uuid.NewString(), Hive: in.Hive, Title: in.Title, Content: in.Content, Tags: nonNil(in.Tags),
 		NormHash: in.NormHash, Model: in.Model, Vector: in.Vector, Specificity: in.Specificity, At: in.At,
-		Analysis: analysisOf(in.Title, in.Content, in.Tags),
+		Analysis: analysisOf(in.Title, in.Content, in.Tags), Details: probe.encoded(),
 	}, c)
 	if err != nil {
 		return ContributeResult{}, fmt.Errorf("insert entry: %w", err)
@@ -234,14 +237,13 @@ func (k *Engine) landed(ctx context.Context, in ContributeInput, id string, c Co
 
 // nearest returns the entry of in's hive and model most cosine-similar to
 // in's vector, rescored exactly among the index's neighbours, that in may
-// merge into (see mergeable); skip is left out. It returns no entry when
-// none qualifies.
-func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (StoredEntry, float64, error) {
+// merge into (see mergeable), by probe (in's text's); skip is left out. It
+// returns no entry when none qualifies.
+func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string, probe *mergeProbe) (StoredEntry, float64, error) {
 	ids, ents, err := k.nearestEntries(ctx, in.Hive, in.Model, in.Vector, dedupCandidates)
 	if err != nil {
 		return StoredEntry{}, 0, fmt.Errorf("find near duplicates: %w", err)
 	}
-	probe := newMergeProbe(in.Model, in.Threshold, EmbeddingText(in.Title, in.Content))
 	var best StoredEntry
 	bestSim := math.Inf(-1)
 	for _, id := range ids {
@@ -250,7 +252,7 @@ func (k *Engine) nearest(ctx context.Context, in ContributeInput, skip string) (
 			continue
 		}
 		sim := Cosine(in.Vector, e.Vector)
-		if sim > bestSim && probe.mergeable(sim, EmbeddingText(e.Title, e.Content)) {
+		if sim > bestSim && probe.mergeableEntry(sim, e) {
 			best, bestSim = e, sim
 		}
 	}

@@ -103,3 +103,51 @@ func (k *Engine) Reanalyse(ctx context.Context) (int, error) {
 		}
 	}
 }
+
+// Redetailer is what a driver supplies, besides Driver, so that entries
+// whose stored details (NewEntry.Details) are missing or were made by
+// another extractor or lexicon get the current ones (Engine.Redetail).
+// Without it the merge decision parses such entries' texts on every
+// contribution that weighs them, as it did before details were stored:
+// right, but slower.
+type Redetailer interface {
+	// StaleDetails returns up to limit entries whose id sorts after after,
+	// in id order, whose stored details are missing or do not begin with
+	// current (DetailsHeader).
+	StaleDetails(ctx context.Context, current []byte, after string, limit int) ([]StoredEntry, error)
+	// SetDetails stores an entry's details. Returns not_found when the
+	// entry is gone.
+	SetDetails(ctx context.Context, id string, details []byte) error
+}
+
+// Redetail stores the current details with every entry whose stored ones
+// are missing or another extractor's or lexicon's, in batches by id; it
+// can be interrupted and run again, and returns how many entries it
+// changed. Drivers that are not a Redetailer change nothing.
+func (k *Engine) Redetail(ctx context.Context) (int, error) {
+	r, ok := k.d.(Redetailer)
+	if !ok {
+		return 0, nil
+	}
+	current := DetailsHeader()
+	done, after := 0, ""
+	for {
+		batch, err := r.StaleDetails(ctx, current, after, reembedBatch)
+		if err != nil {
+			return done, fmt.Errorf("list entries to parse again: %w", err)
+		}
+		if len(batch) == 0 {
+			return done, nil
+		}
+		for _, e := range batch {
+			err := r.SetDetails(ctx, e.ID, Details(e.Title, e.Content))
+			if err != nil && pumasi.ErrorCode(err) != pumasi.ENotFound {
+				return done, fmt.Errorf("store new details of %s: %w", e.ID, err)
+			}
+			if err == nil { // not one absorbed or redacted meanwhile
+				done++
+			}
+			after = e.ID
+		}
+	}
+}

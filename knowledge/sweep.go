@@ -193,6 +193,5 @@ func olderEntry(a, b StoredEntry) bool {
 // mergeableInto reports whether g merges into survivor by contribute's rule
 // (see mergeable): g's text as the contribution, survivor's as the entry.
 func mergeableInto(g, survivor StoredEntry, threshold float64) bool {
-	return mergeable(survivor.Model, Cosine(g.Vector, survivor.Vector), threshold,
-		EmbeddingText(g.Title, g.Content), EmbeddingText(survivor.Title, survivor.Content))
+	return entryProbe(survivor.Model, threshold, g).mergeableEntry(Cosine(g.Vector, survivor.Vector), survivor)
 }
