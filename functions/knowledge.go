@@ -358,5 +358,25 @@ func (a *API) reanalyse(ctx context.Context) error {
 	if n > 0 {
 		a.log().Info("knowledge entries analysed again", "entries", n)
 	}
+	if err != nil {
+		return err
+	}
+	return a.redetail(ctx)
+}
+
+// redetail stores the current details with the entries whose stored ones
+// are missing or another extractor's (knowledge.Redetailer), so the merge
+// decision stops parsing their text again; with reanalyse.
+func (a *API) redetail(ctx context.Context) error {
+	r, ok := a.Knowledge.(interface {
+		Redetail(ctx context.Context) (int, error)
+	})
+	if !ok {
+		return nil
+	}
+	n, err := r.Redetail(ctx)
+	if n > 0 {
+		a.log().Info("knowledge entries' details parsed again", "entries", n)
+	}
 	return err
 }

@@ -82,11 +82,11 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 	created := false
 	err = k.s.writeTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO knowledge_entries
-			(id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count, created_at, last_used_at, analysis)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+			(id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count, created_at, last_used_at, analysis, details)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
 			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id`,
 			e.ID, e.Hive, e.Title, e.Content, string(tags), e.NormHash, e.Model, knowEncodeVector(e.Vector),
-			e.Specificity, formatTime(e.At), formatTime(e.At), e.Analysis).Scan(&id)
+			e.Specificity, formatTime(e.At), formatTime(e.At), e.Analysis, e.Details).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			created = false
 			return tx.QueryRowContext(ctx, `SELECT id FROM knowledge_entries WHERE hive = ? AND norm_hash = ?`,
@@ -306,9 +306,10 @@ func sortBySeq(es []knowledge.StoredEntry) {
 }
 
 // storedCols are an entry's columns as scanEntries reads them: the row,
-// its vector and the engine's stored analysis (knowledge.NewEntry.Analysis).
+// its vector and the engine's stored analysis and details
+// (knowledge.NewEntry.Analysis, Details).
 const storedCols = `seq, id, hive, title, content, tags, specificity, contribution_count, citation_count,
-	endorsement_count, created_at, last_used_at, model, vector, analysis`
+	endorsement_count, created_at, last_used_at, model, vector, analysis, details`
 
 func (k *Knowledge) scanEntries(ctx context.Context, out map[string]knowledge.StoredEntry, q string, args ...any) error {
 	rows, err := k.s.db.QueryContext(ctx, q, args...)
@@ -321,7 +322,7 @@ func (k *Knowledge) scanEntries(ctx context.Context, out map[string]knowledge.St
 		var tags, created, used string
 		var blob []byte
 		if err := rows.Scan(&e.Seq, &e.ID, &e.Hive, &e.Title, &e.Content, &tags, &e.Specificity,
-			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &created, &used, &e.Model, &blob, &e.Analysis); err != nil {
+			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &created, &used, &e.Model, &blob, &e.Analysis, &e.Details); err != nil {
 			return err
 		}
 		if err := json.Unmarshal([]byte(tags), &e.Tags); err != nil {
@@ -380,10 +381,10 @@ func (k *Knowledge) Import(ctx context.Context, entries []knowledge.NewEntry, ag
 					return err
 				}
 				r, err := tx.ExecContext(ctx, `INSERT INTO knowledge_entries
-					(id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count, created_at, last_used_at, analysis)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (hive, norm_hash) DO NOTHING`,
+					(id, hive, title, content, tags, norm_hash, model, vector, specificity, contribution_count, created_at, last_used_at, analysis, details)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (hive, norm_hash) DO NOTHING`,
 					e.ID, e.Hive, e.Title, e.Content, string(tags), e.NormHash, e.Model, knowEncodeVector(e.Vector),
-					e.Specificity, formatTime(e.At), formatTime(e.At), e.Analysis)
+					e.Specificity, formatTime(e.At), formatTime(e.At), e.Analysis, e.Details)
 				if err != nil {
 					return fmt.Errorf("import entry: %w", err)
 				}

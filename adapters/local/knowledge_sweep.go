@@ -154,3 +154,44 @@ func (k *Knowledge) SetAnalysis(ctx context.Context, id string, analysis []byte)
 	}
 	return nil
 }
+
+var _ knowledge.Redetailer = (*Knowledge)(nil)
+
+// StaleDetails lists entries whose stored details are missing or do not
+// begin with current, by id.
+func (k *Knowledge) StaleDetails(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
+	got := map[string]knowledge.StoredEntry{}
+	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries
+		WHERE id > ? AND (details IS NULL OR substr(details, 1, ?) != ?) ORDER BY id LIMIT ?`,
+		after, len(current), current, limit); err != nil {
+		return nil, wrapInternal("list entries to parse again", err)
+	}
+	out := make([]knowledge.StoredEntry, 0, len(got))
+	for _, e := range got {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b knowledge.StoredEntry) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// SetDetails stores an entry's details. Unsynced, as SetAnalysis: one a
+// power loss undoes is made again by the next run.
+func (k *Knowledge) SetDetails(ctx context.Context, id string, details []byte) error {
+	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET details = ? WHERE id = ?`, details, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return err
+			}
+			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return wrapInternal("set details", err)
+	}
+	return nil
+}

@@ -96,8 +96,8 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 	var id string
 	err := k.pool.QueryRow(ctx, `WITH ins AS (
 			INSERT INTO knowledge_entries
-				(id, hive, title, content, tags, norm_hash, model, embedding, specificity, created_at, last_used_at, analysis)
-			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $17 FROM (SELECT pg_advisory_xact_lock_shared($11)) AS seq_lock
+				(id, hive, title, content, tags, norm_hash, model, embedding, specificity, created_at, last_used_at, analysis, details)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $17, $18 FROM (SELECT pg_advisory_xact_lock_shared($11)) AS seq_lock
 			ON CONFLICT (hive, norm_hash) DO NOTHING RETURNING id),
 		contribution AS (
 			INSERT INTO knowledge_contributions (entry_id, agent, title, content, similarity, at, origin)
@@ -107,7 +107,7 @@ func (k *Knowledge) Insert(ctx context.Context, e knowledge.NewEntry, first know
 		SELECT id FROM ins`,
 		e.ID, e.Hive, e.Title, e.Content, nonNilTags(e.Tags), e.NormHash, e.Model,
 		pgvector.NewVector(e.Vector), e.Specificity, e.At, seqLockKey,
-		first.Agent, first.Title, first.Content, first.Similarity, first.At, e.Analysis).Scan(&id)
+		first.Agent, first.Title, first.Content, first.Similarity, first.At, e.Analysis, e.Details).Scan(&id)
 	if err == nil {
 		return id, true, nil
 	}
@@ -313,9 +313,9 @@ const stateCols = `coalesce(m.flags, 0), coalesce(m.cleared, 0), coalesce(m.quar
 	coalesce(m.superseded_by, ''), coalesce(m.supersedes, ''), m.flagged_at`
 
 // statedCols are storedCols of e with the entry's stored analysis and
-// moderation state.
+// details and its moderation state.
 const statedCols = `e.seq, e.id, e.hive, e.title, e.content, e.tags, e.specificity, e.contribution_count, e.citation_count,
-	e.endorsement_count, e.created_at, e.last_used_at, e.model, e.embedding, e.analysis, ` + stateCols
+	e.endorsement_count, e.created_at, e.last_used_at, e.model, e.embedding, e.analysis, e.details, ` + stateCols
 
 var _ knowledge.StateReader = (*Knowledge)(nil)
 
@@ -401,7 +401,7 @@ func collectEntries(rows pgx.Rows, stated bool) ([]knowledge.StoredEntry, error)
 			&e.ContributionCount, &e.CitationCount, &e.EndorsementCount, &e.CreatedAt, &e.LastUsedAt, &e.Model, &v}
 		var st knowledge.ModState
 		if stated {
-			dest = append(dest, &e.Analysis)
+			dest = append(dest, &e.Analysis, &e.Details)
 			dest = append(dest, knowledge.ModStateDest(&st)[1:]...)
 		}
 		if err := rows.Scan(dest...); err != nil {
@@ -476,7 +476,7 @@ func NearestSQL(dims int, cols string) string {
 // picks.
 func NearestEntriesSQL(dims int) string {
 	return `SELECT ` + statedCols + ` FROM (SELECT n.*, row_number() OVER () AS rank FROM (` +
-		NearestSQL(dims, storedCols+", analysis") + `) n) e
+		NearestSQL(dims, storedCols+", analysis, details") + `) n) e
 		LEFT JOIN knowledge_moderation m ON m.entry_id = e.id ORDER BY e.rank`
 }
 

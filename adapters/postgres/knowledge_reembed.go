@@ -87,3 +87,29 @@ func (k *Knowledge) SetAnalysis(ctx context.Context, id string, analysis []byte)
 	}
 	return nil
 }
+
+var _ knowledge.Redetailer = (*Knowledge)(nil)
+
+// StaleDetails lists entries whose stored details are missing or do not
+// begin with current, by id.
+func (k *Knowledge) StaleDetails(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
+	es, err := k.scanEntries(ctx, `SELECT `+storedCols+` FROM knowledge_entries
+		WHERE id > $1 AND (details IS NULL OR substring(details FROM 1 FOR $2) <> $3) ORDER BY id LIMIT $4`,
+		after, len(current), current, limit)
+	if err != nil {
+		return nil, wrap("list entries to parse again", err)
+	}
+	return es, nil
+}
+
+// SetDetails stores an entry's details.
+func (k *Knowledge) SetDetails(ctx context.Context, id string, details []byte) error {
+	tag, err := k.pool.Exec(ctx, `UPDATE knowledge_entries SET details = $2 WHERE id = $1`, id, details)
+	if err != nil {
+		return wrap("set details", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}

@@ -230,6 +230,7 @@ type retrying struct{ *Knowledge }
 var (
 	_ knowledge.Driver     = retrying{}
 	_ knowledge.Reembedder = retrying{}
+	_ knowledge.Redetailer = retrying{}
 )
 
 // Retrying returns d with broken connections retried where that is safe.
@@ -361,4 +362,17 @@ func (r retrying) StaleAnalyses(ctx context.Context, current []byte, after strin
 // SetAnalysis is idempotent: the same analysis stored twice is stored.
 func (r retrying) SetAnalysis(ctx context.Context, id string, analysis []byte) error {
 	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.SetAnalysis(ctx, id, analysis) })
+}
+
+func (r retrying) StaleDetails(ctx context.Context, current []byte, after string, limit int) (es []knowledge.StoredEntry, err error) {
+	err = retry(ctx, read, func(ctx context.Context) error {
+		es, err = r.Knowledge.StaleDetails(ctx, current, after, limit)
+		return err
+	})
+	return es, err
+}
+
+// SetDetails is idempotent: the same details stored twice are stored.
+func (r retrying) SetDetails(ctx context.Context, id string, details []byte) error {
+	return retry(ctx, idempotent, func(ctx context.Context) error { return r.Knowledge.SetDetails(ctx, id, details) })
 }

@@ -47,6 +47,8 @@ func Run(t *testing.T, newDriver func(t *testing.T) knowledge.Driver) {
 	t.Run("LexicalCandidates", func(t *testing.T) { testKnowCandidates(t, newDriver) })
 	t.Run("StoredAnalysis", func(t *testing.T) { testKnowAnalysis(t, newDriver) })
 	t.Run("ReanalyseStaleAnalyses", func(t *testing.T) { testKnowReanalyse(t, newDriver) })
+	t.Run("StoredDetails", func(t *testing.T) { testKnowDetails(t, newDriver) })
+	t.Run("RedetailStaleDetails", func(t *testing.T) { testKnowRedetail(t, newDriver) })
 	runModeration(t, newDriver)
 	runReview(t, newDriver)
 	runSweepLineage(t, newDriver)
