@@ -335,7 +335,7 @@ func ParseDetails(text string) DetailSet {
 	if strings.Contains(prose, "안") {
 		d.Negations += len(koreanAn.FindAllStringIndex(prose, -1))
 	}
-	for _, ix := range atomPattern.FindAllStringIndex(prose, -1) {
+	for _, ix := range atomMatches(prose) {
 		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
 		if t != "" && isNumber(t) {
 			if w := wordBefore(prose[:ix[0]]); w != "" {

@@ -152,3 +152,56 @@ func TestDetailsVersion(t *testing.T) {
 			" bump detailsVersion and pin the new digest", detailsVersion, got, detailsDigest)
 	}
 }
+
+// BenchmarkMergeProbe is a contribution's dedup decision over 16
+// candidates (dedupCandidates) of the tuning texts, each at a cosine where
+// details decide: with the candidates' details parsed from their text (as
+// before they were stored), and decoded from what the driver stored.
+func BenchmarkMergeProbe(b *testing.B) {
+	texts := detailTexts(b)
+	model := LexicalModelPrefix + "bench"
+	const n = 16
+	for _, stored := range []bool{false, true} {
+		name := "parse"
+		if stored {
+			name = "stored"
+		}
+		b.Run(name, func(b *testing.B) {
+			// Rounds of 17 texts: a contribution and its candidates.
+			var rounds [][]StoredEntry
+			for i := 0; i+n+1 <= len(texts) && len(rounds) < 64; i += n + 1 {
+				var r []StoredEntry
+				for _, text := range texts[i : i+n+1] {
+					title, content := firstLine(text), text[len(firstLine(text)):]
+					e := StoredEntry{Entry: Entry{Title: title, Content: content}}
+					if stored {
+						e.Details = Details(title, content)
+					}
+					r = append(r, e)
+				}
+				rounds = append(rounds, r)
+			}
+			i := 0
+			for b.Loop() {
+				r := rounds[i%len(rounds)]
+				i++
+				p := newMergeProbe(model, 0.80, EmbeddingText(r[0].Title, r[0].Content))
+				for _, e := range r[1:] {
+					p.mergeableEntry(0.7, e)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseCorpus is ParseDetails of a tuning text and its title,
+// over the first 256 tuning texts in turn: what the engine does once for a
+// contribution.
+func BenchmarkParseCorpus(b *testing.B) {
+	texts := detailTexts(b)[:256]
+	i := 0
+	for b.Loop() {
+		parseBoth(texts[i%len(texts)])
+		i++
+	}
+}
