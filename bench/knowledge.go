@@ -88,7 +88,8 @@ func benchKnowledgeAt(ctx context.Context, cfg config, n, queries, contribs int)
 		id := fmt.Sprintf("bench-%08d", i)
 		seed = append(seed, knowledge.NewEntry{ID: id, Hive: "academy", Title: title, Content: content, Tags: []string{},
 			NormHash: knowledge.Hash(title, content), Model: emb.Model(), Vector: v,
-			Specificity: 0.5 + float64(i%50)/100, At: at, Analysis: knowledge.Analysis(title, content, []string{})})
+			Specificity: 0.5 + float64(i%50)/100, At: at, Analysis: knowledge.Analysis(title, content, []string{}),
+			Details: knowledge.Details(title, content)})
 		vecs = append(vecs, v)
 		ids = append(ids, id)
 	}

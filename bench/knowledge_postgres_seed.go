@@ -83,6 +83,14 @@ func seedPostgres(ctx context.Context, dbURL string, n int, emb *embed.Hashed, m
 		if bare > 0 {
 			fmt.Fprintf(os.Stderr, "bench: %d of the kept entries have no stored analysis (seeded by an older build): queries analyse their text; drop the database to seed again\n", bare)
 		}
+		// And one made before they kept their details has its candidates'
+		// details parsed by every contribution's merge decision.
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM knowledge_entries WHERE details IS NULL`).Scan(&bare); err != nil {
+			return nil, nil, took, "", err
+		}
+		if bare > 0 {
+			fmt.Fprintf(os.Stderr, "bench: %d of the kept entries have no stored details (seeded by an older build): contributions parse their text; drop the database to seed again\n", bare)
+		}
 	case err == nil || !errors.Is(err, pgx.ErrNoRows):
 		if err != nil {
 			return nil, nil, took, "", err
@@ -211,8 +219,8 @@ func dropSecondaryIndexes(ctx context.Context, pool *pgxpool.Pool) (names, defs 
 }
 
 // copyFindings streams n bench findings into knowledge_entries by one COPY,
-// each with the analysis the engine would store with it
-// (knowledge.Analysis), with a contributor row each.
+// each with the analysis and details the engine would store with it
+// (knowledge.Analysis, knowledge.Details), with a contributor row each.
 func copyFindings(ctx context.Context, pool *pgxpool.Pool, n int, emb *embed.Hashed) error {
 	at := time.Now().UTC()
 	start := time.Now()
@@ -224,7 +232,8 @@ func copyFindings(ctx context.Context, pool *pgxpool.Pool, n int, emb *embed.Has
 		title, content := benchFinding(i)
 		v := emb.Vector(knowledge.EmbeddingText(title, content))
 		row := []any{uuid.NewString(), "academy", title, content, []string{}, knowledge.Hash(title, content),
-			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at, knowledge.Analysis(title, content, []string{})}
+			emb.Model(), pgvector.NewVector(v), 0.5 + float64(i%50)/100, at, at, knowledge.Analysis(title, content, []string{}),
+			knowledge.Details(title, content)}
 		i++
 		if i%100000 == 0 {
 			fmt.Fprintf(os.Stderr, "bench: seeded %d of %d in %s\n", i, n, time.Since(start).Round(time.Second))
@@ -232,7 +241,7 @@ func copyFindings(ctx context.Context, pool *pgxpool.Pool, n int, emb *embed.Has
 		return row, nil
 	})
 	if _, err := pool.CopyFrom(ctx, pgx.Identifier{"knowledge_entries"},
-		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at", "analysis"},
+		[]string{"id", "hive", "title", "content", "tags", "norm_hash", "model", "embedding", "specificity", "created_at", "last_used_at", "analysis", "details"},
 		src); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
