@@ -65,39 +65,101 @@ func entryDetails(e StoredEntry) (all, line DetailSet) {
 	return parseBoth(EmbeddingText(e.Title, e.Content))
 }
 
-// encodeDetails spells the two sets after detailsHeader, each field in
-// DetailSet's order: a set as its count and its members sorted; a list as
-// its count plus one (0 for nil) and its members in order; a map of lists
-// as its count, then each key, sorted, and its list; a number as itself;
-// SeqValues as a list of bytes. Counts, lengths and numbers are uvarints,
-// a string its length and bytes.
+// encodeDetails spells the two sets after detailsHeader: a table of
+// their distinct strings (its count, then each as its length and bytes, in
+// the order they first come), then each set's fields in DetailSet's order,
+// a string as its place in the table: a set as its count and its members
+// sorted; a list as its count plus one (0 for nil) and its members in
+// order; a map of lists as its count, then each key, sorted, and its list;
+// a number as itself; SeqValues as a list of bytes. Counts, places and
+// numbers are uvarints. The table spells a word once, though a text's
+// words, its sequence and its title's share most of theirs.
 func encodeDetails(all, line DetailSet) []byte {
-	b := make([]byte, 0, 1024)
-	b = append(b, detailsHeader()...)
+	e := detailsEncoder{at: map[string]int{}}
 	for _, d := range []*DetailSet{&all, &line} {
-		b = appendList(b, d.Spans)
-		b = appendSet(b, d.Atoms)
-		b = appendLists(b, d.Numbers)
-		b = appendSet(b, d.Names)
-		b = appendSet(b, d.Words)
-		b = binary.AppendUvarint(b, uint64(d.Negations))
-		b = appendSet(b, d.Negated)
-		b = binary.AppendUvarint(b, uint64(d.EnNegations))
-		b = appendLists(b, d.Settings)
-		b = appendLists(b, d.Parts)
-		b = appendSet(b, d.Pascal)
-		b = appendList(b, d.Seq)
+		e.list(d.Spans)
+		e.set(d.Atoms)
+		e.lists(d.Numbers)
+		e.set(d.Names)
+		e.set(d.Words)
+		e.num(d.Negations)
+		e.set(d.Negated)
+		e.num(d.EnNegations)
+		e.lists(d.Settings)
+		e.lists(d.Parts)
+		e.set(d.Pascal)
+		e.list(d.Seq)
 		if d.SeqValues == nil {
-			b = append(b, 0)
+			e.num(0)
 		} else {
-			b = binary.AppendUvarint(b, uint64(len(d.SeqValues))+1)
+			e.num(len(d.SeqValues) + 1)
 			for _, v := range d.SeqValues {
-				b = append(b, boolByte(v))
+				e.body = append(e.body, boolByte(v))
 			}
 		}
-		b = appendSet(b, d.Errors)
+		e.set(d.Errors)
 	}
-	return b
+	size := len(detailsHeader()) + len(e.body) + 2*len(e.table) + 4
+	for _, s := range e.table {
+		size += len(s)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, detailsHeader()...)
+	b = binary.AppendUvarint(b, uint64(len(e.table)))
+	for _, s := range e.table {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return append(b, e.body...)
+}
+
+// detailsEncoder is encodeDetails' state: the string table and the body.
+type detailsEncoder struct {
+	at    map[string]int
+	table []string
+	body  []byte
+}
+
+func (e *detailsEncoder) num(n int) { e.body = binary.AppendUvarint(e.body, uint64(n)) }
+
+func (e *detailsEncoder) str(s string) {
+	i, ok := e.at[s]
+	if !ok {
+		i = len(e.table)
+		e.at[s] = i
+		e.table = append(e.table, s)
+	}
+	e.num(i)
+}
+
+func (e *detailsEncoder) list(xs []string) {
+	if xs == nil {
+		e.num(0)
+		return
+	}
+	e.num(len(xs) + 1)
+	for _, x := range xs {
+		e.str(x)
+	}
+}
+
+// set spells a set's members; a member mapped to false (ParseDetails makes
+// none) is spelled as absent.
+func (e *detailsEncoder) set(m map[string]bool) {
+	keys := slices.Sorted(maps.Keys(m))
+	keys = slices.DeleteFunc(keys, func(k string) bool { return !m[k] })
+	e.num(len(keys))
+	for _, k := range keys {
+		e.str(k)
+	}
+}
+
+func (e *detailsEncoder) lists(m map[string][]string) {
+	e.num(len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		e.str(k)
+		e.list(m[k])
+	}
 }
 
 func boolByte(v bool) byte {
@@ -107,49 +169,13 @@ func boolByte(v bool) byte {
 	return 0
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendList(b []byte, xs []string) []byte {
-	if xs == nil {
-		return append(b, 0)
-	}
-	b = binary.AppendUvarint(b, uint64(len(xs))+1)
-	for _, x := range xs {
-		b = appendString(b, x)
-	}
-	return b
-}
-
-// appendSet spells a set's members; a member mapped to false (ParseDetails
-// makes none) is spelled as absent.
-func appendSet(b []byte, m map[string]bool) []byte {
-	keys := slices.Sorted(maps.Keys(m))
-	keys = slices.DeleteFunc(keys, func(k string) bool { return !m[k] })
-	b = binary.AppendUvarint(b, uint64(len(keys)))
-	for _, k := range keys {
-		b = appendString(b, k)
-	}
-	return b
-}
-
-func appendLists(b []byte, m map[string][]string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(m)))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b = appendString(b, k)
-		b = appendList(b, m[k])
-	}
-	return b
-}
-
 // detailsReader reads what encodeDetails wrote. One string holds every
-// member's bytes, so the strings it gives share one allocation.
+// byte, so the table's strings share one allocation.
 type detailsReader struct {
-	s   string
-	i   int
-	bad bool
+	s     string
+	i     int
+	table []string
+	bad   bool
 }
 
 func (r *detailsReader) num() int {
@@ -183,15 +209,28 @@ func (r *detailsReader) count() int {
 	return n
 }
 
-func (r *detailsReader) str() string {
+// readTable reads the string table.
+func (r *detailsReader) readTable() {
 	n := r.count()
-	if r.bad || n > len(r.s)-r.i {
+	r.table = make([]string, 0, n)
+	for range n {
+		l := r.count()
+		if r.bad || l > len(r.s)-r.i {
+			r.bad = true
+			return
+		}
+		r.table = append(r.table, r.s[r.i:r.i+l])
+		r.i += l
+	}
+}
+
+func (r *detailsReader) str() string {
+	i := r.num()
+	if r.bad || i >= len(r.table) {
 		r.bad = true
 		return ""
 	}
-	s := r.s[r.i : r.i+n]
-	r.i += n
-	return s
+	return r.table[i]
 }
 
 func (r *detailsReader) list() []string {
@@ -268,6 +307,7 @@ func decodeDetails(b []byte) (all, line DetailSet, ok bool) {
 		return DetailSet{}, DetailSet{}, false
 	}
 	r := detailsReader{s: string(b[len(h):])}
+	r.readTable()
 	all = r.detailSet()
 	line = r.detailSet()
 	if r.bad || r.i != len(r.s) {
