@@ -260,7 +260,8 @@ func ParseDetails(text string) DetailSet {
 			d.Pascal[strings.ToLower(w)+"s"] = true // WebSockets: identToken reads the s as a hump's part
 		}
 	}
-	for _, m := range settingPattern.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
+	unticked := strings.ReplaceAll(text, "`", " ")
+	for _, m := range settingPattern.FindAllStringSubmatch(unticked, -1) {
 		key, sep, val := strings.ToLower(m[1]), m[2], strings.Trim(strings.ToLower(m[3]), ".-")
 		spaced := strings.TrimSpace(sep) == ""
 		if val == "" || englishStop[val] || spaced && !settingValues[val] && !strings.ContainsAny(val, "-_") {
@@ -268,14 +269,14 @@ func ParseDetails(text string) DetailSet {
 		}
 		d.addSetting(key, val)
 	}
-	for _, m := range plainSetting.FindAllStringSubmatch(strings.ReplaceAll(text, "`", " "), -1) {
+	for _, m := range plainSettings(unticked) {
 		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}
-	d.addProseSettings(strings.ReplaceAll(text, "`", " "))
-	d.addKoreanSettings(strings.ReplaceAll(text, "`", " "))
-	for _, m := range jsonSetting.FindAllStringSubmatch(text, -1) {
+	d.addProseSettings(unticked)
+	d.addKoreanSettings(unticked)
+	for _, m := range jsonSettings(text) {
 		if val := strings.Join(strings.Fields(strings.ToLower(m[2]+m[3])), " "); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
@@ -300,7 +301,7 @@ func ParseDetails(text string) DetailSet {
 		return " "
 	})
 	denying := false // a negation waits for the word it bears on
-	for _, ix := range proseWord.FindAllStringIndex(prose, -1) {
+	for _, ix := range proseWords(prose) {
 		w := prose[ix[0]:ix[1]]
 		lw := strings.ToLower(w)
 		d.Words[lw] = true

@@ -1,5 +1,7 @@
 package knowledge
 
+import "strings"
+
 // atomMatches is atomPattern.FindAllStringIndex(s, -1), with the regexp
 // run only over the stretches of s where an atom can be. atomPattern was
 // half of ParseDetails' time, most of it spent trying every position of
@@ -82,4 +84,44 @@ func atomTrigger(s string, i int) bool {
 		return next >= 'A' && next <= 'Z'
 	}
 	return false
+}
+
+// plainSettings is plainSetting.FindAllStringSubmatch(s, -1): none
+// without an equals sign, which every match holds.
+func plainSettings(s string) [][]string {
+	if strings.IndexByte(s, '=') < 0 {
+		return nil
+	}
+	return plainSetting.FindAllStringSubmatch(s, -1)
+}
+
+// jsonSettings is jsonSetting.FindAllStringSubmatch(s, -1): none without
+// a double quote, which every match holds.
+func jsonSettings(s string) [][]string {
+	if strings.IndexByte(s, '"') < 0 {
+		return nil
+	}
+	return jsonSetting.FindAllStringSubmatch(s, -1)
+}
+
+// proseWords is proseWord.FindAllStringIndex(s, -1), scanned by hand: the
+// runs of ASCII letters with no word byte (regexp's \w: letters, digits,
+// _) on either side.
+func proseWords(s string) [][]int {
+	var out [][]int
+	for i := 0; i < len(s); {
+		if !asciiLetter(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && asciiLetter(s[j]) {
+			j++
+		}
+		if (i == 0 || !asciiWordByte(s[i-1])) && (j == len(s) || !asciiWordByte(s[j])) {
+			out = append(out, []int{i, j})
+		}
+		i = j
+	}
+	return out
 }
