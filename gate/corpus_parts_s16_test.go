@@ -63,5 +63,13 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// Look 1 on session 17's final code; floors 0 until then.
 		{"held-out/gate16", "testdata/gate/heldout/gate16.jsonl", held["gate16.jsonl"],
 			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+		// injection19 was written at the start of session 17 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind, 25
+		// obfuscated; 100 findings; 65 Korean), frozen when it was done
+		// (while the session's first changes were under way; the writer could
+		// read none of them). Look 1 on session 17's final code; floors 0
+		// until then.
+		{"held-out/injection19", "testdata/gate/heldout/injection19.jsonl", held["injection19.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }
