@@ -139,7 +139,7 @@ var piiRules = []piiRule{
 	// Secret-looking values assigned to secret names.
 	{kind: PIISecret, re: reQuotedSecret, valid: secretName, placeholder: quotedSecretPlaceholder, named: true, hints: []string{"secret", "token", "key"}},
 	{kind: PIISecret, re: reSecretAssignment, valid: secretName, placeholder: secretValuePlaceholder, named: true, hints: []string{"secret", "token", "key", "authorization"}},
-	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), placeholder: emailPlaceholder},
+	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), valid: mailAddress, placeholder: emailPlaceholder},
 	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
 	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder, example: exampleIBAN},
@@ -168,7 +168,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reCodiceFiscale, valid: validCodiceFiscale, placeholder: idPlaceholder, example: exampleValue},
 	{kind: PIINationalID, re: rePAN, near: panNamed, example: exampleValue},
 	{kind: PIIVehicleID, re: reVIN, valid: validVIN, near: vinNamed, example: exampleValue},
-	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, placeholder: cardPlaceholder, digits: true},
+	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, near: notIBANTail, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\b`), valid: validIntlPhone, placeholder: phonePlaceholder, example: examplePhone},

@@ -126,7 +126,14 @@ func rrnPlaceholder(m string) bool {
 // and the head of every leaked-password list.
 func leetPlaceholder(l string) bool {
 	var b strings.Builder
-	for _, r := range strings.TrimRight(l, "0123456789!") {
+	// Only a counting run may follow the word (p4ssw0rd123!): a year or
+	// another number (Changeme2024!) is a password's own.
+	w := strings.TrimRight(l, "!")
+	head := strings.TrimRight(w, "0123456789")
+	if !strings.HasPrefix("1234567890", w[len(head):]) {
+		return false
+	}
+	for _, r := range strings.TrimRight(head, "!") {
 		switch r {
 		case '@', '4':
 			r = 'a'
@@ -145,7 +152,7 @@ func leetPlaceholder(l string) bool {
 			b.WriteRune(r)
 		}
 	}
-	w := b.String()
+	w = b.String()
 	return w != l && (placeholderSecrets[w] || w == "passwort" || w == "letmein" || w == "qwerty")
 }
 

@@ -116,7 +116,7 @@ var arcepFiction = []string{"19900", "26191", "35301", "46571", "53649", "63998"
 // be a person's.
 func examplePhone(text string, lo, hi int) bool {
 	d := digitsOf(text[lo:hi])
-	if len(d) < 9 || !strings.Contains("0123456789", d[len(d)-7:]) {
+	if len(d) < 9 || !strings.Contains("0123456789", d[len(d)-7:]) && !repeatedBlocks(text[lo:hi]) {
 		return false
 	}
 	return wordsNear(text, lo, hi, []string{"example", "e.g", "placeholder", "format", "such as", "dummy", "예시", "예:", "형식", "포맷", "보기", "더미"})
@@ -187,7 +187,7 @@ func validRRN(m string) bool {
 	}
 	// Unseparated 13-digit runs are often other ids; demand the checksum there.
 	if !strings.ContainsAny(m, "- ") {
-		return rrnChecksum(d)
+		return rrnChecksum(d) && !epochMillis(d)
 	}
 	return true
 }
@@ -353,7 +353,7 @@ var registryIBANs = map[string]bool{
 }
 
 func exampleIBAN(text string, lo, hi int) bool {
-	return registryIBANs[strings.ReplaceAll(text[lo:hi], " ", "")] && exampleValue(text, lo, hi)
+	return registryIBANs[strings.ReplaceAll(text[lo:hi], " ", "")] && (exampleValue(text, lo, hi) || listedExample(text, lo, hi))
 }
 
 func ibanPlaceholder(m string) bool {

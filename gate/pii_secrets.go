@@ -110,7 +110,7 @@ func secretPlaceholder(v string) bool {
 	}
 	l := strings.ToLower(v)
 	switch {
-	case len(v) < 4, placeholderSecrets[l], samplePassword(l), docSecrets[v], leetPlaceholder(l):
+	case len(v) < 4, placeholderSecrets[l], samplePassword(l), docSecrets[v], docPasswords[v], leetPlaceholder(l), placeholderParts(l), cutBeforeTemplate(v):
 		return true
 	case strings.ContainsAny(v[:1], "$<{%([*/?"), strings.HasPrefix(v, "~/"), strings.HasPrefix(v, "./"), strings.Contains(v, "${"), strings.Contains(v, "{{"), strings.Contains(v, "$("):
 		return true
@@ -273,7 +273,12 @@ var secretKeyNames = []string{"api", "secret", "private", "signing", "encryption
 	"elevenlabs", "paypal", "shopify", "okta", "auth0", "netlify", "heroku", "digitalocean",
 	// Korean services' keys (a Kakao REST API key, kakaoRestKey; Naver's,
 	// Toss Payments', PortOne's).
-	"rest", "kakao", "naver", "toss", "iamport", "portone", "ncloud"}
+	"rest", "kakao", "naver", "toss", "iamport", "portone", "ncloud",
+	// An events API's routing or ingest key (PagerDuty's Events v2
+	// routing_key, a log service's ingest key) lets anyone send as the
+	// service; a message broker's routing key is a dotted word, no
+	// secret-looking value.
+	"routing", "ingest", "ingestion", "write"}
 
 // secretName reports whether the name a value is assigned to says it is
 // secret: it ends in secret or token, or in key after one of
