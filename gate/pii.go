@@ -72,6 +72,9 @@ type piiRule struct {
 	// key); the whole name before it, the run of letters, digits and _ . -,
 	// joins the match valid judges.
 	named bool
+	// also are kinds the match names besides kind (the date of birth a
+	// passport's machine-readable line carries).
+	also []string
 }
 
 var reDigitRun = regexp.MustCompile(`[\d(][\d ()./-]*\d`)
@@ -87,6 +90,8 @@ var piiRules = []piiRule{
 	// A JWK's private members and OpenVPN's static keys.
 	{kind: PIISecret, re: reJWK, valid: jwkPrivate, hints: []string{"kty"}},
 	{kind: PIISecret, re: reOpenVPNKey, hints: []string{"begin openvpn"}},
+	// A passport's machine-readable line, by its three check digits.
+	{kind: PIINationalID, re: reMRZLine, valid: validMRZ, placeholder: mrzPlaceholder, example: exampleValue, also: []string{PIIBirthDate}},
 	{kind: PIIAWSKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), placeholder: awsPlaceholder},
 	{kind: PIIAWSSecret, re: regexp.MustCompile(`(?i)aws_?secret_?(?:access_?)?key["']?(?:\s*[:=]\s*|[ \t]+)["']?[A-Za-z0-9/+]{40}\b`), placeholder: awsPlaceholder},
 	{kind: PIIGoogleAPIKey, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), placeholder: tokenPlaceholder},
@@ -296,6 +301,9 @@ func scanPII(text string) (map[string]bool, int) {
 				continue
 			}
 			found[r.kind] = true
+			for _, k := range r.also {
+				found[k] = true
+			}
 			spans = append(spans, [2]int{loc[0], loc[1]})
 			if r.kind == PIIJWT {
 				for k := range jwtClaims(m) {

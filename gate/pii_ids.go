@@ -240,7 +240,7 @@ func dniNamed(text string, lo, hi int) bool {
 			return true
 		}
 	}
-	return false
+	return idFieldNamed(text, lo, hi)
 }
 
 // aadhaarWords name an Aadhaar number. In a text that names it, a number

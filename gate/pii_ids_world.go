@@ -24,8 +24,10 @@ func (w worldID) rule() piiRule {
 	r := piiRule{kind: PIINationalID, re: w.re, placeholder: idPlaceholder, example: exampleOrSample}
 	r.valid = func(m string) bool { return w.check(strings.Map(dropSeparator, strings.ToUpper(m))) }
 	if len(w.words) > 0 {
-		words := w.words
-		r.near = func(text string, lo, hi int) bool { return wordsNear(text, lo, hi, words) }
+		words, strong := w.words, strongIDChecks[w.words[0]]
+		r.near = func(text string, lo, hi int) bool {
+			return wordsNear(text, lo, hi, words) || idFieldNamed(text, lo, hi) || strong && textNames(text, words)
+		}
 	}
 	return r
 }
