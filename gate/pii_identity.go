@@ -127,10 +127,23 @@ const dateForm = `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d\d|(?:19|20)\d\d[/.-]\d{
 	`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|` +
 	`(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일)`
 
+// compactDate is a date as eight digits, YYYYMMDD, as records store it.
+const compactDate = `(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b`
+
+// codeDate is a date built in code: Python's date(1990, 3, 9) and
+// datetime(…), Java's LocalDate.of(…), JavaScript's new Date(1990, 2, 9).
+const codeDate = `(?:(?:date|datetime|LocalDate\.of|new\s+Date)\(\s*(?:19|20)\d\d\s*,\s*\d{1,2}\s*,\s*\d{1,2}\s*\))`
+
 // reBirthDate is a full date after a word for a birth (DOB, date of birth,
 // born, 생년월일, Geburtsdatum, né le) or a Korean date with 생 after it
 // (1988년 11월 3일생).
-var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate\s+of\s+birth|\bbirth\s*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?)\s*(?:[:：=]|is|was)?\s*` + dateForm +
+//
+// The words may be a field's name in a record's syntax (date_of_birth =,
+// "birthDate": "…", dob:, birth=19950218): separators _ . - or camelCase
+// between the words, the key's quotes around the sign, and there a date
+// written as eight digits.
+var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate[\s_.-]*of[\s_.-]*birth|\bbirth[\s_.-]*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?)["']?\s*(?:[:：=]|is|was)?\s*["']?(?:` + dateForm + `|` + compactDate + `|` + codeDate + `)` +
+	`|\bbirth["']?\s*[:=]\s*["']?(?:` + dateForm + `|` + compactDate + `)` +
 	`|(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:생|출생)`)
 
 // birthPlaceholder passes the dates that stand for no birth: 1900-01-01,

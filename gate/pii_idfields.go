@@ -98,7 +98,10 @@ func nameOverColumn(line string, col, width int, words []string) bool {
 // check digits, a check digit and a birth date): in a text that names the
 // kind anywhere, a number that passes is the person's.
 var strongIDChecks = map[string]bool{"pesel": true, "nir": true, "rijksregisternummer": true, "personnummer": true,
-	"fødselsnummer": true, "hetu": true, "tc kimlik": true, "south african": true, "cnp": true}
+	"fødselsnummer": true, "hetu": true, "tc kimlik": true, "south african": true, "cnp": true,
+	// Taiwan's: a check digit after a region letter and a sex digit,
+	// a form technical text seldom holds.
+	"身分證": true}
 
 // textNames reports whether the text names one of words anywhere.
 func textNames(text string, words []string) bool {
