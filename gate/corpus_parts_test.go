@@ -97,7 +97,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Left: a counting-up 01012345678 far from the word "placeholder",
 		// and a Korean Slack example refused by the instructions stage.
 		// Session 9 (gatecls9): the same number written again is the
-		// example again: placeholders 37 → 38/39.
+		// example again: placeholders 37 → 38/39. Session 17: Korea's
+		// driving licence numbers are named driver_licence, as the UK's
+		// are, so c4-063's label moved from national_id to that kind.
 		{"tuning/cls-4", "testdata/gate/calibration/cls-4.jsonl", loadCases(t, "../testdata/gate/calibration/cls-4.jsonl"),
 			map[string]float64{"good": 1, "placeholder": 0.974, "pii": 1}, false},
 		// Once held out (injection.jsonl and injection2.jsonl), read

@@ -145,8 +145,14 @@ func kindsAgree(got, want []string) bool {
 		return true
 	}
 	fam := map[string]bool{}
+	// gate12-14's writers labelled a vehicle's plate or VIN "vehicle".
+	vehicle := slices.Contains(want, "vehicle")
 	for _, k := range got {
-		fam[kindFamily(k)] = true
+		f := kindFamily(k)
+		if vehicle && (k == PIIPlate || k == PIIVehicleID) {
+			f = "vehicle"
+		}
+		fam[f] = true
 	}
 	wfam := map[string]bool{}
 	for _, k := range want {

@@ -158,10 +158,11 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: rePassportNo, valid: validPassportNo, near: passportNamed, placeholder: passportPlaceholder, example: personalExempt},
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
-	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamed},
+	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamedFar},
 	{kind: PIINationalID, re: reHMRCExample, placeholder: standalone},
-	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedUK},
-	{kind: PIINationalID, re: reKRDriverLicence, near: licenceNamed, digits: true},
+	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedFarUK, example: exampleValue},
+	{kind: PIIDriverLicence, re: reKRDriverLicence, near: krLicenceNamed, example: exampleValue, digits: true},
+	{kind: PIIDriverLicence, re: reKRLicenceRegion, near: krLicenceNamed, example: exampleValue},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
 	// Before cards: an IMEI passes Luhn's check too.
 	{kind: PIIDeviceID, re: reGSMAExampleIMEI, placeholder: standalone},
@@ -185,7 +186,7 @@ var piiRules = []piiRule{
 	{kind: PIIPhone, re: reContextPhone, near: phoneNamed, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	// Plates, dates of birth and addresses, beside their words or in their
 	// forms.
-	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamed, example: personalExempt},
+	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamed, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.

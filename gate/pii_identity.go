@@ -94,7 +94,7 @@ func validPassportNo(m string) bool { return len(digitsOf(m)) >= 5 }
 // rePlate is a licence plate: letters and digits in two or three groups
 // (the UK's AB12 CDE, Germany's M AB 1234 and B-XY 123, France's AB-123-CD,
 // California's 7ABC123, the Netherlands' 12-ABC-3) or Korea's 12가 3456.
-var rePlate = regexp.MustCompile(`\b(?:[A-Z]{1,3}[ -]?\d{1,4}[ -]?[A-Z]{1,3}|[A-Z]{1,3}[ -][A-Z]{1,2}[ -]\d{1,4}|[A-Z]{1,3}-[A-Z]{1,2} ?\d{1,4}|\d{1,3}-[A-Z]{1,3}-\d{1,3}|\d[A-Z]{3}\d{3}|[A-Z]{1,3}[ -]\d{3,4})\b|\b\d{2,3}[가-힣] ?\d{4}\b`)
+var rePlate = regexp.MustCompile(`\b(?:[A-Z]{1,3}[ -]?\d{1,4}[ -]?[A-Z]{1,3}|[A-Z]{1,3}[ -][A-Z]{1,2}[ -]\d{1,4}|[A-Z]{1,3}-[A-Z]{1,2} ?\d{1,4}|\d{1,3}-[A-Z]{1,3}-\d{1,3}|\d[A-Z]{3}\d{3}|[A-Z]{1,3}[ -]\d{3,4})\b|\b\d{2,3}` + krPlateLetters + ` ?\d{4}\b`)
 
 // plateWords name a vehicle's registration.
 // Registration alone is left out: services, packages and names register.
@@ -258,7 +258,7 @@ func personalExempt(text string, lo, hi int) bool {
 	if exampleValue(text, lo, hi) {
 		return true
 	}
-	if ownerNear(text, lo, hi) {
+	if holderNear(text, lo, hi) {
 		return false
 	}
 	from, to := sentenceAround(text, lo, hi)
