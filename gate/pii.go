@@ -188,7 +188,7 @@ var piiRules = []piiRule{
 	// forms.
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
-	{kind: PIIAddress, re: reAddress, near: addressNamed, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
+	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }
@@ -365,7 +365,10 @@ func boundaryOK(text string, lo, hi int, kind string) bool {
 	}
 	if lo > 0 {
 		r, _ := utf8.DecodeLastRuneInString(text[:lo])
-		if unicode.IsDigit(r) || r == '.' || r == '-' || r == '_' || r == '/' || unicode.IsLetter(r) && r < 0x80 {
+		// A number in E.164 after a dial string's slash or a URI's scheme
+		// (PJSIP/+4915…, tel:+44…, sip:+1…) is dialled as written.
+		dialled := kind == PIIPhone && text[lo] == '+' && (r == '/' || r == ':')
+		if !dialled && (unicode.IsDigit(r) || r == '.' || r == '-' || r == '_' || r == '/' || unicode.IsLetter(r) && r < 0x80) {
 			return false
 		}
 	}

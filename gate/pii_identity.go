@@ -307,7 +307,7 @@ var reNextWord = regexp.MustCompile(`^ ([a-z]+)\b`)
 // French (12 rue de la Paix), Spanish, Italian and Portuguese (Calle Mayor
 // 10, Via Roma 5, Rua Augusta 27), Korean road addresses (마포구 월드컵북로
 // 402) and Japanese blocks (3丁目2-1).
-var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Boulevard|Blvd|Terrace|Crescent|Close|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Mews)\b\.?|` +
+var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?[\s+]+(?:[A-Z][a-z]+[\s+]+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Boulevard|Blvd|Terrace|Crescent|Close|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Mews)\b\.?|` +
 	`\b[A-ZÄÖÜ][a-zäöüß]+(?:strasse|straße|str\.|weg|gasse|allee|platz|laan|straat|gracht)\s+\d{1,4}[a-z]?\b|` +
 	`\b\d{1,4},?\s+(?:rue|avenue|boulevard|chemin|allée|impasse)\s+(?:d[eu]s?\s+|de\s+la\s+|d')?[A-Z]\w+|` +
 	`\b(?:Calle|Avenida|Via|Viale|Rua|Carrer|Plaza|Praça)\s+(?:d[eoa]s?\s+|del\s+)?[A-Z][\wáéíóúãç]+(?:\s+[A-Z][\wáéíóúãç]+){0,2},?\s+\d{1,4}\b|` +
@@ -327,6 +327,5 @@ func addressPlaceholder(m string) bool {
 	if containsAny(l, []string{"example", "sample", "fake", "anytown", "amphitheatre", "elm street", "main st"}) {
 		return true
 	}
-	d := digitsOf(m)
-	return len(d) >= 3 && strings.Contains("1234567890", d)
+	return countingHouse(m)
 }
