@@ -189,6 +189,11 @@ var piiRules = []piiRule{
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
+	// A person's machine and a person's own address (pii_devices.go).
+	{kind: PIIDeviceID, re: reMAC, valid: validMAC, near: personalMachine, example: exampleValue},
+	{kind: PIIDeviceID, re: reDeviceSerial, valid: validSerial, near: personalMachine, example: exampleValue, hints: []string{"serial", "시리얼", "s/n"}},
+	{kind: PIIIPAddress, re: reSSHAccepted, valid: sshLoginIP, hints: []string{"accepted "}},
+	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: homeIPNamed, example: exampleValue, hints: []string{"home", "my ip", "my own ip", "my public ip", "broadband", "residential", "집", "자택", "재택"}},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }

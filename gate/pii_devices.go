@@ -1,0 +1,117 @@
+package gate
+
+import (
+	"net/netip"
+	"regexp"
+	"strings"
+)
+
+// A person's machine: its hardware address or serial number beside its
+// user (a crash report under /Users/<name>, a DHCP lease to <name>-ThinkPad,
+// an MDM note with 사용자: <name>), and a person's own public address (my
+// home broadband address, 집 공인 IP, the source of an SSH login that
+// succeeded). A server's MAC in a network's config, a CI runner's
+// serial and a server's address name no one and pass.
+
+// reMAC is a hardware address, colon- or hyphen-separated.
+var reMAC = regexp.MustCompile(`\b[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}){5}\b|\b[0-9a-fA-F]{2}(?:-[0-9a-fA-F]{2}){5}\b`)
+
+// validMAC refuses the addresses that are no device's: all zeros, the
+// broadcast, RFC 7042's documentation block 00:00:5E:00:53:xx and
+// locally administered ones (a container's or a VM's, whose second digit
+// is 2, 6, A or E).
+func validMAC(m string) bool {
+	l := strings.ToLower(strings.ReplaceAll(m, "-", ":"))
+	if l == "00:00:00:00:00:00" || l == "ff:ff:ff:ff:ff:ff" || strings.HasPrefix(l, "00:00:5e:00:53") {
+		return false
+	}
+	return !strings.ContainsRune("26ae", rune(l[1]))
+}
+
+// reDeviceSerial is a serial number after its label: Apple's twelve
+// characters (C02FK4Q7MD6T) and other makers' ten to fourteen.
+var reDeviceSerial = regexp.MustCompile(`(?i:\bserial(?:[ _]?(?:number|no))?(?: \(system\))?|시리얼(?: ?번호)?|\bs/n)\s*[:=#]?\s*([A-Z0-9]{10,14})\b`)
+
+// validSerial asks for letters and digits both.
+func validSerial(m string) bool {
+	v := reDeviceSerial.FindStringSubmatch(m)[1]
+	return strings.IndexFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0 && strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+}
+
+// reUserHome is a person's home directory in a path (/Users/jiwoo.kang,
+// C:\Users\박서준, /home/dana); rePersonalHost a machine named for its
+// user (hjchoi-ThinkPad, Danas-MacBook-Pro).
+var (
+	reUserHome     = regexp.MustCompile(`(?:/Users/|/home/|[A-Za-z]:\\\\?Users\\\\?)([^\s/\\'"]+)`)
+	rePersonalHost = regexp.MustCompile(`(?i)\b[\w.]+-(?:thinkpad|macbook(?:-(?:pro|air))?|imac|iphone|ipad|galaxy|pixel|laptop|notebook|surface|xps|desktop|pc)\b|[\w.]+의 (?:macbook|iphone|ipad|노트북)`)
+)
+
+// sharedHomes are the home directories of accounts, not people.
+var sharedHomes = []string{"shared", "public", "default", "admin", "administrator", "runner", "ubuntu", "ec2-user", "root",
+	"user", "username", "me", "you", "<user>", "$user", "%username%", "vagrant", "git", "jenkins", "circleci", "build", "app", "node", "all users"}
+
+// personalMachine reports the user of a device beside it: an owner or a
+// record's name within two lines (holderNear, nameFieldIn), a machine
+// named for its user nearby, or a person's home directory in the text.
+func personalMachine(text string, lo, hi int) bool {
+	if holderNear(text, lo, hi) {
+		return true
+	}
+	from, to := max(lo-160, 0), min(hi+160, len(text))
+	for from > 0 && text[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	if nameFieldIn(text[from:to]) || rePersonalHost.MatchString(text[from:to]) {
+		return true
+	}
+	for _, m := range reUserHome.FindAllStringSubmatch(text, -1) {
+		name := strings.ToLower(m[1])
+		if !containsString(sharedHomes, name) && !strings.HasPrefix(name, "$") && !strings.HasPrefix(name, "%") && !strings.HasPrefix(name, "<") {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// reHomeIP is a text's phrase for a person's own address: home, broadband
+// or residential before IP or address, "my IP", or Korean's 집 / 자택 IP.
+var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b[^.\n]{0,24}\b(?:ip|ip address|address)\b|\bmy (?:own |public )?ip\b|(?:집|자택|재택)[^.\n]{0,12}(?:공인 ?)?ip`)
+
+// reSSHAccepted is an SSH server's log of a login that succeeded: the
+// account and the address it came from.
+var reSSHAccepted = regexp.MustCompile(`\bAccepted (?:password|publickey|keyboard-interactive\S*) for \S+ from ((?:\d{1,3}\.){3}\d{1,3})\b`)
+
+// publicIP reports an IPv4 address of a host on the internet: no
+// documentation, private, loopback or link-local range.
+func publicIP(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Is4() && !documentationIP(a) && !a.IsPrivate() && !(netip.MustParsePrefix("100.64.0.0/10").Contains(a))
+}
+
+// homeIP passes a public address, alone or as a /32, in a text that calls
+// an address a person's home or own.
+func homeIP(m string) bool { return publicIP(strings.TrimSuffix(m, "/32")) }
+
+func homeIPNamed(text string, lo, hi int) bool {
+	if lo > 0 && (text[lo-1] == '.' || text[lo-1] == 'v') || hi < len(text) && text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9' {
+		return false
+	}
+	return reHomeIP.MatchString(text)
+}
+
+// reHostIPv4Host is an address alone or as a single host's /32.
+var reHostIPv4Host = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?:/32)?\b`)
+
+func sshLoginIP(m string) bool { return publicIP(reSSHAccepted.FindStringSubmatch(m)[1]) }
