@@ -1,0 +1,29 @@
+package gate
+
+import "regexp"
+
+// A US routing number told in prose or a file format's description
+// ("RDFI routing `073058283`", "ABA 021000021"), which the field rule
+// (reBankField) does not read: nine digits after the word, with the ABA
+// check digit, name the bank an account is at.
+
+// reRoutingProse is "routing" or "ABA", maybe "number" or "transit", and
+// nine digits (in backticks or quotes).
+var reRoutingProse = regexp.MustCompile("(?i)\\b(?:routing|aba)(?:\\s+(?:transit\\s+)?(?:number|no\\.?|#))?\\s*[:=]?\\s*[`'\"]?(\\d{9})\\b")
+
+// validABA checks the routing number's check digit: 3, 7 and 1 weights
+// over the nine digits sum to a multiple of ten, and the first two digits
+// are a Federal Reserve district's (00-12, 21-32) or an electronic one
+// (61-72, 80).
+func validABA(m string) bool {
+	d := reRoutingProse.FindStringSubmatch(m)[1]
+	p := two(d, 0)
+	if !(p <= 12 || p >= 21 && p <= 32 || p >= 61 && p <= 72 || p == 80) {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 9; i++ {
+		sum += digitAt(d, i) * []int{3, 7, 1}[i%3]
+	}
+	return sum%10 == 0
+}
