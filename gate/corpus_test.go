@@ -124,7 +124,7 @@ func firstLine(s string) string {
 // kindFamily maps a PII kind to the family a held-out label may name.
 func kindFamily(k string) string {
 	switch k {
-	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID, PIIBankAccount:
+	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID, PIIBankAccount, PIILocation:
 		return k
 	case PIICard:
 		return "card"

@@ -190,6 +190,8 @@ var piiRules = []piiRule{
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
+	// A home's or a user's coordinates (pii_location.go).
+	{kind: PIILocation, re: reHomeCoords, valid: validCoords, example: exampleValue, hints: []string{"lat", "coord", "loc", "position", "geo", "좌표", "위치"}},
 	// A person's machine and a person's own address (pii_devices.go).
 	{kind: PIIDeviceID, re: reMAC, valid: validMAC, near: personalMachine, example: exampleValue},
 	{kind: PIIDeviceID, re: reDeviceSerial, valid: validSerial, near: personalMachine, example: exampleValue, hints: []string{"serial", "시리얼", "s/n"}},
