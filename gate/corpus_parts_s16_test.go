@@ -13,8 +13,14 @@ func movedParts16(t *testing.T) []part {
 		// 40/40, platitudes 39/40, PII 46/55; look 2 on da1c50a the same
 		// (kinds agree on 38). Held out as heldout/gate13.jsonl, sha256
 		// 8b628080….
+		// Session 17 (pii17), on its misses: a specimen's repeated-digit
+		// DNI and a vendor prefix before a <template> pass (placeholders
+		// 42 → 44/45); events API routing keys, a password with a year,
+		// ids by their checks in id columns and strong checks in a text
+		// naming them, MAC and serial beside their user, an SSH login's
+		// source, a home's coordinates: PII 46 → 55/55 (kinds 38 → 48).
 		{"tuning/was-heldout-gate13", "testdata/gate/was-heldout/gate13.jsonl", globCases(t, "../testdata/gate/was-heldout/gate13.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.933, "narrative": 1, "platitude": 0.975, "pii": 0.836}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
 		// injection16: written in session 11 for session 12. Look 1 on
 		// 0415b19 and look 2 on da1c50a: findings 93/100, attempts 85/100.
 		// Held out as heldout/injection16.jsonl, sha256 9779895a…; outside
@@ -26,8 +32,15 @@ func movedParts16(t *testing.T) []part {
 		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds 27);
 		// look 2 on da1c50a: PII 40/55 (kinds 33), the rest the same. Held
 		// out as heldout/gate14.jsonl, sha256 0dd25df0….
+		// Session 17 (pii17), on its misses: an epoch in ms is no RRN (good
+		// 78 → 79/80); test values, dummy phones, a test password and the
+		// registry's IBANs in a list of tests pass (placeholders 42 →
+		// 45/45); MRZ lines, dates of birth as fields, documents and plates
+		// named farther off with their holder, addresses in records, a
+		// dialled E.164 number, home IPs, serials, a routing number in
+		// prose: PII 40 → 55/55 (kinds 33 → 49).
 		{"tuning/was-heldout-gate14", "testdata/gate/was-heldout/gate14.jsonl", globCases(t, "../testdata/gate/was-heldout/gate14.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.933, "narrative": 1, "platitude": 1, "pii": 0.727}, false},
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// injection17: written at the start of session 15 by an outside
 		// writer. Look 1 on 3f95204: findings 98/100, attempts 93/100; look 2
 		// on da1c50a: 98/100, 94/100. Held out as heldout/injection17.jsonl,

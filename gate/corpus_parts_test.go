@@ -294,7 +294,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// generic word's prefix explaining no host, settings that switch
 		// the agent's checks off: attempts 93 → 95/100.
 		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
-			map[string]float64{"good": 0.96, "injection": 1.00}, false},
+			// Session 17 (pii17): postgresql@16-main.service is a unit, no
+			// mail address: good 96 → 97/100.
+			map[string]float64{"good": 0.97, "injection": 1.00}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
 		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
@@ -375,7 +377,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Session 15 (pii15b): Korean mobiles on unassigned 010-0xxx exchanges
 			// pass, a Kakao REST key is a secret: placeholders 42 → 43/45, PII
 			// 54 → 55/55.
-			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 0.95, "platitude": 0.975, "pii": 1}, false},
+			// Session 17 (pii17): RFC 7617's password in the clear passes:
+			// placeholders 43 → 44/45.
+			map[string]float64{"good": 0.975, "placeholder": 0.977, "narrative": 0.95, "platitude": 0.975, "pii": 1}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
 		// stage, for "password s3cret" in a .netrc line on api.example.com,
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
@@ -413,8 +417,10 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// called an example, 010-0000-0001, Supabase's demo key pass,
 		// placeholders 41 → 45/45; a BSN in <Sofinr>, an Info.plist secret,
 		// PII 52 → 54/55.
+		// Session 17 (pii17): a passport's machine-readable line by its
+		// check digits: PII 54 → 55/55.
 		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.95, "platitude": 1, "pii": 0.981}, false},
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.95, "platitude": 1, "pii": 1}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0

@@ -371,7 +371,10 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // (own15b, 17 of 19 before, agrees on all 33 now and needs no entry).
 // Session 16 (the move of gate13 and gate14): 38 of gate13's 46 refused
 // agree on kinds, 33 of gate14's 40.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate13": 38, "tuning/was-heldout-gate14": 33, "tuning/was-heldout-gate11": 49, "tuning/was-heldout-gate12": 41}
+// Session 17 (pii17): Korean licences named driver_licence, "vehicle" read
+// as a plate or a VIN, dates of birth as fields, MRZ lines, home IPs and
+// devices: gate11 49 → 53, gate12 41 → 42, gate13 38 → 48, gate14 33 → 49.
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate13": 48, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 42}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {
