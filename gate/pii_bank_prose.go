@@ -1,15 +1,32 @@
 package gate
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // A US routing number told in prose or a file format's description
 // ("RDFI routing `073058283`", "ABA 021000021"), which the field rule
 // (reBankField) does not read: nine digits after the word, with the ABA
-// check digit, name the bank an account is at.
+// check digit, beside an account (accountNear) name where someone's money
+// is. A bank's routing number alone is the bank's, printed on its site.
 
 // reRoutingProse is "routing" or "ABA", maybe "number" or "transit", and
 // nine digits (in backticks or quotes).
 var reRoutingProse = regexp.MustCompile("(?i)\\b(?:routing|aba)(?:\\s+(?:transit\\s+)?(?:number|no\\.?|#))?\\s*[:=]?\\s*[`'\"]?(\\d{9})\\b")
+
+// accountNear asks for an account's word within 200 bytes of the routing
+// number.
+func accountNear(text string, lo, hi int) bool {
+	from, to := max(lo-200, 0), min(hi+200, len(text))
+	for from > 0 && text[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	return containsAnyWord(strings.ToLower(text[from:to]), []string{"account", "accounts", "acct", "dfi", "계좌"})
+}
 
 // validABA checks the routing number's check digit: 3, 7 and 1 weights
 // over the nine digits sum to a multiple of ten, and the first two digits

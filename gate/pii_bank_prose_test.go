@@ -14,7 +14,9 @@ func TestRoutingProse(t *testing.T) {
 		want bool
 	}{
 		{"The vendor's ACH entry had RDFI routing `026009593` and the account after it.", true},
-		{"Wire it with ABA number 121000358 to the supplier.", true},
+		{"Wire it with ABA number 121000358 to the supplier's account 4410092231.", true},
+		// A bank's routing number alone is the bank's own.
+		{"Wire it with ABA number 121000358 to the supplier.", false},
 		{"A routing number such as 123456789 fails the check digit.", false},
 		{"Stripe's test routing 110000000 with account 000123456789 succeeds.", false},
 		{"BGP routing 650010001 is a private AS path tag here.", false},

@@ -48,7 +48,9 @@ var (
 
 // sharedHomes are the home directories of accounts, not people.
 var sharedHomes = []string{"shared", "public", "default", "admin", "administrator", "runner", "ubuntu", "ec2-user", "root",
-	"user", "username", "me", "you", "<user>", "$user", "%username%", "vagrant", "git", "jenkins", "circleci", "build", "app", "node", "all users"}
+	"user", "username", "me", "you", "<user>", "$user", "%username%", "vagrant", "git", "jenkins", "circleci", "build", "app", "node", "all users",
+	// Documentation's sample users.
+	"alice", "bob", "jdoe", "johndoe", "janedoe", "foo", "bar", "user1", "test", "demo", "example", "yourname", "your-name", "name"}
 
 // personalMachine reports the user of a device beside it: an owner or a
 // record's name within two lines (holderNear, nameFieldIn), a machine
@@ -87,7 +89,11 @@ func containsString(list []string, s string) bool {
 
 // reHomeIP is a text's phrase for a person's own address: home, broadband
 // or residential before IP or address, "my IP", or Korean's 집 / 자택 IP.
-var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b[^.\n]{0,24}\b(?:ip|ip address|address)\b|\bmy (?:own |public )?ip\b|(?:집|자택|재택)[^.\n]{0,12}(?:공인 ?)?ip`)
+// Home Assistant, a home page and a home directory are no one's home.
+var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b(?:[^.\n]{0,24}[^.\n\w])?(?:ip|ip address|address)\b|\bmy (?:own |public )?ip\b|(?:집|자택|재택)[^.\n]{0,12}(?:공인 ?)?ip`)
+
+// notHomes are the names that begin with home and name software.
+var notHomes = regexp.MustCompile(`(?i)\bhome[ -]?(?:assistant|page|directory|dir|brew|kit|pod|lab|server)\b`)
 
 // reSSHAccepted is an SSH server's log of a login that succeeded: the
 // account and the address it came from.
@@ -104,11 +110,30 @@ func publicIP(s string) bool {
 // an address a person's home or own.
 func homeIP(m string) bool { return publicIP(strings.TrimSuffix(m, "/32")) }
 
+// homeIPNamed asks for the phrase within 400 bytes of the address (the
+// title or the sentence before a command's code block), and no software
+// named home there.
 func homeIPNamed(text string, lo, hi int) bool {
 	if lo > 0 && (text[lo-1] == '.' || text[lo-1] == 'v') || hi < len(text) && text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9' {
 		return false
 	}
-	return reHomeIP.MatchString(text)
+	title := text
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		title = text[:i]
+	}
+	from, to := max(lo-400, 0), min(hi+400, len(text))
+	for from > 0 && text[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	for _, s := range []string{title, text[from:to]} {
+		if reHomeIP.MatchString(notHomes.ReplaceAllString(s, "")) {
+			return true
+		}
+	}
+	return false
 }
 
 // reHostIPv4Host is an address alone or as a single host's /32.

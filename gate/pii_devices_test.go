@@ -30,6 +30,8 @@ func TestPersonalMachine(t *testing.T) {
 		{"Our home lab gateway forwards port 443 to 10.0.0.5", PIIIPAddress, false},
 		{"My home IP changes daily; the docs use 203.0.113.7 for it.", PIIIPAddress, false},
 		{"Point the resolver at 8.8.8.8 and 1.1.1.1", PIIIPAddress, false},
+		{"Home Assistant's IP address setting: point the webhook at 34.117.59.81 behind the proxy", PIIIPAddress, false},
+		{"Tutorial: /home/alice/.config holds it; the NIC is 3c:22:fb:91:0a:6e", PIIDeviceID, false},
 	} {
 		got := slices.Contains(DetectPII(c.text), c.kind)
 		if got != c.want {

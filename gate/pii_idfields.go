@@ -19,7 +19,7 @@ import (
 // names split into words (fieldWords) read them.
 var idFieldWords = []string{"national id", "national identity", "national identification", "id number", "id no", "id num",
 	"identity number", "identity no", "identification number", "personal number", "personal id", "personal identity",
-	"citizen id", "citizen number", "person number", "tax id", "nat id"}
+	"citizen id", "citizen number", "person number", "nat id"}
 
 // idFieldNamed reports an identity number's field name beside the value
 // (within wordsNear's reach, in its field-name words), in its column's
