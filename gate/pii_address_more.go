@@ -28,7 +28,10 @@ func postcodeNear(text string, hi int) bool {
 // where such a word stands within 200 bytes of it (the sentence before a
 // request's code block: "the customer's home:").
 func addressNamedWide(text string, lo, hi int) bool {
-	if addressNamed(text, lo, hi) || wordsNear(text, lo, hi, recipientWords) || holderNear(text, lo, hi) {
+	if !housesNumbered(text, hi) {
+		return false
+	}
+	if personNamed(text, lo, hi) || wordsNear(text, lo, hi, recipientWords) || holderNear(text, lo, hi) {
 		return true
 	}
 	if !postcodeNear(text, hi) {

@@ -289,9 +289,12 @@ func personNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, 
 // noun right after its street word: in "1200 Google Drive files" the
 // number counts the files, no house is numbered.
 func addressNamed(text string, lo, hi int) bool {
-	if !personNamed(text, lo, hi) {
-		return false
-	}
+	return personNamed(text, lo, hi) && housesNumbered(text, hi)
+}
+
+// housesNumbered reports no plural noun right after the street's word:
+// "1200 Google Drive files" counts files.
+func housesNumbered(text string, hi int) bool {
 	next := reNextWord.FindStringSubmatch(text[hi:])
 	if next == nil {
 		return true
