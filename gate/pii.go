@@ -92,6 +92,7 @@ var piiRules = []piiRule{
 	{kind: PIISecret, re: reOpenVPNKey, hints: []string{"begin openvpn"}},
 	// A passport's machine-readable line, by its three check digits.
 	{kind: PIINationalID, re: reMRZLine, valid: validMRZ, placeholder: mrzPlaceholder, example: exampleValue, also: []string{PIIBirthDate}},
+	{kind: PIINationalID, re: reMRZLineTD1, valid: validMRZTD1, placeholder: mrzTD1Placeholder, example: exampleValue, also: []string{PIIBirthDate}},
 	{kind: PIIAWSKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b`), placeholder: awsPlaceholder},
 	{kind: PIIAWSSecret, re: regexp.MustCompile(`(?i)aws_?secret_?(?:access_?)?key["']?(?:\s*[:=]\s*|[ \t]+)["']?[A-Za-z0-9/+]{40}\b`), placeholder: awsPlaceholder},
 	{kind: PIIGoogleAPIKey, re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), placeholder: tokenPlaceholder},

@@ -44,3 +44,17 @@ func mrzCheck(field string, check byte) bool {
 func mrzPlaceholder(m string) bool {
 	return m[10:13] == "UTO" || m[:9] == icaoSpecimen
 }
+
+// reMRZLineTD1 is the second line of a TD1 identity card (30 characters):
+// birth date, check, sex, expiry, check, nationality, optional data, the
+// composite check. The card's number stands on the first line.
+var reMRZLineTD1 = regexp.MustCompile(`\b\d{6}\d[MFX<]\d{6}\d[A-Z<]{3}[A-Z0-9<]{11}\d\b`)
+
+// validMRZTD1 checks the birth date's and the expiry's check digits and
+// dates.
+func validMRZTD1(m string) bool {
+	return mrzCheck(m[:6], m[6]) && mrzCheck(m[8:14], m[14]) && validDate(two(m, 4), two(m, 2)) && validDate(two(m, 12), two(m, 10))
+}
+
+// mrzTD1Placeholder passes Utopia's specimen cards.
+func mrzTD1Placeholder(m string) bool { return m[15:18] == "UTO" }
