@@ -215,10 +215,6 @@ var (
 		"was": true, "were": true, "to": true, "do": true, "does": true, "did": true, "have": true, "has": true, "had": true,
 		"t": true, "s": true, "always": true, "yet": true, "so": true, "too": true, "very": true, "really": true, "even": true,
 		"any": true, "longer": true, "at": true, "all": true, "ever": true}
-	// koreanAn is the adverb 안 before a verb (안 된다, 안 쓴다, 안돼):
-	// a word of its own, which the search words drop as a stop word (and
-	// 안에서, inside, with it).
-	koreanAn = regexp.MustCompile(`(?:^|[^\p{Hangul}])안(?:\s+\p{Hangul}|[되돼됨])`)
 )
 
 var (
@@ -334,7 +330,7 @@ func ParseDetails(text string) DetailSet {
 		}
 	}
 	if strings.Contains(prose, "안") {
-		d.Negations += len(koreanAn.FindAllStringIndex(prose, -1))
+		d.Negations += koreanAnNegations(prose) // korean.go
 	}
 	for _, ix := range atomMatches(prose) {
 		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))

@@ -172,7 +172,7 @@ func TestMergeable(t *testing.T) {
 }
 
 // TestKoreanAn: the adverb 안 before a verb negates; 안 as inside (안에서,
-// 안으로) and words that start with it (안전, 안내) do not.
+// 안으로, 컨테이너 안 파일) and words that start with it (안전, 안내) do not.
 func TestKoreanAn(t *testing.T) {
 	tests := []struct {
 		text string
@@ -183,6 +183,18 @@ func TestKoreanAn(t *testing.T) {
 		{"설정이 안되면 로그를 본다.", 1},
 		{"컨테이너 안에서 고친 파일은 안전하다.", 0},
 		{"디렉터리 안으로 복사하라는 안내가 나왔다.", 0},
+		// 안 as a word of its own: "not" before a predicate, "inside" after
+		// a noun or before a particle or another noun.
+		{"서버가 안 뜬다.", 1},
+		{"알림이 안 보여요.", 1},
+		{"로그 안 나와요.", 1},
+		{"왜 안 되는지 모르겠다.", 1},
+		{"서버가 안 뜨는 문제", 1},
+		{"컨테이너 안 파일을 지웠다.", 0},
+		{"함수 안 변수는 전역이다.", 0},
+		{"Docker 안 이미지를 본다.", 0},
+		{"pod 안 에서 실행한다.", 0},
+		{"컨테이너 안 돌아가는 프로세스를 본다.", 0},
 	}
 	for _, tt := range tests {
 		if got := ParseDetails(tt.text).Negations; got != tt.want {

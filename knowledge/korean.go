@@ -2,8 +2,10 @@ package knowledge
 
 import (
 	_ "embed"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -190,4 +192,71 @@ func (l *lexicon) glossaryWords(w string) (words []string, syllables int) {
 		return ws, n
 	}
 	return nil, 0
+}
+
+// koreanAn is 안 at a word's start: the adverb "not" before a verb (안 된다,
+// 안돼) or the noun "inside" (컨테이너 안에서, 함수 안 변수), told apart by
+// koreanAnNegations. Group 1 is the word after a space, if any.
+var koreanAn = regexp.MustCompile(`(?:^|[^\p{Hangul}])안(?:[되돼됨]|\s+(\p{Hangul}+))`)
+
+// koreanAnNegations counts the 안 of prose that negate: attached to 되다
+// (안돼, 안됨), or a word of its own before a predicate (안 된다, 안 보여요,
+// 서버가 안 뜨는). 안 before a particle (안에서, 안 에서) or a noun (컨테이너
+// 안 파일, Docker 안 이미지) is "inside", and so is 안 after a bare noun
+// before a verb's adnominal form (컨테이너 안 돌아가는 프로세스), which
+// modifies the noun that follows.
+func koreanAnNegations(prose string) int {
+	n := 0
+	for _, m := range koreanAn.FindAllStringSubmatchIndex(prose, -1) {
+		if m[2] < 0 {
+			n++ // 안돼, 안됨, 안되면
+			continue
+		}
+		next := []rune(prose[m[2]:m[3]])
+		if koreanPredicate(next, afterBareNoun(prose[:m[0]+strings.Index(prose[m[0]:m[1]], "안")])) {
+			n++
+		}
+	}
+	return n
+}
+
+// koreanPredicate reports whether Hangul word w, after 안, is a verb or an
+// adjective: a form of 되다 or 하다, or a verb's ending (된다, 보여요, 뜨고,
+// 나오면), but no loanword (이미지, 레이어) and no particle (에서, 의). An
+// adnominal form (뜨는, 된, 쓸) after a bare noun modifies what follows.
+func koreanPredicate(w []rune, afterNoun bool) bool {
+	if len(w) == 0 || strings.ContainsRune("에의으로와과", w[0]) && len(w) <= 3 {
+		return false
+	}
+	if strings.ContainsRune("되돼됐된될됨됩하해했한할함합", w[0]) {
+		return true
+	}
+	last := w[len(w)-1]
+	if s, ok := decompose(last); ok && (s.f == 4 || s.f == 8) || strings.ContainsRune("는은던", last) {
+		return !afterNoun // 뜨는, 된, 쓸: adnominal
+	}
+	if !strings.ContainsRune("다요죠네니냐까고면며음지게어아여워져서데나야라", last) {
+		return false
+	}
+	return len(lex().transliterate(string(w))) == 0
+}
+
+// afterBareNoun reports whether before (the text up to 안) ends in a noun
+// without a particle: a word in another script (Docker, pod) or a Hangul
+// word whose last syllable is no particle or ending (컨테이너, 함수; not
+// 서버가, 왜, 아직).
+func afterBareNoun(before string) bool {
+	f := strings.Fields(before)
+	if len(f) == 0 || !strings.HasSuffix(before, " ") && !strings.HasSuffix(before, "\t") {
+		return false
+	}
+	w := []rune(f[len(f)-1])
+	last := w[len(w)-1]
+	if !unicode.IsLetter(last) {
+		return false
+	}
+	if !unicode.Is(unicode.Hangul, last) {
+		return true
+	}
+	return len(w) >= 2 && !strings.ContainsRune("이가을를은는도만에서로의와과고게지히리왜직또잘꾸냥시속혀대", last)
 }
