@@ -154,7 +154,7 @@ func removeMentions(s string, speech bool) string {
 			q = s[start:loc[1]]
 		}
 		before := s[max(0, start-80):start]
-		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && (reVocativeQuote.MatchString(q) || reQuoteNamesReader.MatchString(q)) {
+		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && (reVocativeQuote.MatchString(q) || reQuoteNamesReader.MatchString(q) || speech && proseValue(before, q)) {
 			said = loc[1]
 			continue
 		}
