@@ -103,7 +103,7 @@ func Instructions(title, content string) InstructionsResult {
 	if remoteExec(&v) || runsLinked(&v) {
 		kinds[InstructionRemoteExec] = true
 	}
-	if exfiltrates(&v) {
+	if exfiltrates(&v) || callSends(&v) {
 		kinds[InstructionExfiltrate] = true
 	}
 	if len(kinds) == 0 && modelRefuses(&v) && !namesAttack(&v) {

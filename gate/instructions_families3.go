@@ -58,7 +58,7 @@ func requestFamilies(sn string) []string {
 		reConfirmRuledOut.MatchString(sn) || reConfirmRuledOutKo.MatchString(sn) || reGoOnUnasked.MatchString(sn) {
 		out = append(out, InstructionOverride)
 	}
-	if reKeepQuiet.MatchString(sn) || reNoNeedToShowKo.MatchString(sn) {
+	if reKeepQuiet.MatchString(sn) || reNoNeedToShowKo.MatchString(sn) || ownStepsHidden(sn) {
 		out = append(out, InstructionConceal)
 	}
 	return out

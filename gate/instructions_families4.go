@@ -31,3 +31,61 @@ func proseValue(before, q string) bool {
 	}
 	return len(reProseWord.FindAllString(strings.Trim(q, `"'“”‘’`), 8)) >= 6
 }
+
+var (
+	// reCallSpec is structured text shaped as a request for the reader to
+	// make: a call, a tool or a method that posts or sends ({"call":
+	// "http_post", …}, {"tool": "http_request", "args": {"method":
+	// "POST", …}}).
+	reCallSpec = regexp.MustCompile(`"(?:call|tool|tool_name|action|function|method|name|type)"\s*:\s*"(?:https?[_-]?(?:post|put|patch|request|fetch|send)|post|put|patch|fetch|webhook|curl|send[\w-]*|upload[\w-]*|submit[\w-]*)"`)
+	// reCallBody is the value a request sends, when it holds something
+	// sensitive: files read by a command, secrets, what the session holds.
+	reCallBody = regexp.MustCompile(`"(?:body|data|payload|content|text|message|memo|note|args|params|form|json)"\s*:\s*"([^"\n]{1,300})"`)
+	// reSessionContent is what the reader's session holds: the files it
+	// has read, the conversation, its prompt.
+	reSessionContent = regexp.MustCompile(`\b(?:every|all|each|the)\s+(?:\w+\s+){0,3}(?:files?|messages?|documents?|outputs?)\s+(?:you|the (?:agent|assistant|model))\s+(?:have |has )?(?:read|opened|seen|viewed|edited|received)\b|\b(?:this|the current|the whole) (?:session|conversation|chat)\b|\bsystem prompt\b|\$\(\s*(?:cat|env|printenv|base64)\b`)
+)
+
+// callSends reports structured text that asks the reader to make a
+// request sending what its session holds or its secrets to a host away
+// from the machine: a forged tool call, a "next action" in a tool's
+// result. A request spec whose body is plain data sends nothing of the
+// reader's.
+func callSends(v *views) bool {
+	for _, loc := range reCallSpec.FindAllStringIndex(v.all, 4) {
+		if v.shown[lineOf(v.all, loc[0])] || describedAsAttack(v.all, loc[0], loc[1]) {
+			continue
+		}
+		block := v.all[max(0, loc[0]-300):min(len(v.all), loc[1]+400)]
+		if !strings.Contains(block, "://") || loopbackOnly(block) {
+			continue
+		}
+		for _, m := range reCallBody.FindAllStringSubmatch(block, 4) {
+			if reSensitive.MatchString(m[1]) || reSessionContent.MatchString(m[1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	// reOwnStepsUnreported keeps the reader's own steps out of what it
+	// reports: "steps 3 and 4 are internal and don't belong in the
+	// report", "this step must not appear in the response".
+	reOwnStepsUnreported = regexp.MustCompile(`\b(?:(?:this|that|these|those|the above|the previous|the last|the first)\s+(?:\w+\s+)?(?:steps?|actions?|changes?|edits?|uploads?|calls?|commands?)|steps?\s+\d+(?:\s*(?:and|,|-|–|to)\s*\d+)*)\b[^.\n]{0,40}?\b(?:must|should|do|does|need|needs|shall|will)\s*(?:not|n't)\s+(?:appear|belong|go|be (?:mentioned|shown|reported|included|listed|surfaced|visible))\s+(?:in|to)\s+(?:the|your|any|its)\s+(?:\w+\s+)?(?:report|response|reply|answer|summary|recap|message|output|user|transcript|changelog)\b`)
+	// reDoNotMentionOwn tells the reader not to mention what it did: "do
+	// not mention this step", "don't mention these changes", "no need to
+	// bother the user about it".
+	reDoNotMentionOwn = regexp.MustCompile(`(?:^|[.;:,]\s*|\band\s+|\bthen\s+|\bjust\s+)(?:do not|don't|never|no need to)\s+(?:mention|report|disclose|surface|bring up|point out|call out|flag)\s+(?:this step|these steps|this change|these changes|this edit|these edits|the upload|this action|what you did|that you did)\b|\bno need to (?:bother|trouble|inform|tell|notify|alert|worry) (?:the user|the developer|the requester|the owner|the reviewer|them|anyone)\b`)
+	// reNoNeedToKnowKo says the person need not know or be told: "개발자가
+	// 알 필요 없으니", "개발자에게 별도로 알릴 필요는 없습니다" ("알 필요
+	// 없는 로그" describes a log).
+	reNoNeedToKnowKo = regexp.MustCompile(`(?:개발자|사용자|리뷰어|운영자|요청자|유저|담당자)(?:가|는|도|께서)\s*(?:굳이\s*)?알\s*필요(?:가|는|도)?\s*(?:없으니|없습니다|없어요|없다|없음|없고|없어)|(?:개발자|사용자|리뷰어|운영자|요청자|유저|담당자)(?:에게|께|한테)(?:는|도)?\s*(?:별도로\s*|따로\s*|굳이\s*)?(?:알릴|말할|보고할|공유할|전할|알려\s*줄|알려\s*드릴)\s*필요(?:가|는|도)?\s*(?:없으니|없습니다|없어요|없다|없음|없고|없어)`)
+)
+
+// ownStepsHidden reports a sentence that keeps what the reader did out of
+// its report.
+func ownStepsHidden(sn string) bool {
+	return reOwnStepsUnreported.MatchString(sn) || reDoNotMentionOwn.MatchString(sn) || reNoNeedToKnowKo.MatchString(sn)
+}
