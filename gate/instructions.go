@@ -205,7 +205,7 @@ func mayInstruct(text string) bool {
 	if containsAny(l, allTriggers) {
 		return true
 	}
-	return len(base64Runs(text, 1)) > 0 || reSpacedLetters.MatchString(l)
+	return len(base64Runs(text, 1)) > 0 || reSpacedLetters.MatchString(l) || reDottedLong.MatchString(l)
 }
 
 // allTriggers are triggerWords and every hint of the stage's patterns.

@@ -103,7 +103,12 @@ func newViews(text string) views {
 			v.spoofed[h] = true
 		}
 	}
+	if c, ok := collapseDotted(s); ok {
+		disguise("letters joined by marks")
+		s = c
+	}
 	s, v.shown = shownLines(s)
+	s = unwrapComments(s)
 	if strings.Contains(s, "<!--") {
 		disguise("HTML comment")
 		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(quotedComments(s))
