@@ -55,6 +55,9 @@ func familyKinds(v *views) []string {
 		for _, k := range requestFamilies(sn) {
 			add(k)
 		}
+		for _, k := range consentFamilies(sn, v.all) {
+			add(k)
+		}
 	}
 	// A persona given to the reader in a game ("You are 'Silent Sam' …
 	// Sam never mentions …") is the reader: what the persona does is
