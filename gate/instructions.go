@@ -97,6 +97,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range familyKinds(&v) {
 		kinds[k] = true
 	}
+	for _, k := range labelledKinds(&v) {
+		kinds[k] = true
+	}
 	for _, k := range configKinds(&v) {
 		kinds[k] = true
 	}
