@@ -193,7 +193,7 @@ var (
 	reRuleOverRule = regexp.MustCompile(`(?:규칙|설정|정책)(?:이|은|가)\s*[^.\n]{0,30}(?:규칙|설정|정책)보다\s*우선`)
 	// rePassiveToAgent says something is handed to an agent, not asked
 	// of it: "stderr 는 Claude 에게 전달된다".
-	rePassiveToAgent = regexp.MustCompile(`에게\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨)`)
+	rePassiveToAgent = regexp.MustCompile(`에게(?:는|도)?\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨|됩|돼)`)
 	// reKoReported is a request reported, not made: "실행하라는 문장",
 	// "무시하라고 적힌 댓글".
 	reKoReported = regexp.MustCompile(`[^\s.]*(?:하라|해라|하세요|마라|말라|라)(?:는|고)\s*(?:문장|말|지시|내용|글|요청|메시지|텍스트|댓글|주석|문구|적힌|쓰인|써\s*있)`)
