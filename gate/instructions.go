@@ -97,6 +97,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range familyKinds(&v) {
 		kinds[k] = true
 	}
+	if rewritesMemory(&v) {
+		kinds[InstructionOverride] = true
+	}
 	for _, k := range labelledKinds(&v) {
 		kinds[k] = true
 	}
@@ -106,7 +109,7 @@ func Instructions(title, content string) InstructionsResult {
 	if remoteExec(&v) || runsLinked(&v) {
 		kinds[InstructionRemoteExec] = true
 	}
-	if exfiltrates(&v) || callSends(&v) {
+	if exfiltrates(&v) || callSends(&v) || loginsElsewhere(&v) {
 		kinds[InstructionExfiltrate] = true
 	}
 	if len(kinds) == 0 && modelRefuses(&v) && !namesAttack(&v) {

@@ -39,6 +39,7 @@ func familyKinds(v *views) []string {
 			out = append(out, k)
 		}
 	}
+	report := namesAttack(v)
 	for _, sn := range reSentenceEnd.Split(v.directive, -1) {
 		if reportsAttack(sn) {
 			continue
@@ -56,6 +57,9 @@ func familyKinds(v *views) []string {
 			add(k)
 		}
 		for _, k := range consentFamilies(sn, v.all) {
+			add(k)
+		}
+		for _, k := range memoryFamilies(sn, report) {
 			add(k)
 		}
 	}
