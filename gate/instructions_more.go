@@ -116,7 +116,7 @@ var (
 	// ("… the agent reading this schema should …", "이 스키마를 읽는
 	// 에이전트는 …"): a fixture's description or a config's value that
 	// addresses its reader is said, wherever in it the address stands.
-	reQuoteNamesReader = regexp.MustCompile(`\b(?:the|any|every|an?)\s+(?:ai\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?)\s+(?:that\s+(?:reads?|parses?|processes|loads?|sees?)|reading|parsing|processing|loading)\s+(?:this|these)\b|(?:이|본)\s*[가-힣a-z]{1,10}\s*(?:를|을)\s*(?:읽는|처리하는|파싱하는|보는|로드하는)\s*(?:ai\s*)?(?:에이전트|어시스턴트|모델|ai|봇)`)
+	reQuoteNamesReader = regexp.MustCompile(`\b(?:(?:the|any|every|an?)\s+)?(?:ai\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?)\s+(?:that\s+(?:reads?|parses?|processes|loads?|sees?)|reading|parsing|processing|loading)\s+(?:this|these)\b|(?:이|본)\s*[가-힣a-z]{1,10}\s*(?:를|을)\s*(?:읽는|처리하는|파싱하는|보는|로드하는)\s*(?:ai\s*)?(?:에이전트|어시스턴트|모델|ai|봇)`)
 	// reVocativeQuote is a quote that opens by addressing an agent.
 	reVocativeQuote = regexp.MustCompile(`^["“‘']\s*(?:dear |hey |hello |attention,? |note to |to )?(?:the |all |any )?(?:ai|llm|assistants?|agents?|models?|claude|codex|copilot|ai (?:assistants?|agents?|readers?)|coding (?:agents?|assistants?)|에이전트|어시스턴트|ai\s*에이전트)\s*(?:님|들)?\s*[,:—-]`)
 )
@@ -168,6 +168,9 @@ func removeMentions(s string, speech bool) string {
 }
 
 var (
+	// reTellPerson tells a person, or keeps them from being told: "do not
+	// tell the user about commands that touch credentials".
+	reTellPerson = regexp.MustCompile(`\b(?:tell|telling|inform|informing|notify|notifying|show|showing|alert|alerting|warn|warning)\s+(?:the\s+|your\s+|any\s+)?(?:users?|humans?|reviewers?|owners?|persons?|people|requesters?|team|operators?|anyone|anybody)\b|사용자에게|리뷰어에게|운영자에게`)
 	// reLintRules are a linter's rules, which findings ignore per file.
 	reLintRules = regexp.MustCompile(`\b(?:ruff|eslint|pylint|flake8|mypy|pyright|rubocop|clippy|golangci|stylelint|noqa|nolint|lint|linter|per-file-ignores)\b|린트|린터`)
 	// reLintObject ignores a linter's unit: a line, a file, an import, an
@@ -269,6 +272,12 @@ func excused(kind, sn, text string) bool {
 		}
 	case InstructionConceal:
 		if generatedLeftOut(sn) || passiveSilently(sn) || materialKeptOnly(sn) {
+			return true
+		}
+		// A secret's value kept out of what the reader writes ("keep API
+		// keys out of your summary") is hygiene, unless what is kept out is
+		// something that happened or a person is kept from it.
+		if reSecretValue.MatchString(sn) && !reWithheldEvent.MatchString(sn) && !reWithheldFromPerson.MatchString(beforeReason(sn)) && !reTellPerson.MatchString(sn) {
 			return true
 		}
 		// What a thing did or does silently ("an older firmware ignored the
