@@ -270,6 +270,11 @@ func exfiltrates(v *views) bool {
 		// sent; one given as the object ("post your <session_token>") is
 		// still read.
 		s = reAnglePlaceholder.ReplaceAllString(s, " ")
+		// A request reported ("… .env 를 올리라는 문장이 있었다") or a
+		// sentence naming the attack asks nothing.
+		if reKoReported.MatchString(s) || reportsAttack(s) {
+			continue
+		}
 		if !containsAny(s, sendHints) || !containsAny(s, sensitiveHints) || !reSendVerb.MatchString(s) || !reSensitive.MatchString(s) {
 			continue
 		}

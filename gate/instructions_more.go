@@ -168,6 +168,8 @@ func removeMentions(s string, speech bool) string {
 }
 
 var (
+	// reOutOfRepo keeps a file out of a repository, an image or a bundle.
+	reOutOfRepo = regexp.MustCompile(`\bout of (?:version control|source control|git|the repo(?:sitory)?|your repo(?:sitory)?|the index|commits?|the image|the build context|the bundle|the package|the archive)\b|(?:버전\s*관리|깃|git|저장소|이미지)(?:에서|에)\s*(?:빼|제외)`)
 	// reTellPerson tells a person, or keeps them from being told: "do not
 	// tell the user about commands that touch credentials".
 	reTellPerson = regexp.MustCompile(`\b(?:tell|telling|inform|informing|notify|notifying|show|showing|alert|alerting|warn|warning)\s+(?:the\s+|your\s+|any\s+)?(?:users?|humans?|reviewers?|owners?|persons?|people|requesters?|team|operators?|anyone|anybody)\b|사용자에게|리뷰어에게|운영자에게`)
@@ -277,6 +279,11 @@ func excused(kind, sn, text string) bool {
 		// A secret's value kept out of what the reader writes ("keep API
 		// keys out of your summary") is hygiene, unless what is kept out is
 		// something that happened or a person is kept from it.
+		// A file kept out of version control or an image hides nothing
+		// from a person (.gitignore, .dockerignore).
+		if reOutOfRepo.MatchString(sn) && !reTellPerson.MatchString(sn) {
+			return true
+		}
 		if reSecretValue.MatchString(sn) && !reWithheldEvent.MatchString(sn) && !reWithheldFromPerson.MatchString(beforeReason(sn)) && !reTellPerson.MatchString(sn) {
 			return true
 		}
