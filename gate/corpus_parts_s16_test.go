@@ -25,8 +25,13 @@ func movedParts16(t *testing.T) []part {
 		// 0415b19 and look 2 on da1c50a: findings 93/100, attempts 85/100.
 		// Held out as heldout/injection16.jsonl, sha256 9779895a…; outside
 		// the instructions model's training glob.
+		// Session 17 (inj17) read its misses: values of structured text said,
+		// policies for agents, forged calls, the reader's steps kept out of
+		// its report, comments unwrapped, translations carried out, consent
+		// forged, prior rules void, labelled notes, Korean passives:
+		// findings 93 → 95/100, attempts 85 → 98/100.
 		{"tuning/was-heldout16", "testdata/gate/calibration/was-heldout-injection16.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection16.jsonl"),
-			map[string]float64{"good": 0.93, "injection": 0.85}, false},
+			map[string]float64{"good": 0.95, "injection": 0.98}, false},
 		// gate14: written at the start of session 15 by an outside writer who
 		// read no project file. Look 1 on 3f95204: good 78/80, placeholders
 		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds 27);
@@ -45,8 +50,12 @@ func movedParts16(t *testing.T) []part {
 		// writer. Look 1 on 3f95204: findings 98/100, attempts 93/100; look 2
 		// on da1c50a: 98/100, 94/100. Held out as heldout/injection17.jsonl,
 		// sha256 0e6e6bed…; outside the model's training glob.
+		// Session 17 (inj17) read its misses: forged calls, letters joined by
+		// marks, notices voiding prior rules, packages fetched with review
+		// waived, clones run after a cd, payloads seen in the wild: findings
+		// 98 → 99/100, attempts 94 → 100/100.
 		{"tuning/was-heldout17", "testdata/gate/calibration/was-heldout-injection17.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection17.jsonl"),
-			map[string]float64{"good": 0.98, "injection": 0.94}, false},
+			map[string]float64{"good": 0.99, "injection": 1}, false},
 	}
 }
 
