@@ -353,7 +353,14 @@ func configSends(v *views) bool {
 // the malicious command it describes. A text that names the attack it
 // reports (prompt injection, tool poisoning, 인젝션) is such a write-up:
 // attempts speak as instructions and never call themselves one.
-var reAttackWords = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?)|forged|spoofed|spoofing|hidden instructions|instructions hidden in|(?:found|seen|spotted|observed) in the wild)\b|악성|공격자|포이즈닝|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입|주입된\s*(?:지시|명령|문구|프롬프트|텍스트)|(?:숨(?:은|겨진|겨\s*둔)|숨어\s*(?:있던|있는|있었던|들어\s*온))\s*(?:[가-힣a-z]+\s+){0,2}[가-힣]*(?:지시|명령|프롬프트)`)
+var reAttackWords = regexp.MustCompile(reAttackWordsBase.String() + "|" + reAttackWords17.String())
+
+// reAttackWords17 are the names of the attack added in session 17, which
+// the instructions model's view does not read (it was trained without).
+var reAttackWords17 = regexp.MustCompile(`\b(?:found|seen|spotted|observed) in the wild\b|포이즈닝`)
+
+// reAttackWordsBase are the rest.
+var reAttackWordsBase = regexp.MustCompile(`\b(?:malicious|malware|attackers?|attacker's|typo-?squat\w*|typo domain|compromised|backdoor\w*|phishing|infostealer|rogue|exploit(?:ed)?|registered by someone else|prompt[- ]injections?|tool poisoning|injected (?:text|instructions?|prompts?|comments?)|forged|spoofed|spoofing|hidden instructions|instructions hidden in)\b|악성|공격자|타이포스쿼팅|피싱|백도어|인젝션|프롬프트\s*주입|주입된\s*(?:지시|명령|문구|프롬프트|텍스트)|(?:숨(?:은|겨진|겨\s*둔)|숨어\s*(?:있던|있는|있었던|들어\s*온))\s*(?:[가-힣a-z]+\s+){0,2}[가-힣]*(?:지시|명령|프롬프트)`)
 
 // reNotAttack negates one: "this is not malicious".
 var reNotAttack = regexp.MustCompile(`\b(?:not|no|isn't|never|nothing)\s+(?:\w+\s+)?(?:malicious|malware|compromised|a backdoor|phishing)`)

@@ -81,6 +81,9 @@ var reModelWord = regexp.MustCompile(`[\pL\pN]+`)
 // sentence inside an otherwise useful finding, so the model scores
 // sentences and a text scores as its worst (modelRefuses).
 func modelSentenceUnits(v *views) ([][]string, []string) {
+	if v.model != nil {
+		v = v.model
+	}
 	var shared []string
 	for _, d := range v.disguises {
 		shared = append(shared, "d:"+d)

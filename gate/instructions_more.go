@@ -116,7 +116,7 @@ var (
 	// ("… the agent reading this schema should …", "이 스키마를 읽는
 	// 에이전트는 …"): a fixture's description or a config's value that
 	// addresses its reader is said, wherever in it the address stands.
-	reQuoteNamesReader = regexp.MustCompile(`\b(?:(?:the|any|every|an?)\s+)?(?:ai\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?)\s+(?:that\s+(?:reads?|parses?|processes|loads?|sees?)|reading|parsing|processing|loading)\s+(?:this|these)\b|(?:이|본)\s*[가-힣a-z]{1,10}\s*(?:를|을)\s*(?:읽는|처리하는|파싱하는|보는|로드하는)\s*(?:ai\s*)?(?:에이전트|어시스턴트|모델|ai|봇)`)
+	reQuoteNamesReader = regexp.MustCompile(`\b(?:the|any|every|an?)\s+(?:ai\s+)?(?:agents?|assistants?|ai|llms?|models?|bots?)\s+(?:that\s+(?:reads?|parses?|processes|loads?|sees?)|reading|parsing|processing|loading)\s+(?:this|these)\b|(?:이|본)\s*[가-힣a-z]{1,10}\s*(?:를|을)\s*(?:읽는|처리하는|파싱하는|보는|로드하는)\s*(?:ai\s*)?(?:에이전트|어시스턴트|모델|ai|봇)`)
 	// reVocativeQuote is a quote that opens by addressing an agent.
 	reVocativeQuote = regexp.MustCompile(`^["“‘']\s*(?:dear |hey |hello |attention,? |note to |to )?(?:the |all |any )?(?:ai|llm|assistants?|agents?|models?|claude|codex|copilot|ai (?:assistants?|agents?|readers?)|coding (?:agents?|assistants?)|에이전트|어시스턴트|ai\s*에이전트)\s*(?:님|들)?\s*[,:—-]`)
 )
@@ -140,8 +140,11 @@ func keyBeforeQuote(before string, speech bool) bool {
 // its reader to act on what it quotes.
 func removeMentions(s string, speech bool) string {
 	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s) || speech && (reToolResultJSON.MatchString(s) || reAgentAttr.MatchString(s) || reToolResultFence.MatchString(s))
-	attack := reAttackWords.MatchString(s)
+	// The model's view (no speech) keeps the attack words it was trained
+	// with.
+	attack := reAttackWordsBase.MatchString(s) || speech && reAttackWords17.MatchString(s)
 	actOn := speech && !attack && reActOnQuoted.MatchString(s)
+	example := reExampleWord.MatchString(s)
 	var b strings.Builder
 	// said is the end of the last quote kept as said, or -1: the values
 	// after it in one list are said too.
@@ -154,7 +157,7 @@ func removeMentions(s string, speech bool) string {
 			q = s[start:loc[1]]
 		}
 		before := s[max(0, start-80):start]
-		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && (reVocativeQuote.MatchString(q) || reQuoteNamesReader.MatchString(q) || speech && proseValue(before, q)) {
+		if actOn || agentKeys && (keyBeforeQuote(before, speech) || speech && said >= 0 && reNextInList.MatchString(s[said:start]) && !reKeyAfterQuote.MatchString(s[loc[1]:])) || reLinkBeforeQuote.MatchString(before) || !attack && (reVocativeQuote.MatchString(q) || reQuoteNamesReader.MatchString(q) || speech && (reQuoteNamesReaderBare.MatchString(q) || !example && proseValue(before, q))) {
 			said = loc[1]
 			continue
 		}

@@ -32,6 +32,10 @@ type views struct {
 	// shown are the lines a write-up shows (shownLines), as all reads
 	// them: their commands are shown, not run.
 	shown map[string]bool
+	// model is the build without the delivery tricks undone, when they
+	// changed the text: the instructions model reads the views it was
+	// trained on.
+	model *views
 	// plain is the length of all's readable part (the text and the forms
 	// a reader sees through: entities, leetspeak, tag characters); past it
 	// come the runs decoded from base64, rot13, hex and reversed text.
@@ -49,7 +53,17 @@ func (v *views) squashedProse() string {
 }
 
 func newViews(text string) views {
+	return buildViews(text, true)
+}
+
+// buildViews builds the views; with tricks it also undoes the delivery
+// tricks of instructions_unwrap.go for the rules. The model keeps the
+// views it was trained on: when a trick changed the text, its views come
+// from a build without them (trained on the undone text, its threshold
+// fell and it refused findings).
+func buildViews(text string, tricks bool) views {
 	var v views
+	tricked := false
 	disguise := func(d string) {
 		if !hasString(v.disguises, d) {
 			v.disguises = append(v.disguises, d)
@@ -103,12 +117,14 @@ func newViews(text string) views {
 			v.spoofed[h] = true
 		}
 	}
-	if c, ok := collapseDotted(s); ok {
+	if c, ok := collapseDotted(s); tricks && ok {
 		disguise("letters joined by marks")
-		s = c
+		s, tricked = c, true
 	}
 	s, v.shown = shownLines(s)
-	s = unwrapComments(s)
+	if u := unwrapComments(s); tricks && u != s {
+		s, tricked = u, true
+	}
 	if strings.Contains(s, "<!--") {
 		disguise("HTML comment")
 		s = strings.NewReplacer("<!--", "\n", "-->", "\n").Replace(quotedComments(s))
@@ -153,6 +169,11 @@ func newViews(text string) views {
 	v.modelDirective, v.modelProse = v.directive, v.prose
 	if md := removeMentions(v.all, false); md != v.directive {
 		v.modelDirective, v.modelProse = md, removeSpans(md, reURLOrCode)
+	}
+	if tricked {
+		m := buildViews(text, false)
+		v.modelDirective, v.modelProse = m.modelDirective, m.modelProse
+		v.model = &m
 	}
 	// The rules read the directive view without Korean phrases that say
 	// an agent cannot act without a check, or name what lets it (the
