@@ -304,8 +304,10 @@ func TestRelevanceFloor(t *testing.T) {
 	if raceEnabled {
 		// The prompts are asked one at a time: nothing concurrent to check,
 		// and several times slower. make test runs it in its pass without
-		// the race detector; TestQuerySharesNothing keeps the same corpus
-		// under it.
+		// the race detector, as TestQuerySharesNothing on the same corpus;
+		// the contribute and query paths' goroutines (the near-duplicate
+		// probe, the candidate searches) run under it in every other
+		// knowledge test.
 		t.Skip("measured without the race detector")
 	}
 	api, _, entryOf := relevanceAPI(t, filepath.Join(relevanceDir, "corpus.jsonl"))

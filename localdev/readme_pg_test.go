@@ -48,10 +48,12 @@ func TestReadmePostgresMove(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	gobin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", gobin, "../cmd/pumasi").CombinedOutput(); err != nil {
-		t.Fatalf("build pumasi: %v\n%s", err, out)
+	// The CLI the package's tests share (installPumasi, in binDir): a go
+	// build here relinked the same program.
+	if _, err := buildPumasi(); err != nil {
+		t.Fatal(err)
 	}
+	gobin := binDir
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.ReplaceAll(block, readmePostgresURL, url))
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+fakeHome, "PUMASI_HOME=", "PUMASI_KNOWLEDGE=",

@@ -108,10 +108,12 @@ func TestReadmeAgentsAndKnowledge(t *testing.T) {
 	if !strings.Contains(agents, "pumasi wait r1") || strings.Index(agents, "pumasi wait r1") > strings.Index(agents, "cat ~/.pumasi") {
 		t.Fatalf("the agents block does not wait for the daemon before its cat:\n%s", agents)
 	}
-	gobin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", gobin, "../cmd/pumasi").CombinedOutput(); err != nil {
-		t.Fatalf("build pumasi: %v\n%s", err, out)
+	// The CLI the package's tests share (installPumasi, in binDir): a go
+	// build here relinked the same program.
+	if _, err := buildPumasi(); err != nil {
+		t.Fatal(err)
 	}
+	gobin := binDir
 
 	fakeHome := t.TempDir()
 	p := startLocaldevArgs(t, filepath.Join(fakeHome, ".pumasi"), []string{"--poll", "1s"})

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,13 +18,39 @@ import (
 	"pumasi/prompt"
 )
 
-// buildPumasiBinary compiles the real CLI into a temp folder.
+// binDir holds the CLI buildPumasiBinary compiled, removed by TestMain.
+var binDir string
+
+// TestMain removes the CLI the package's tests shared.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// pumasiBinary compiles the real CLI once per test binary: each go build
+// relinks it (2.6 CPU-s), and seven tests ran it, each the same program.
+var pumasiBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "pumasi-cli-")
+	if err != nil {
+		return "", err
+	}
+	binDir = dir
+	bin := filepath.Join(dir, "pumasi")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// buildPumasiBinary returns the real CLI, compiled once per test binary.
 func buildPumasiBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pumasi")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	bin, err := pumasiBinary()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
