@@ -41,8 +41,11 @@ inspector:
 
 ## test: vet, then every test (fuzz seed corpora included) with real peers under
 ## the race detector, which every package with concurrency runs through; then,
-## without it, the load test at full size, the quality measurements (they skip
-## themselves under -race: serial, and several times slower) and the pure-CPU gate.
+## without it, the load test at full size, the quality measurements and the
+## serial tests over the labelled corpora (they skip themselves under -race: one
+## request at a time, so nothing for it to check, and several times slower; the
+## goroutines of the paths they drive run under it in every concurrent test) and
+## the pure-CPU gate.
 ##
 ## RACE_FIRST: the longest packages start first, so that on 2 cores none of them
 ## begins last and stretches the wall time alone (go test starts packages in
@@ -86,7 +89,7 @@ test:
 	@# output of either is printed
 	@t=$$(mktemp -d); \
 		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
-		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
+		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
 		wait $$gate; gated=$$?; \
 		if [ $$quality -eq 0 ]; then grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)' $$t/quality.log; else cat $$t/quality.log; fi; \
 		if [ $$gated -eq 0 ]; then grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)' $$t/gate.log; else cat $$t/gate.log; fi; \

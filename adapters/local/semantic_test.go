@@ -109,6 +109,12 @@ func (s *semanticAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // threshold (0.94) rewordings merge and different findings do not, its
 // cosine alone deciding.
 func TestSemanticEmbedderMerges(t *testing.T) {
+	if raceEnabled {
+		// One contribution at a time through the engine: nothing concurrent
+		// to check, and several times slower. make test runs it in its pass
+		// without the race detector, as TestRetrievalQuality.
+		t.Skip("measured without the race detector")
+	}
 	for _, part := range allParts {
 		t.Run(part.name, func(t *testing.T) {
 			pairs := readJSONL[qPair](t, part, "pairs.jsonl")
