@@ -85,11 +85,13 @@ test:
 	@# without -race (for the gate, its figures on testdata/gate's tuning part;
 	@# TestGateLabelledCorpus enforces the floors of both parts; the held-out
 	@# figures print only with PUMASI_SHOW_HELDOUT=1, internal/heldout), and the
-	@# measurements that skip themselves under -race; on a failure the whole
+	@# measurements that skip themselves under -race (every one of them: a skipped
+	@# test that no -run list names checks nothing), and the stored-details tests
+	@# over every tuning text (under -race they read a sample); on a failure the whole
 	@# output of either is printed
 	@t=$$(mktemp -d); \
 		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
-		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
+		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges|TestRelevanceLeftOut|TestOwnLookAlikes|TestDetailsVersion|TestStoredDetailsMatchParse)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
 		wait $$gate; gated=$$?; \
 		if [ $$quality -eq 0 ]; then grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)' $$t/quality.log; else cat $$t/quality.log; fi; \
 		if [ $$gated -eq 0 ]; then grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)' $$t/gate.log; else cat $$t/gate.log; fi; \
