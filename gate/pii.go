@@ -255,9 +255,12 @@ func scanPII(text string) (map[string]bool, int) {
 		}
 		return false
 	}
-	var lower string
+	var lower, folded string
 	var runs [][]int
 	for _, r := range piiRules {
+		if !piiPrefilters[r.re].may(text, &folded) {
+			continue
+		}
 		if len(r.hints) > 0 {
 			if lower == "" {
 				lower = strings.ToLower(text)

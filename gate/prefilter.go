@@ -1,0 +1,172 @@
+package gate
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+)
+
+// A prefilter is the set of literals a regexp cannot match without: every
+// match holds at least one of them. Derived from the pattern's syntax tree,
+// it lets a caller skip a pattern that cannot match the text with a few
+// strings.Contains, instead of running it over the whole text. It never
+// changes a result: when it says no, the pattern has no match.
+
+// prefilterLit is one literal; fold ones are compared with the text
+// lower-cased (foldLower).
+type prefilterLit struct {
+	s    string
+	fold bool
+}
+
+// prefilter is nil when the pattern needs no literal (it may match
+// anything), else the literals one of which every match contains.
+type prefilter []prefilterLit
+
+// maxPrefilterLits bounds a prefilter: past it, testing the literals costs
+// about what the pattern does.
+const maxPrefilterLits = 48
+
+// newPrefilter derives re's prefilter; nil when none helps.
+func newPrefilter(re *regexp.Regexp) prefilter {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return literalsOf(t.Simplify())
+}
+
+// may reports whether re can match text; lower is foldLower(text), or ""
+// when not computed yet (it is computed on demand and stored).
+func (p prefilter) may(text string, lower *string) bool {
+	if p == nil {
+		return true
+	}
+	for _, l := range p {
+		if !l.fold {
+			if strings.Contains(text, l.s) {
+				return true
+			}
+			continue
+		}
+		if *lower == "" {
+			*lower = foldLower(text)
+		}
+		if strings.Contains(*lower, l.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldLower lower-cases text so that a case-folded ASCII literal is found
+// wherever the pattern matches: strings.ToLower (which also lowers the
+// Kelvin sign to k), and the long s (ſ), which folds to s but lower-cases
+// to itself, written s.
+func foldLower(text string) string {
+	l := strings.ToLower(text)
+	if strings.Contains(l, "ſ") {
+		l = strings.ReplaceAll(l, "ſ", "s")
+	}
+	if l == "" {
+		return " "
+	}
+	return l
+}
+
+// literalsOf returns the literals one of which every match of t contains,
+// nil when there are none.
+func literalsOf(t *syntax.Regexp) prefilter {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return literalOf(t.Rune, t.Flags&syntax.FoldCase != 0)
+	case syntax.OpCharClass:
+		// A class of one rune, or of one letter in both cases.
+		if len(t.Rune) == 2 && t.Rune[0] == t.Rune[1] {
+			return literalOf(t.Rune[:1], false)
+		}
+		if len(t.Rune) == 4 && t.Rune[0] == t.Rune[1] && t.Rune[2] == t.Rune[3] && t.Rune[0] < 0x80 && t.Rune[2] < 0x80 &&
+			unicode.SimpleFold(t.Rune[0]) == t.Rune[2] && unicode.SimpleFold(t.Rune[2]) == t.Rune[0] {
+			return literalOf(t.Rune[:1], true)
+		}
+		return nil
+	case syntax.OpCapture:
+		return literalsOf(t.Sub[0])
+	case syntax.OpPlus:
+		return literalsOf(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return literalsOf(t.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		var best prefilter
+		for _, s := range t.Sub {
+			if p := literalsOf(s); p != nil && (best == nil || p.better(best)) {
+				best = p
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out prefilter
+		for _, s := range t.Sub {
+			p := literalsOf(s)
+			if p == nil || len(out)+len(p) > maxPrefilterLits {
+				return nil
+			}
+			out = append(out, p...)
+		}
+		return out
+	}
+	return nil
+}
+
+// literalOf is the prefilter of one literal. A case-folded literal counts
+// only when foldLower finds every match of it: ASCII, whose letters fold to
+// themselves in both cases (with the Kelvin sign and the long s that
+// foldLower maps), or runes without case.
+func literalOf(runes []rune, fold bool) prefilter {
+	if !fold {
+		return prefilter{{s: string(runes)}}
+	}
+	for _, r := range runes {
+		if r >= 0x80 && unicode.SimpleFold(r) != r {
+			return nil
+		}
+	}
+	return prefilter{{s: strings.ToLower(string(runes)), fold: true}}
+}
+
+// better reports whether p filters more than q: its shortest literal is
+// longer, or as long with fewer literals.
+func (p prefilter) better(q prefilter) bool {
+	if a, b := p.shortest(), q.shortest(); a != b {
+		return a > b
+	}
+	return len(p) < len(q)
+}
+
+func (p prefilter) shortest() int {
+	n := -1
+	for _, l := range p {
+		if n < 0 || len(l.s) < n {
+			n = len(l.s)
+		}
+	}
+	return n
+}
+
+// piiPrefilters are the prefilters of piiRules' patterns. They are built
+// in init, after the var initialisers and the inits of the pii files (a
+// package's files initialise in file-name order), which insert rules; a
+// pattern missing here runs unfiltered (TestPIIPrefiltersCoverRules keeps
+// it from happening unnoticed).
+var piiPrefilters map[*regexp.Regexp]prefilter
+
+func init() {
+	piiPrefilters = make(map[*regexp.Regexp]prefilter, len(piiRules))
+	for _, r := range piiRules {
+		piiPrefilters[r.re] = newPrefilter(r.re)
+	}
+}
