@@ -45,20 +45,22 @@ const reasonedMargin = 0.15
 // acceptable reports whether a finding whose score is below the floor
 // passes on that evidence, and names the evidence it counted. A platitude
 // never does; nor does advice whose score rests on names alone (vagueNamed).
-func acceptable(title, content string, score float64, found []string, n NarrativeResult) (bool, []string) {
+// documented says whether the text holds a documented example value
+// (scanPII's count, which Check has from the PII stage).
+func acceptable(title, content string, score float64, found []string, n NarrativeResult, documented bool) (bool, []string) {
 	if score >= SpecificityFloor {
 		if vagueNamed(title+"\n"+content, found) {
 			return false, []string{signalVagueNamed}
 		}
 		return true, nil
 	}
-	adj, names := evidenceScore(title, content, score, found, n)
+	adj, names := evidenceScore(title, content, score, found, n, documented)
 	return adj >= SpecificityFloor-0.005, names
 }
 
 // evidenceScore is the score with the evidence added, for the accept rule
 // only.
-func evidenceScore(title, content string, score float64, found []string, n NarrativeResult) (float64, []string) {
+func evidenceScore(title, content string, score float64, found []string, n NarrativeResult, documented bool) (float64, []string) {
 	if hasString(found, signalPlatitude) || hasString(found, signalTooShort) || hasString(found, signalNoDetail) {
 		return score, nil
 	}
@@ -110,7 +112,7 @@ func evidenceScore(title, content string, score float64, found []string, n Narra
 	// A documented example value (a vendor's test card, a number from a
 	// range reserved for fiction, an example domain) is a detail a reader
 	// can look up: the finding is about that value.
-	if documentedValue(text) {
+	if documented {
 		extra += documentedMargin / scoreScale
 		names = append(names, signalDocumented)
 	}

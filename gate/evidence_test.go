@@ -148,7 +148,7 @@ func TestEvidenceReasonedFewHedges(t *testing.T) {
 		want    bool
 	}{{plain, true}, {hedged, false}} {
 		score, found := Specificity(title, c.content)
-		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content))
+		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content), documentedValue(title+"\n"+c.content))
 		if got := hasString(names, signalReasoned); got != c.want {
 			t.Errorf("reasoned evidence for %q = %v, want %v (names %v)", c.content[:40], got, c.want, names)
 		}
@@ -167,7 +167,7 @@ func TestEvidenceDocumentedValue(t *testing.T) {
 		want    bool
 	}{{with, true}, {without, false}} {
 		score, found := Specificity(title, c.content)
-		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content))
+		_, names := evidenceScore(title, c.content, score, found, Narrative(title, c.content), documentedValue(title+"\n"+c.content))
 		if got := hasString(names, signalDocumented); got != c.want {
 			t.Errorf("documented evidence for %q = %v, want %v (names %v)", c.content, got, c.want, names)
 		}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -94,7 +95,9 @@ func Check(title, content string) Result {
 		return r
 	}
 	text := title + "\n" + content
-	if kinds := DetectPII(text); len(kinds) > 0 {
+	// One PII scan serves the PII stage and the documented-value evidence.
+	pii, documented := scanPII(text)
+	if kinds := sortedKeys(pii); len(kinds) > 0 {
 		sig := make([]Signal, len(kinds))
 		for i, k := range kinds {
 			sig[i] = Signal{SignalMatched, k}
@@ -121,7 +124,7 @@ func Check(title, content string) Result {
 		}
 		sig = append(sig, Signal{field, f})
 	}
-	ok, evidence := acceptable(title, content, score, found, n)
+	ok, evidence := acceptable(title, content, score, found, n, documented > 0)
 	for _, e := range evidence {
 		sig = append(sig, Signal{SignalMatched, e})
 	}
@@ -197,4 +200,17 @@ func hasString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// sortedKeys returns the keys of set, sorted; nil when it is empty.
+func sortedKeys(set map[string]bool) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
