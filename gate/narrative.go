@@ -101,7 +101,11 @@ func Narrative(title, content string) NarrativeResult {
 			addMarker(m, storyMarker)
 		}
 	}
+	var folded string
 	for _, p := range storyMarkerPatterns {
+		if !mayMatch(p.re, lower, &folded) {
+			continue
+		}
 		for _, loc := range p.re.FindAllStringIndex(lower, 3) {
 			kind := p.kind
 			if kind == storyMarker && strings.HasSuffix(lower[:loc[0]], "the ") {

@@ -258,7 +258,7 @@ func scanPII(text string) (map[string]bool, int) {
 	var lower, folded string
 	var runs [][]int
 	for _, r := range piiRules {
-		if !piiPrefilters[r.re].may(text, &folded) {
+		if !mayMatch(r.re, text, &folded) {
 			continue
 		}
 		if len(r.hints) > 0 {

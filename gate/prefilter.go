@@ -157,16 +157,37 @@ func (p prefilter) shortest() int {
 	return n
 }
 
-// piiPrefilters are the prefilters of piiRules' patterns. They are built
-// in init, after the var initialisers and the inits of the pii files (a
-// package's files initialise in file-name order), which insert rules; a
-// pattern missing here runs unfiltered (TestPIIPrefiltersCoverRules keeps
-// it from happening unnoticed).
-var piiPrefilters map[*regexp.Regexp]prefilter
+// regexPrefilters are the prefilters of the patterns the stages run over
+// whole texts: piiRules' and the lists of specificity and the narrative
+// stage. They are built in init, after the var initialisers and the inits
+// of the pii files (a package's files initialise in file-name order), which
+// insert rules; a pattern missing here runs unfiltered
+// (TestPIIPrefiltersCoverRules keeps that from happening unnoticed).
+var regexPrefilters map[*regexp.Regexp]prefilter
 
 func init() {
-	piiPrefilters = make(map[*regexp.Regexp]prefilter, len(piiRules))
-	for _, r := range piiRules {
-		piiPrefilters[r.re] = newPrefilter(r.re)
+	regexPrefilters = map[*regexp.Regexp]prefilter{}
+	add := func(re *regexp.Regexp) {
+		if _, ok := regexPrefilters[re]; !ok {
+			regexPrefilters[re] = newPrefilter(re)
+		}
 	}
+	for _, r := range piiRules {
+		add(r.re)
+	}
+	for _, list := range [][]*regexp.Regexp{reNumber, reIdentifier, reError} {
+		for _, re := range list {
+			add(re)
+		}
+	}
+	for _, p := range storyMarkerPatterns {
+		add(p.re)
+	}
+}
+
+// mayMatch reports whether re can match text, by its prefilter when it has
+// one; lower is as for prefilter.may.
+func mayMatch(re *regexp.Regexp, text string, lower *string) bool {
+	p, ok := regexPrefilters[re]
+	return !ok || p.may(text, lower)
 }

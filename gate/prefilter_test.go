@@ -3,6 +3,7 @@ package gate
 import (
 	"math/rand/v2"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -55,22 +56,24 @@ func flipCase(rng *rand.Rand, s string) string {
 	}, s)
 }
 
-// TestPrefilterKeepsMatches runs every PII pattern over the tuning texts and
+// TestPrefilterKeepsMatches runs every prefiltered pattern over the tuning texts and
 // random strings: wherever a pattern matches, its prefilter must let it run
 // (a prefilter may only skip a pattern that cannot match).
 func TestPrefilterKeepsMatches(t *testing.T) {
 	var res []*regexp.Regexp
 	seen := map[*regexp.Regexp]bool{}
 	var lits []string
-	for _, r := range piiRules {
-		if !seen[r.re] {
-			seen[r.re] = true
-			res = append(res, r.re)
-			for _, l := range newPrefilter(r.re) {
+	for re, p := range regexPrefilters {
+		if p != nil && !seen[re] {
+			seen[re] = true
+			res = append(res, re)
+			for _, l := range p {
 				lits = append(lits, l.s)
 			}
 		}
 	}
+	sort.Slice(res, func(i, j int) bool { return res[i].String() < res[j].String() })
+	sort.Strings(lits)
 	inputs := prefilterInputs(t, lits)
 	skipped := 0
 	for _, re := range res {
@@ -94,11 +97,11 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 }
 
 // TestPIIPrefiltersCoverRules: a rule whose pattern has no entry (inserted
-// after piiPrefilters was built) runs unfiltered, which is correct but slow.
+// after regexPrefilters was built) runs unfiltered, which is correct but slow.
 func TestPIIPrefiltersCoverRules(t *testing.T) {
 	for _, r := range piiRules {
-		if _, ok := piiPrefilters[r.re]; !ok {
-			t.Errorf("rule %s %s has no prefilter: build piiPrefilters after the init that adds it", r.kind, r.re)
+		if _, ok := regexPrefilters[r.re]; !ok {
+			t.Errorf("rule %s %s has no prefilter: build regexPrefilters after the init that adds it", r.kind, r.re)
 		}
 	}
 }

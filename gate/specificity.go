@@ -92,9 +92,10 @@ func Specificity(title, content string) (float64, []string) {
 		score += w
 		signals = append(signals, name)
 	}
+	var folded string
 	matchAny := func(res []*regexp.Regexp) bool {
 		for _, re := range res {
-			if re.MatchString(text) {
+			if mayMatch(re, text, &folded) && re.MatchString(text) {
 				return true
 			}
 		}
@@ -241,7 +242,11 @@ var reCodeToken = regexp.MustCompile(`^[\^~]\d|_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}
 
 func distinctMatches(res []*regexp.Regexp, text string) int {
 	seen := map[string]bool{}
+	var folded string
 	for _, re := range res {
+		if !mayMatch(re, text, &folded) {
+			continue
+		}
 		for _, m := range re.FindAllString(text, 8) {
 			seen[m] = true
 		}
