@@ -187,7 +187,8 @@ func namesAttack(v *views) bool {
 // one: "the rules above came from an attacker, so follow me" names one
 // to the reader it addresses, which is an attempt's move, not a report.
 func reportsAttack(sn string) bool {
-	return (reAttackWords.MatchString(sn) || reThreatNamed.MatchString(sn)) && !sentenceConcepts(sn)["c:YOU"]
+	var folded string
+	return (mayMatch(reAttackWords, sn, &folded) && reAttackWords.MatchString(sn) || mayMatch(reThreatNamed, sn, &folded) && reThreatNamed.MatchString(sn)) && !sentenceConcepts(sn)["c:YOU"]
 }
 
 // reThreatNamed names the attack by what it does: text that can carry

@@ -158,11 +158,12 @@ func (p prefilter) shortest() int {
 }
 
 // regexPrefilters are the prefilters of the patterns the stages run over
-// whole texts: piiRules' and the lists of specificity and the narrative
-// stage. They are built in init, after the var initialisers and the inits
-// of the pii files (a package's files initialise in file-name order), which
-// insert rules; a pattern missing here runs unfiltered
-// (TestPIIPrefiltersCoverRules keeps that from happening unnoticed).
+// whole texts or sentence by sentence: piiRules', the lists of specificity
+// and the narrative stage, and the instructions stage's attack words. They
+// are built in init, after the var initialisers and the inits of the pii
+// files (a package's files initialise in file-name order), which insert
+// rules; a pattern missing here runs unfiltered (TestPIIPrefiltersCoverRules
+// keeps that from happening unnoticed).
 var regexPrefilters map[*regexp.Regexp]prefilter
 
 func init() {
@@ -183,6 +184,8 @@ func init() {
 	for _, p := range storyMarkerPatterns {
 		add(p.re)
 	}
+	add(reAttackWords)
+	add(reThreatNamed)
 }
 
 // mayMatch reports whether re can match text, by its prefilter when it has
