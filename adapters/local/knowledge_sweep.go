@@ -119,37 +119,17 @@ var _ knowledge.Reanalyser = (*Knowledge)(nil)
 // StaleAnalyses lists entries whose stored analysis is missing or does not
 // begin with current, by id.
 func (k *Knowledge) StaleAnalyses(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
-	got := map[string]knowledge.StoredEntry{}
-	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries
-		WHERE id > ? AND (analysis IS NULL OR substr(analysis, 1, ?) != ?) ORDER BY id LIMIT ?`,
-		after, len(current), current, limit); err != nil {
+	es, err := k.staleIn(ctx, "analysis", current, after, limit)
+	if err != nil {
 		return nil, wrapInternal("list entries to analyse again", err)
 	}
-	out := make([]knowledge.StoredEntry, 0, len(got))
-	for _, e := range got {
-		out = append(out, e)
-	}
-	slices.SortFunc(out, func(a, b knowledge.StoredEntry) int { return strings.Compare(a.ID, b.ID) })
-	return out, nil
+	return es, nil
 }
 
 // SetAnalysis stores an entry's analysis. Unsynced, as SetVector: one a
 // power loss undoes is made again by the next run.
 func (k *Knowledge) SetAnalysis(ctx context.Context, id string, analysis []byte) error {
-	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET analysis = ? WHERE id = ?`, analysis, id)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err != nil {
-				return err
-			}
-			return pumasi.Errorf(pumasi.ENotFound, "no knowledge entry %q", id)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := k.setIn(ctx, "analysis", id, analysis); err != nil {
 		return wrapInternal("set analysis", err)
 	}
 	return nil
@@ -160,11 +140,31 @@ var _ knowledge.Redetailer = (*Knowledge)(nil)
 // StaleDetails lists entries whose stored details are missing or do not
 // begin with current, by id.
 func (k *Knowledge) StaleDetails(ctx context.Context, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
+	es, err := k.staleIn(ctx, "details", current, after, limit)
+	if err != nil {
+		return nil, wrapInternal("list entries to parse again", err)
+	}
+	return es, nil
+}
+
+// SetDetails stores an entry's details. Unsynced, as SetAnalysis: one a
+// power loss undoes is made again by the next run.
+func (k *Knowledge) SetDetails(ctx context.Context, id string, details []byte) error {
+	if err := k.setIn(ctx, "details", id, details); err != nil {
+		return wrapInternal("set details", err)
+	}
+	return nil
+}
+
+// staleIn lists, by id, the entries after after whose versioned column col
+// (analysis or details, a constant of this file) is missing or does not
+// begin with current.
+func (k *Knowledge) staleIn(ctx context.Context, col string, current []byte, after string, limit int) ([]knowledge.StoredEntry, error) {
 	got := map[string]knowledge.StoredEntry{}
 	if err := k.scanEntries(ctx, got, `SELECT `+storedCols+` FROM knowledge_entries
-		WHERE id > ? AND (details IS NULL OR substr(details, 1, ?) != ?) ORDER BY id LIMIT ?`,
+		WHERE id > ? AND (`+col+` IS NULL OR substr(`+col+`, 1, ?) != ?) ORDER BY id LIMIT ?`,
 		after, len(current), current, limit); err != nil {
-		return nil, wrapInternal("list entries to parse again", err)
+		return nil, err
 	}
 	out := make([]knowledge.StoredEntry, 0, len(got))
 	for _, e := range got {
@@ -174,11 +174,11 @@ func (k *Knowledge) StaleDetails(ctx context.Context, current []byte, after stri
 	return out, nil
 }
 
-// SetDetails stores an entry's details. Unsynced, as SetAnalysis: one a
-// power loss undoes is made again by the next run.
-func (k *Knowledge) SetDetails(ctx context.Context, id string, details []byte) error {
-	err := k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET details = ? WHERE id = ?`, details, id)
+// setIn stores value in entry id's column col (analysis or details),
+// unsynced; ENotFound when there is no such entry.
+func (k *Knowledge) setIn(ctx context.Context, col, id string, value []byte) error {
+	return k.s.writeTxNoSync(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE knowledge_entries SET `+col+` = ? WHERE id = ?`, value, id)
 		if err != nil {
 			return err
 		}
@@ -190,8 +190,4 @@ func (k *Knowledge) SetDetails(ctx context.Context, id string, details []byte) e
 		}
 		return nil
 	})
-	if err != nil {
-		return wrapInternal("set details", err)
-	}
-	return nil
 }
