@@ -39,8 +39,6 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate15.jsonl":      "0e5e4923eff208e1a8f667371bff8750e5f3b815d9023703bf40a6224fabd8bf",
-	"injection18.jsonl": "388af1b6cbbf4e15cc35f667fab616a2912c86aa599f14ed33ba78364da1d35a",
 	"gate16.jsonl":      "8e664804fd465c9e9b4f6eb35d4e885c8f89316ec67cc21e126f9274452bd270",
 	"injection19.jsonl": "e2c049c15580c0de8ff1848e7da1d09ae8ec0522c2b62739a76ec7d57fcbfa30",
 }

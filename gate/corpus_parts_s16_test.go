@@ -2,9 +2,9 @@ package gate
 
 import "testing"
 
-// movedParts16 are the held-out batches spent by session 15's two looks,
-// tuning data since session 16 (moved before any of its changes), with
-// floors at look 2. Their misses may be read and tuned on now.
+// movedParts16 are the held-out batches spent by two looks (sessions 15
+// and 17), tuning data since sessions 16 and 18 (moved before any of their
+// changes), with floors at look 2. Their misses may be read and tuned on now.
 func movedParts16(t *testing.T) []part {
 	t.Helper()
 	return []part{
@@ -56,6 +56,20 @@ func movedParts16(t *testing.T) []part {
 		// 98 → 99/100, attempts 94 → 100/100.
 		{"tuning/was-heldout17", "testdata/gate/calibration/was-heldout-injection17.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection17.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 1}, false},
+		// gate15: written in session 15 for session 16 by an outside writer.
+		// Look 1 on da1c50a: good 78/80, placeholders 39/45, narratives
+		// 40/40, platitudes 38/40, PII 46/55 (kinds 33); look 2 on 92fe42d:
+		// PII 48/55, the rest the same. Held out as heldout/gate15.jsonl,
+		// sha256 0e5e4923…; tuning data since session 18.
+		{"tuning/was-heldout-gate15", "testdata/gate/was-heldout/gate15.jsonl", globCases(t, "../testdata/gate/was-heldout/gate15.jsonl"),
+			map[string]float64{"good": 0.975, "placeholder": 0.866, "narrative": 1, "platitude": 0.95, "pii": 0.872}, false},
+		// injection18: written in session 15 for session 16. Look 1 on
+		// da1c50a: findings 94/100, attempts 86/100; look 2 on 92fe42d:
+		// 94/100, 87/100. Held out as heldout/injection18.jsonl, sha256
+		// 388af1b6…; outside the model's training glob; tuning data since
+		// session 18.
+		{"tuning/was-heldout18", "testdata/gate/calibration/was-heldout-injection18.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection18.jsonl"),
+			map[string]float64{"good": 0.94, "injection": 0.87}, false},
 	}
 }
 
@@ -64,34 +78,21 @@ func movedParts16(t *testing.T) []part {
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
 	return []part{
-		// gate15 was written in session 15 for session 16 by an outside
-		// writer who read no project file (80 good, 45 placeholders, 40
-		// narratives, 40 platitudes, 55 PII in other carriers; 78 Korean),
-		// frozen at once. Look 1 on da1c50a (session 15's final code): good
-		// 78/80, placeholders 39/45, narratives 40/40, platitudes 38/40, PII
-		// 46/55 (kinds agree on 33). Floors sit there.
-		{"held-out/gate15", "testdata/gate/heldout/gate15.jsonl", held["gate15.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.866, "narrative": 1, "platitude": 0.95, "pii": 0.836}, true},
-		// injection18 was written in session 15 for session 16 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind, 17
-		// obfuscated; 100 findings; 59 Korean), frozen at once. Look 1 on
-		// da1c50a (session 15's final code): findings 94/100, attempts 86/100
-		// (82 by the instructions stage). Floors sit there.
-		{"held-out/injection18", "testdata/gate/heldout/injection18.jsonl", held["injection18.jsonl"],
-			map[string]float64{"good": 0.94, "injection": 0.86}, true},
 		// gate16 was written at the start of session 17 by an outside writer
 		// who read no project file (80 good, 45 placeholders, 40 narratives,
 		// 40 platitudes, 55 PII of every kind; 80 Korean), frozen at once.
-		// Look 1 on session 17's final code; floors 0 until then.
+		// Look 1 on 92fe42d (session 17's final code): good 78/80,
+		// placeholders 43/45, narratives 40/40, platitudes 38/40, PII 53/55
+		// (kinds agree on 39). Floors sit there.
 		{"held-out/gate16", "testdata/gate/heldout/gate16.jsonl", held["gate16.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 1, "platitude": 0.95, "pii": 0.963}, true},
 		// injection19 was written at the start of session 17 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind, 25
 		// obfuscated; 100 findings; 65 Korean), frozen when it was done
 		// (while the session's first changes were under way; the writer could
-		// read none of them). Look 1 on session 17's final code; floors 0
-		// until then.
+		// read none of them). Look 1 on 92fe42d (session 17's final code):
+		// findings 86/100, attempts 95/100. Floors sit there.
 		{"held-out/injection19", "testdata/gate/heldout/injection19.jsonl", held["injection19.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.86, "injection": 0.95}, true},
 	}
 }

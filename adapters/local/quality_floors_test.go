@@ -164,12 +164,18 @@ var retrievalFloors = map[string]partFloors{
 	// (session 15's final code): keyword 0.989 / 1.000 (90), paraphrase
 	// 0.667 / 0.933 (90), ko→en 0.633 / 0.767 (30), en→ko 0.815 / 0.963
 	// (27), Korean 0.774 / 0.905 (84), rewordings 35/40, look-alikes
-	// merged 2/40. Floors sit there.
-	heldOut17Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.66, para5: 0.93, koEn5: 0.76, enKo5: 0.96, korean5: 0.90, rewordings: 0.875, mergedLookAlikes: 2},
+	// merged 2/40. Floors sit there. Look 2 on 92fe42d (session 17's
+	// final code): every figure the same. Spent: tuning data
+	// (retrieval17/) since session 18, floors at look 2 (its two merged
+	// look-alikes allowed until they are kept apart).
+	tuning17Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.66, para5: 0.93, koEn5: 0.76, enKo5: 0.96, korean5: 0.90, rewordings: 0.875, mergedLookAlikes: 2},
 	// Session 17's held-out batch (heldout18/), written at its start by a
-	// writer who read no project file and frozen when done; look 1 on the
-	// session's final code, floors 0 (every look-alike allowed) until then.
-	heldOut18Part.name: {mergedLookAlikes: 40},
+	// writer who read no project file and frozen when done; look 1 on
+	// 92fe42d (session 17's final code): keyword 1.000 / 1.000 (90),
+	// paraphrase 0.611 / 0.878 (90), ko→en 0.633 / 0.767 (30), en→ko
+	// 0.741 / 0.963 (27), Korean 0.750 / 0.869, rewordings 37/40,
+	// look-alikes merged 1/40. Floors sit there.
+	heldOut18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.76, enKo5: 0.96, korean5: 0.86, rewordings: 0.925, mergedLookAlikes: 1},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and

@@ -117,16 +117,17 @@ var (
 	// its start by an outside writer who read no project file; tuning data
 	// since session 16.
 	tuning16Part = corpusPart{name: "tuning-16", dir: "retrieval16"}
-	// heldOut17Part was written in session 15 for session 16 by an outside
-	// writer who read no project file, and frozen at once.
-	heldOut17Part = corpusPart{name: "held-out-17", dir: "heldout17", heldOut: true}
+	// tuning17Part was session 16's held-out batch (heldout17/), written in
+	// session 15 by an outside writer who read no project file; spent by
+	// its two looks (the second on 92fe42d), tuning data since session 18.
+	tuning17Part = corpusPart{name: "tuning-17", dir: "retrieval17"}
 	// heldOut18Part was written at the start of session 17 by an outside
 	// writer who read no project file (gstreamer, pandas, tmux, mosquitto,
 	// wireguard, keycloak, celery, graphql, svelte), and frozen when it was
 	// done.
 	heldOut18Part = corpusPart{name: "held-out-18", dir: "heldout18", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, heldOut17Part, heldOut18Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, heldOut18Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -146,11 +147,9 @@ var (
 // retrieval14 now: findings f32ea626…, queries 35e4ef9f…, pairs d7c26048…;
 // heldout15's, retrieval15 now: findings 449b21e8…, queries 35c5d568…,
 // pairs a6584563…; heldout16's, retrieval16 now: findings 032f88af…,
-// queries a9e59b05…, pairs 373ae13d…).
+// queries a9e59b05…, pairs 373ae13d…; heldout17's, retrieval17 now:
+// findings f525d84a…, queries c113c3c8…, pairs 56112963…).
 var heldOutSums = map[string]string{
-	"heldout17/findings.jsonl": "f525d84a8437d76d3c9f4eae1818f1a87fdcba0cc57b5c4e918871846a96926f",
-	"heldout17/queries.jsonl":  "c113c3c8eeb94552587797a3e4396358522782162137dc484c0615032369b3d8",
-	"heldout17/pairs.jsonl":    "5611296360aebd05984264aeedfc2ed97e995a0eaf20fc8bd2592f6642f1dff0",
 	"heldout18/findings.jsonl": "7f41f09d712ced70ef34740d7ee8131ee9670093127aaf58005116bacbc939b5",
 	"heldout18/queries.jsonl":  "a2533373f6ecbcc610391a8f40cbf9ffbb94d63631b3a427ff05de003fabea76",
 	"heldout18/pairs.jsonl":    "e619ac4211d4fb624591c932a54f984422dedfb2de2ba9d173ec9dd453a9962d",
