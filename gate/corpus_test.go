@@ -179,7 +179,10 @@ func (f figures) rate(k string) float64 {
 
 // log prints the figures of one part: per label, then per class, each
 // with where the cases went.
-func (f figures) log(t *testing.T, part string) {
+// log prints a part's figures by label and, for a tuning part, by class
+// (a held-out batch's class lines would point at its misses, so a look at
+// one prints its labels only).
+func (f figures) log(t *testing.T, part string, classes bool) {
 	t.Helper()
 	labels := []string{"good", "placeholder", "narrative", "platitude", "pii", "injection"}
 	verb := map[string]string{"good": "accepted", "placeholder": "accepted", "narrative": "rejected", "platitude": "rejected", "pii": "rejected by pii", "injection": "rejected"}
@@ -195,7 +198,7 @@ func (f figures) log(t *testing.T, part string) {
 	}
 	var keys []string
 	for k := range f.n {
-		if strings.Contains(k, "/") {
+		if classes && strings.Contains(k, "/") {
 			keys = append(keys, k)
 		}
 	}
@@ -291,7 +294,7 @@ func TestGateLabelledCorpus(t *testing.T) {
 		if p.heldout && !heldout.Show() {
 			t.Log(heldout.Hidden(p.name))
 		} else {
-			f.log(t, fmt.Sprintf("%-18s", p.name))
+			f.log(t, fmt.Sprintf("%-18s", p.name), !p.heldout)
 		}
 		for w, floor := range p.floors {
 			if f.n[w] > 0 && f.rate(w) < floor {
