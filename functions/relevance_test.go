@@ -276,6 +276,12 @@ var relevanceParts = []struct {
 	// an entry's tool or error word with another problem, 70 Korean),
 	// frozen at once; look 1 on 92fe42d (session 17's final code).
 	{"held-out-19", "heldout19.jsonl", true, "92f27ee1c8b714d009cbc8fcc1d345eddf17c7c5339b94b9fe458e52a2e9c4a1"},
+	// Written at the start of session 18 by a writer who read only the
+	// corpus (100 related over 99 entries, 110 unrelated of which 55 share
+	// an entry's tool, error family or config file, 70 Korean), frozen when
+	// it was done, before any of the session's relevance changes landed;
+	// look 1 on session 18's final code, floors 0 until then.
+	{"held-out-20", "heldout20.jsonl", true, "b6e138e84349d797dba90ad51002ca99a950c96f654080e8f0091af016c04144"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -381,6 +387,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// Frozen at the start of session 17; look 1 on 92fe42d: 108/110,
 		// 91/100. Floors sit there.
 		"held-out-19": {0.981, 0.91},
+		// Frozen at the start of session 18; look 1 on its final code.
+		"held-out-20": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
