@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/aws/aws-lambda-go/events"
 
 	"pumasi"
 	"pumasi/adapters/embed"
@@ -24,11 +27,12 @@ func init() {
 	register(scenario{name: "lambda-knowledge-postgres", run: benchLambdaKnowledge, long: true})
 }
 
-// benchLambdaKnowledge measures the knowledge-query Lambda function under
-// the Runtime Interface Emulator over Postgres at 100,000 entries (2,000
-// with -quick), its 2-connection pool per warm container as deployed, beside
-// the same queries over HTTP to the API in this process with the default
-// pool (localdev's wiring), in one run on one database (#29.4).
+// benchLambdaKnowledge measures the knowledge-query and knowledge-contribute
+// Lambda functions under the Runtime Interface Emulator over Postgres at
+// 100,000 entries (2,000 with -quick), their 2-connection pool per warm
+// container as deployed, beside the same requests over HTTP to the API in
+// this process with the default pool (localdev's wiring), in one run on one
+// database (#29.4).
 func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 	n, queries := 100000, 100
 	if cfg.quick {
@@ -42,7 +46,7 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	bins, err := rie.Build(ctx, root, filepath.Join(cfg.tmp, "bin"), runtime.GOARCH, "knowledge-query")
+	bins, err := rie.Build(ctx, root, filepath.Join(cfg.tmp, "bin"), runtime.GOARCH, "knowledge-query", "knowledge-contribute")
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +68,8 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 	}
 	defer pool.Close()
 	emb := embed.NewHashed(0)
-	if _, _, _, _, err := seedPostgres(ctx, dbURL, n, emb, "1GB", reused); err != nil {
+	_, ids, _, _, err := seedPostgres(ctx, dbURL, n, emb, "1GB", reused)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.seedOnly {
@@ -165,6 +170,94 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 		{Metric: "lambda knowledge-query warm p50 under the RIE, Postgres (pool 2) @" + k, Value: percentile(lam, 50), Unit: "ms",
 			Baseline: "localdev's API over HTTP, pool 16, p50", Base: percentile(dev, 50)},
 		{Metric: "lambda knowledge-query warm p99 under the RIE, Postgres (pool 2) @" + k, Value: percentile(lam, 99), Unit: "ms",
+			Baseline: "localdev's API over HTTP, pool 16, p99", Base: percentile(dev, 99)},
+	}
+	progress(rows...)
+	// Entries earlier runs on a kept database contributed: this run's
+	// findings start past them, so each is new (an exact duplicate would
+	// take the cheaper merge path).
+	r, err := lambdaContributeAB(ctx, rieBin, bins["knowledge-contribute"], env, tok, client, base, queries, 5_000_000+len(ids)-n, k)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, r...), nil
+}
+
+// lambdaContributeAB posts total new findings (seeds from seed on) to the
+// knowledge-contribute function under the emulator and as many to the API
+// at base, alternating request by request, and rows their p50 and p99.
+func lambdaContributeAB(ctx context.Context, rieBin, bootstrap string, env []string, tok string, client *http.Client, base string, total, seed int, k string) ([]row, error) {
+	em, err := rie.Start(ctx, rieBin, bootstrap, env)
+	if err != nil {
+		return nil, err
+	}
+	defer em.Stop()
+	// Each finding from its own agent: the function keeps the per-handle
+	// write limit (60 a burst), which the API here has off.
+	invoke := func(i int) (time.Duration, error) {
+		title, content := benchFinding(seed + i)
+		body, _ := json.Marshal(map[string]any{"title": title, "content": content, "hive": "academy", "tags": []string{}})
+		ev, err := json.Marshal(events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: "POST /knowledge/contribute", RawPath: "/knowledge/contribute",
+			Headers: map[string]string{"authorization": "Bearer " + tok, "content-type": "application/json", "x-hive-agent": fmt.Sprintf("bench-agent-%d", i)},
+			RequestContext: events.APIGatewayV2HTTPRequestContext{RouteKey: "POST /knowledge/contribute", Stage: "$default",
+				HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: "POST", Path: "/knowledge/contribute", SourceIP: "127.0.0.1"}},
+			Body: string(body)})
+		if err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		out, err := em.Invoke(ctx, ev)
+		d := time.Since(start)
+		if err == nil {
+			err = lambdaOK("knowledge-contribute", out)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("knowledge-contribute: %w\n%s", err, em.Output())
+		}
+		return d, nil
+	}
+	post := func(i int) (time.Duration, error) {
+		_, lat, err := benchContributeClients(ctx, client, base, 1, 1, seed+i)
+		if err != nil {
+			return 0, err
+		}
+		return lat[0], nil
+	}
+	// Warm the container (its pool, the driver's statements) with findings
+	// of their own, then alternate which goes first.
+	for i := 0; i < 3; i++ {
+		if _, err := invoke(2*total + 2*i); err != nil {
+			return nil, err
+		}
+		if _, err := post(2*total + 2*i + 1); err != nil {
+			return nil, err
+		}
+	}
+	var lam, dev []time.Duration
+	for i := 0; i < total; i++ {
+		first, second := invoke, post
+		if i%2 == 1 {
+			first, second = post, invoke
+		}
+		a, err := first(2 * i)
+		if err != nil {
+			return nil, err
+		}
+		b, err := second(2*i + 1)
+		if err != nil {
+			return nil, err
+		}
+		if i%2 == 1 {
+			a, b = b, a
+		}
+		lam, dev = append(lam, a), append(dev, b)
+	}
+	sortDurations(lam)
+	sortDurations(dev)
+	rows := []row{
+		{Metric: "lambda knowledge-contribute warm p50 under the RIE, Postgres (pool 2) @" + k, Value: percentile(lam, 50), Unit: "ms",
+			Baseline: "localdev's API over HTTP, pool 16, p50", Base: percentile(dev, 50)},
+		{Metric: "lambda knowledge-contribute warm p99 under the RIE, Postgres (pool 2) @" + k, Value: percentile(lam, 99), Unit: "ms",
 			Baseline: "localdev's API over HTTP, pool 16, p99", Base: percentile(dev, 99)},
 	}
 	progress(rows...)
