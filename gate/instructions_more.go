@@ -139,12 +139,14 @@ func keyBeforeQuote(before string, speech bool) bool {
 // value beside one naming the agent, and every quote of a text that asks
 // its reader to act on what it quotes.
 func removeMentions(s string, speech bool) string {
-	agentKeys := reAgentKey.MatchString(s) || reToolResultLabel.MatchString(s) || speech && (reToolResultJSON.MatchString(s) || reAgentAttr.MatchString(s) || reToolResultFence.MatchString(s))
+	var folded string
+	has := func(re *regexp.Regexp) bool { return mayMatch(re, s, &folded) && re.MatchString(s) }
+	agentKeys := has(reAgentKey) || has(reToolResultLabel) || speech && (has(reToolResultJSON) || has(reAgentAttr) || has(reToolResultFence))
 	// The model's view (no speech) keeps the attack words it was trained
 	// with.
-	attack := reAttackWordsBase.MatchString(s) || speech && reAttackWords17.MatchString(s)
-	actOn := speech && !attack && reActOnQuoted.MatchString(s)
-	example := reExampleWord.MatchString(s)
+	attack := has(reAttackWordsBase) || speech && has(reAttackWords17)
+	actOn := speech && !attack && has(reActOnQuoted)
+	example := has(reExampleWord)
 	var b strings.Builder
 	// said is the end of the last quote kept as said, or -1: the values
 	// after it in one list are said too.
