@@ -137,7 +137,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsDigest pins what ParseDetails finds on the tuning texts with
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race).
-const detailsDigest = "30dc20a00aa21005128e0b38d55fea516cb7fb23f7b0eb22f0b7034aca0e80cb"
+const detailsDigest = "b5a357cd65955a80ab8bef65b3a5ab4a1ec406f1237b3a61acc59c21b0f71794"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then

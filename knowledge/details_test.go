@@ -171,8 +171,9 @@ func TestMergeable(t *testing.T) {
 	}
 }
 
-// TestKoreanAn: the adverb 안 before a verb negates; 안 as inside (안에서,
-// 안으로, 컨테이너 안 파일) and words that start with it (안전, 안내) do not.
+// TestKoreanAn: the adverb 안 before a verb negates (로그 안 나오는 문제); 안
+// as inside (안에서, 안으로, 컨테이너 안 파일, 컨테이너 안 돌아가는 프로세스) and
+// words that start with it (안전, 안내) do not.
 func TestKoreanAn(t *testing.T) {
 	tests := []struct {
 		text string
@@ -195,10 +196,29 @@ func TestKoreanAn(t *testing.T) {
 		{"Docker 안 이미지를 본다.", 0},
 		{"pod 안 에서 실행한다.", 0},
 		{"컨테이너 안 돌아가는 프로세스를 본다.", 0},
+		// A bare noun, 안 and an adnominal form: "inside" only after a noun
+		// of a place or container, unless the form names a problem (c929717
+		// read every bare noun there as a place).
+		{"로그 안 나오는 문제", 1},
+		{"로그 안 나오는 경우 확인할 것", 1},
+		{"알림 안 뜨는 현상이 있다.", 1},
+		{"nginx 안 뜨는 이유", 1},
+		{"설정 안 된 값", 1},
+		{"컨테이너 안 뜨는 문제", 1},
+		{"컨테이너가 안 돌아가는 프로세스를 본다.", 1},
+		{"폴더 안 남은 파일을 지웠다.", 0},
+		{"함수 안 선언된 변수는 지역이다.", 0},
+		{"pod 안 실행 중인 프로세스", 0},
+		{"로그 안 파일을 지웠다.", 0},
+		{"이미지 안 레이어를 본다.", 0},
+		{"중괄호 안 문자열로만 슬롯을 계산한다.", 0},
+		{"오류를 내며 안 뜨는 경우입니다.", 1},
+		{"캐시 안 지워지는 문제", 1},
+		{"메일 안 보내는 이유", 1},
 	}
 	for _, tt := range tests {
 		if got := ParseDetails(tt.text).Negations; got != tt.want {
-			t.Fatalf("ParseDetails(%q).Negations = %d, want %d", tt.text, got, tt.want)
+			t.Errorf("ParseDetails(%q).Negations = %d, want %d", tt.text, got, tt.want)
 		}
 	}
 }

@@ -201,10 +201,11 @@ var koreanAn = regexp.MustCompile(`(?:^|[^\p{Hangul}])안(?:[되돼됨]|\s+(\p{H
 
 // koreanAnNegations counts the 안 of prose that negate: attached to 되다
 // (안돼, 안됨), or a word of its own before a predicate (안 된다, 안 보여요,
-// 서버가 안 뜨는). 안 before a particle (안에서, 안 에서) or a noun (컨테이너
-// 안 파일, Docker 안 이미지) is "inside", and so is 안 after a bare noun
-// before a verb's adnominal form (컨테이너 안 돌아가는 프로세스), which
-// modifies the noun that follows.
+// 서버가 안 뜨는, 로그 안 나오는 문제). 안 before a particle (안에서, 안 에서)
+// or a noun (컨테이너 안 파일을, Docker 안 이미지) is "inside", and so is 안
+// between a noun of a place or container and a verb's adnominal form
+// (컨테이너 안 돌아가는 프로세스), which then says what is in it, unless that
+// form names a problem (컨테이너 안 뜨는 문제; placeNoun, problemNoun).
 func koreanAnNegations(prose string) int {
 	n := 0
 	for _, m := range koreanAn.FindAllStringSubmatchIndex(prose, -1) {
@@ -213,7 +214,9 @@ func koreanAnNegations(prose string) int {
 			continue
 		}
 		next := []rune(prose[m[2]:m[3]])
-		if koreanPredicate(next, afterBareNoun(prose[:m[0]+strings.Index(prose[m[0]:m[1]], "안")])) {
+		before := prose[:m[0]+strings.Index(prose[m[0]:m[1]], "안")]
+		inside := afterPlaceNoun(before) && !problemNoun(firstWord(prose[m[3]:]))
+		if koreanPredicate(next, inside) {
 			n++
 		}
 	}
@@ -222,9 +225,10 @@ func koreanAnNegations(prose string) int {
 
 // koreanPredicate reports whether Hangul word w, after 안, is a verb or an
 // adjective: a form of 되다 or 하다, or a verb's ending (된다, 보여요, 뜨고,
-// 나오면), but no loanword (이미지, 레이어) and no particle (에서, 의). An
-// adnominal form (뜨는, 된, 쓸) after a bare noun modifies what follows.
-func koreanPredicate(w []rune, afterNoun bool) bool {
+// 나오면), but no loanword (이미지, 레이어), no noun with a particle (파일을,
+// 변수는) and no particle (에서, 의). An adnominal form (뜨는, 된, 쓸) after a
+// place where 안 is "inside" (see koreanAnNegations) modifies what follows.
+func koreanPredicate(w []rune, inside bool) bool {
 	if len(w) == 0 || strings.ContainsRune("에의으로와과", w[0]) && len(w) <= 3 {
 		return false
 	}
@@ -233,7 +237,10 @@ func koreanPredicate(w []rune, afterNoun bool) bool {
 	}
 	last := w[len(w)-1]
 	if s, ok := decompose(last); ok && (s.f == 4 || s.f == 8) || strings.ContainsRune("는은던", last) {
-		return !afterNoun // 뜨는, 된, 쓸: adnominal
+		if koreanNounWithParticle(w) {
+			return false // 파일을, 이미지를, 변수는
+		}
+		return !inside // 뜨는, 된, 쓸: adnominal
 	}
 	if !strings.ContainsRune("다요죠네니냐까고면며음지게어아여워져서데나야라", last) {
 		return false
@@ -241,22 +248,107 @@ func koreanPredicate(w []rune, afterNoun bool) bool {
 	return len(lex().transliterate(string(w))) == 0
 }
 
-// afterBareNoun reports whether before (the text up to 안) ends in a noun
-// without a particle: a word in another script (Docker, pod) or a Hangul
-// word whose last syllable is no particle or ending (컨테이너, 함수; not
-// 서버가, 왜, 아직).
-func afterBareNoun(before string) bool {
+// koreanNounWithParticle reports whether Hangul word w is a noun with a
+// particle whose last syllable reads like an adnominal ending (파일을,
+// 이미지를, 변수는, 문자열로만): a glossary noun or a loanword before it. A
+// verb's stem is neither (나오는, 돌아가는, 지워지는, 보내는).
+func koreanNounWithParticle(w []rune) bool {
+	word := string(w)
+	l := lex()
+	for _, p := range []string{"으로만", "로만", "에만", "만을", "만은", "만", "을", "를", "은", "는"} {
+		stem, ok := strings.CutSuffix(word, p)
+		if !ok || utf8.RuneCountInString(stem) < 2 {
+			continue
+		}
+		// A glossary word leading the stem says which it is (파일, 설정:
+		// nouns; 지워지, 보내: a verb's forms, which may read as loanwords).
+		if en, n := l.glossaryWords(stem); n > 0 {
+			head := string([]rune(stem)[:n])
+			for _, e := range en {
+				if slices.Contains(l.reverse[e], head) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(l.transliterate(stem)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// placeStems are the stems of the English words for what has an inside,
+// where "X 안" reads as inside X: containers, code's scopes, files and
+// folders, storage.
+var placeStems = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`container docker pod image vm sandbox venv environment namespace cluster node
+		function class module package block loop scope struct object array list map dict thread process transaction session
+		file folder directory dir repository repo volume bucket table memory buffer queue cell notebook shell terminal
+		browser page frame iframe tab window box document bracket brace parenthesis quote`) {
+		m[lexStem(w)] = true
+	}
+	return m
+}()
+
+// placeHangul are native and Sino-Korean nouns of places the lexicon reads
+// no English for.
+const placeHangul = " 상자 방 집 문서 노트북 레포 셸 가상환경 괄호 중괄호 대괄호 소괄호 따옴표 "
+
+// placeNoun reports whether word w names a place or a container
+// (placeStems): its stem in another script (Docker, pod), its English
+// readings in Hangul (컨테이너, 함수, 폴더).
+func placeNoun(w string) bool {
+	if !isHangulWord(w) {
+		return placeStems[lexStem(strings.ToLower(w))]
+	}
+	if strings.Contains(placeHangul, " "+w+" ") {
+		return true
+	}
+	for _, s := range lex().analyze(w).bridgeStems {
+		if placeStems[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// problemNoun reports whether Hangul word w, after an adnominal form, is a
+// problem or an occasion with its particle, if any (문제, 현상이, 이유는,
+// 에러가, 때): "로그 안 나오는 문제" is the logs not showing.
+func problemNoun(w string) bool {
+	for _, p := range []string{"문제", "현상", "이유", "오류", "에러", "버그", "증상", "경우", "상황", "원인", "이슈", "때"} {
+		if rest, ok := strings.CutPrefix(w, p); ok && utf8.RuneCountInString(rest) <= 2 && !strings.HasPrefix(rest, "문") {
+			return true
+		}
+	}
+	return false
+}
+
+// firstWord is the first word of s, its punctuation trimmed.
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimRightFunc(f[0], func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// afterPlaceNoun reports whether before (the text up to 안) ends in a
+// noun of a place or container without a particle (컨테이너, 함수, Docker,
+// pod; not 로그, 컨테이너가, 왜, 아직: placeNoun).
+func afterPlaceNoun(before string) bool {
 	f := strings.Fields(before)
 	if len(f) == 0 || !strings.HasSuffix(before, " ") && !strings.HasSuffix(before, "\t") {
 		return false
 	}
-	w := []rune(f[len(f)-1])
-	last := w[len(w)-1]
-	if !unicode.IsLetter(last) {
+	w := []rune(strings.TrimLeftFunc(f[len(f)-1], func(r rune) bool { return !unicode.IsLetter(r) }))
+	if len(w) == 0 || !unicode.IsLetter(w[len(w)-1]) {
 		return false
 	}
-	if !unicode.Is(unicode.Hangul, last) {
-		return true
+	if last := w[len(w)-1]; unicode.Is(unicode.Hangul, last) && strings.ContainsRune("이가을를은는도만에서로의와과고게지히리왜직또잘꾸냥시속혀대", last) {
+		return false // 컨테이너가, 함수를: a particle, so 안 begins a predicate
 	}
-	return len(w) >= 2 && !strings.ContainsRune("이가을를은는도만에서로의와과고게지히리왜직또잘꾸냥시속혀대", last)
+	return placeNoun(string(w))
 }
