@@ -89,6 +89,9 @@ func TestRelevanceLeftOut(t *testing.T) {
 	want := map[string]int{"tuning": 101, "tuning-2": 82, "tuning-3": 59, "tuning-4": 49, "tuning-5": 98, "tuning-6": 117,
 		"tuning-7": 97, "tuning-8": 98, "tuning-9": 98, "tuning-10": 97, "tuning-11": 96, "tuning-12": 98, "tuning-13": 98,
 		"tuning-14": 99, "tuning-15": 95, "tuning-16": 94, "tuning-17": 93, "tuning-18": 98, "tuning-19": 94}
+	// wantAll is the whole on session 18's code (1761/1833): a refit judged
+	// by its folds may trade a prompt between files, not lose the whole.
+	const wantAll = 1761
 	var all, allN int
 	for _, part := range relevanceParts {
 		if part.heldOut {
@@ -104,4 +107,7 @@ func TestRelevanceLeftOut(t *testing.T) {
 		}
 	}
 	t.Logf("floor %.3f, tuning (all): left-out prompts inject nothing %d/%d = %.1f%%", floor, all, allN, 100*float64(all)/float64(max(allN, 1)))
+	if all < wantAll {
+		t.Errorf("tuning (all): left-out prompts injecting nothing = %d/%d, want at least %d", all, allN, wantAll)
+	}
 }
