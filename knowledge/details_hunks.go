@@ -27,12 +27,14 @@ const (
 // words without their particle or ending; values[i] says that word i is
 // a value given to a key written before it in lower case with a colon or an
 // equals sign (mode: restart, eol=lf, "policy": "Always"), not a sentence's
-// label (Fix: run).
+// label (Fix: run), or a word given to a long flag after a space
+// (--status applied): a command's value either way.
 func seqTokens(text string) (words []string, values []bool) {
 	var b strings.Builder
 	rs := []rune(text)
 	hangul, lower := false, true
-	var keyedBy rune // the ':' or '=' of a key before the next word, or 0
+	var keyedBy rune // the ':' or '=' of a key, or the ' ' of a flag, before the next word, or 0
+	start := 0       // where the word in b begins in rs
 	flush := func(i int) {
 		w := strings.TrimRight(b.String(), "-_.")
 		b.Reset()
@@ -47,12 +49,16 @@ func seqTokens(text string) (words []string, values []bool) {
 		// A value after a colon stands alone (mode: restart, or the end of a
 		// line); words after it make it a title's or a sentence's part
 		// (file watchers: raise the limit).
-		value := keyedBy == '=' || keyedBy == ':' && !wordFollows(rs, i)
+		value := keyedBy == '=' || keyedBy == ' ' || keyedBy == ':' && !wordFollows(rs, i)
 		words = append(words, w)
 		values = append(values, value)
 		keyedBy = 0
-		if i < len(rs) && (rs[i] == ':' || rs[i] == '=') && wasLower && !hangul && w[0] >= 'a' && w[0] <= 'z' {
+		switch {
+		case !wasLower || hangul || w[0] < 'a' || w[0] > 'z':
+		case i < len(rs) && (rs[i] == ':' || rs[i] == '='):
 			keyedBy = rs[i] // not "413: raise", nor "Fix: run"
+		case longFlagAt(rs, start) && i+1 < len(rs) && rs[i] == ' ' && rs[i+1] >= 'a' && rs[i+1] <= 'z':
+			keyedBy = ' '
 		}
 	}
 	for i, r := range rs {
@@ -61,6 +67,9 @@ func seqTokens(text string) (words []string, values []bool) {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if b.Len() > 0 && h != hangul {
 				flush(i)
+			}
+			if b.Len() == 0 {
+				start = i
 			}
 			hangul = h
 			lower = lower && !unicode.IsUpper(r)
@@ -78,6 +87,13 @@ func seqTokens(text string) (words []string, values []bool) {
 	}
 	flush(len(rs))
 	return words, values
+}
+
+// longFlagAt reports whether the word at rs[i] is a long flag's name: two
+// dashes before it, at the text's start or after a space, quote or
+// backtick (--status, not a-b--c).
+func longFlagAt(rs []rune, i int) bool {
+	return i >= 2 && rs[i-1] == '-' && rs[i-2] == '-' && (i == 2 || strings.ContainsRune(" \t\n`'\"(", rs[i-3]))
 }
 
 // wordFollows reports whether rs[i:] goes on with a word on the same line.
@@ -227,7 +243,14 @@ var commandPrograms = map[string]bool{"systemctl": true, "kubectl": true, "helm"
 	"podman": true, "npm": true, "yarn": true, "pnpm": true, "pip": true, "cargo": true, "terraform": true, "apt": true,
 	"apt-get": true, "dnf": true, "yum": true, "brew": true, "gcloud": true, "aws": true, "az": true, "journalctl": true,
 	"launchctl": true, "supervisorctl": true, "pm2": true, "kubeadm": true, "minikube": true, "gh": true, "snap": true,
-	"oc": true, "rc-service": true, "redis-cli": true, "flatpak": true, "poetry": true, "uv": true}
+	"oc": true, "rc-service": true, "redis-cli": true, "flatpak": true, "poetry": true, "uv": true,
+	// JavaScript runtimes and platform CLIs, package managers of other
+	// languages, cluster and infrastructure CLIs.
+	"deno": true, "bun": true, "npx": true, "supabase": true, "firebase": true, "vercel": true, "netlify": true,
+	"heroku": true, "flyctl": true, "wrangler": true, "dotnet": true, "conda": true, "composer": true,
+	"gem": true, "bundle": true, "rustup": true, "nix": true, "flutter": true, "dart": true, "gradle": true,
+	"mvn": true, "pulumi": true, "vagrant": true, "multipass": true, "lxc": true, "eksctl": true,
+	"argocd": true, "istioctl": true, "skaffold": true, "k3s": true, "microk8s": true, "ollama": true}
 
 // subcommandSwapped reports whether the swap that starts at ops[i], one
 // word for one word, puts a subcommand in place of another: the swap comes

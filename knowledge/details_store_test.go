@@ -137,7 +137,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsDigest pins what ParseDetails finds on the tuning texts with
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race).
-const detailsDigest = "b5a357cd65955a80ab8bef65b3a5ab4a1ec406f1237b3a61acc59c21b0f71794"
+const detailsDigest = "933cfa50973302324754dec02e1e2c73420d172adde01ae6fa5ee854523198bb"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then
