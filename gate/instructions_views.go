@@ -122,7 +122,7 @@ func buildViews(text string, tricks bool) views {
 		s, tricked = c, true
 	}
 	s, v.shown = shownLines(s)
-	if u := unwrapComments(s); tricks && u != s {
+	if u := unwrapProse(unwrapComments(s)); tricks && u != s {
 		s, tricked = u, true
 	}
 	if strings.Contains(s, "<!--") {
