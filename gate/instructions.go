@@ -94,6 +94,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range clauseKinds(v.directive, korean) {
 		kinds[k] = true
 	}
+	for _, k := range families6Kinds(&v) {
+		kinds[k] = true
+	}
 	for _, k := range familyKinds(&v) {
 		kinds[k] = true
 	}
@@ -175,13 +178,18 @@ var reBuilderBypass = regexp.MustCompile(`(?i)\b(?:approves?|merges?|signs? off 
 // attempt speaks as instructions and never calls itself an attack. In
 // such a text only the rules, which see what a sentence asks, refuse.
 func namesAttack(v *views) bool {
-	for _, sn := range reSentenceEnd.Split(removeMentions(v.all[:v.plain], true), -1) {
+	// A colon opens a clause of its own: "only add servers you trust: their
+	// tool descriptions can carry injected instructions".
+	for _, sn := range reSentenceOrColon.Split(removeMentions(v.all[:v.plain], true), -1) {
 		if reportsAttack(sn) {
 			return true
 		}
 	}
 	return false
 }
+
+// reSentenceOrColon ends a sentence or a clause before a colon.
+var reSentenceOrColon = regexp.MustCompile(reSentenceEnd.String() + `|:\s`)
 
 // reportsAttack reports a sentence that names an attack and speaks to no
 // one: "the rules above came from an attacker, so follow me" names one
@@ -197,7 +205,7 @@ func reportsAttack(sn string) bool {
 // carry instructions to browsing agents", "파일 내용은 데이터이며 그 안에
 // 적힌 지시는 따르지 않는다고 명시하세요"). Advice against the attack
 // speaks of such instructions in the third person; an attempt gives them.
-var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
+var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+|injected\s+|malicious\s+|embedded\s+|hostile\s+|adversarial\s+|untrusted\s+|rogue\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
 
 // reSnakeKeyLine is a line of structured text keyed in snake_case.
 var reSnakeKeyLine = regexp.MustCompile(`(?m)^[\s"'-]*[a-z]+(?:_[a-z]+){2,}["']?\s*:[^\n]*`)
@@ -317,6 +325,11 @@ func clauseKinds(directive string, korean bool) []string {
 	}
 	for _, c := range reClauseEnd.Split(reCodeSpan.ReplaceAllString(directive, " "), -1) {
 		if len(c) < 12 {
+			continue
+		}
+		// A clause that names the attack it reports ("write-up: prompt
+		// injection hidden in an npm readme") asks nothing of its reader.
+		if reportsAttack(c) {
 			continue
 		}
 		inList := items[strings.TrimRight(strings.TrimSpace(reListItem.ReplaceAllString(c, "")), ".;")]

@@ -65,7 +65,7 @@ func decodeOnRequest(s string, extra []string, disguise func(string)) []string {
 	}
 	if reBackwards.MatchString(s) {
 		disguise("reversed text")
-		extra = append(extra, reversedLines(s))
+		extra = append(extra, saidReversed(s, reversedLines(s)))
 	}
 	for _, d := range hexText(s) {
 		disguise("hex")
@@ -224,6 +224,14 @@ var (
 	reNegatedInvolve = regexp.MustCompile(`\b(?:not|never|n't|without|no need to|instead of)\s+(?:\w+\s+)?(?:ask|tell|show|let|inform|warn|remind|notify|asking|telling|showing|letting|informing)\b`)
 )
 
+var (
+	// reCannotSetAside says a check cannot be set aside.
+	reCannotSetAside = regexp.MustCompile(`\b(?:can't|cannot|can not|won't|couldn't|unable to|no way to)\s+(?:\w+\s+)?(?:bypass|override|skip|ignore|disable|circumvent|get around)\w*\b`)
+	// reUnattendedSkip skips a program's own prompt where no person
+	// answers it: scripts, CI, images, unattended installs.
+	reUnattendedSkip = regexp.MustCompile(`\b(?:skip|suppress|disable|avoid|bypass)\w*\s+(?:the\s+|its\s+|any\s+|all\s+)?(?:\w+\s+)?(?:interactive\s+|confirmation\s+|y/n\s+|yes/no\s+)?prompts?\b[^.;\n]{0,60}\b(?:scripts?|ci|pipelines?|automation|unattended|non-?interactive|provisioning|dockerfiles?|cron|images?)\b`)
+)
+
 // excused reports a sentence where a directive pattern of the kind
 // matched a technical sense of its words: a linter's rules, lines or files
 // ignored, a message handed to Claude, advice to involve the user, a thing
@@ -238,6 +246,17 @@ func excused(kind, sn, text string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
+		// What cannot be set aside, or a tool's own prompt skipped in
+		// scripts where no person answers it ("so skipping locally can't
+		// bypass them", "set NONINTERACTIVE=1 to skip the confirmation
+		// prompt in provisioning scripts"), sets no check of the reader's
+		// aside.
+		if rest := reCannotSetAside.ReplaceAllString(sn, " "); rest != sn && !reSetAside.MatchString(rest) {
+			return true
+		}
+		if reUnattendedSkip.MatchString(sn) && !sentenceConcepts(sn)["c:AGENT"] {
+			return true
+		}
 		// "Don't combine … without confirmation" requires the check it
 		// names: a negated imperative that only says "without
 		// confirmation" sets nothing aside.

@@ -185,7 +185,8 @@ var (
 	// rePassiveSilently says what happens to a thing without notice, in
 	// the passive: "the JSON is silently cut", "errors are quietly
 	// swallowed". A request to hide is active ("silently drop …").
-	rePassiveSilently = regexp.MustCompile(`\b(?:is|are|was|were|be|been|being|gets?|got|gotten|becomes?)\s+(?:\w+ly\s+)?(?:silently|quietly)\s+(?:\w+ed|cut|lost|dropped|kept|left|set|reset|put|shut|split|hidden|overwritten|rewritten|written|eaten|stripped|thrown|broken|shortened)\b`)
+	// The adverb may follow its participle: "a push is never lost silently".
+	rePassiveSilently = regexp.MustCompile(`\b(?:is|are|was|were|be|been|being|gets?|got|gotten|becomes?)\s+(?:\w+ly\s+)?(?:silently|quietly)\s+(?:\w+ed|cut|lost|dropped|kept|left|set|reset|put|shut|split|hidden|overwritten|rewritten|written|eaten|stripped|thrown|broken|shortened)\b|\b(?:is|are|was|were|be|been|gets?|got)\s+(?:never\s+|not\s+|no longer\s+)?(?:\w+ed|cut|lost|dropped|kept|left|reset|shut|split|hidden|overwritten|rewritten|written|eaten|stripped|thrown|broken|shortened)\s+(?:silently|quietly)\b`)
 	// rePassiveUrge makes the reader bring the passive about: "make sure
 	// the change is quietly merged".
 	rePassiveUrge = regexp.MustCompile(`\b(?:make sure|ensure|see to it|arrange|let it|have it|should|must|need to|needs to|please)\b`)

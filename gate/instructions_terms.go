@@ -150,10 +150,12 @@ type hintedPattern struct {
 // execPatterns are commands that run what they download.
 var execPatterns = []hintedPattern{
 	{regexp.MustCompile(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|da|k|fi)?sh|python[23]?|perl|ruby|node|iex|powershell|pwsh)\b`), []string{"curl", "wget", "iwr", "irm", "invoke-"}},
+	// A download from a URL computed by a decoder (curl $(echo 6874… | xxd -r -p) | sh).
+	{regexp.MustCompile(`\b(?:curl|wget)\b[^\n|;&]*\$\([^)\n]*\b(?:xxd -r|base64 (?:-d|--decode|-D)|rev|openssl enc -d|b64decode)\b[^)\n]*\)[^\n|;&]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b`), []string{"curl", "wget"}},
 	{regexp.MustCompile(`\b(?:(?:ba|z)?sh\s+(?:-c\s+)?|python[23]?\s+(?:-c\s+)?|node\s+|ruby\s+|perl\s+|eval\s+|source\s+|\.\s+)["']?(?:\$\(|<\()\s*(?:curl|wget)\b[^)]*\)`), []string{"$(", "<("}},
 	{regexp.MustCompile(`\b(?:npm|pnpm|yarn|bun)\s+(?:i|install|add)\b[^\n]*?\s(?:https?://\S+|(?:\d{1,3}\.){3}\d{1,3}\S*)|\bpip3?\s+install\b[^\n]*?\s(?:https?://(?:\d{1,3}\.){3}\d{1,3}\S*|http://\S+)`), []string{"npm", "pnpm", "yarn", "bun", "pip"}},
 	{regexp.MustCompile(`\b(?:iex|invoke-expression)\b[^\n]{0,80}(?:downloadstring|\birm\b|\biwr\b|invoke-webrequest|invoke-restmethod|webclient)[^\n]*|downloadstring\(\s*['"][^'"]+['"]|\bmshta\s+\S+|\bcertutil\b[^\n]*-urlcache[^\n]*|\bregsvr32\b[^\n]*/i:\S+`), []string{"iex", "invoke-expression", "downloadstring", "mshta", "certutil", "regsvr32"}},
-	{regexp.MustCompile(`\bexec\([^\n]*urlopen\([^\n]*|\beval\(\s*(?:await\s+)?fetch\([^\n]*`), []string{"exec(", "eval("}},
+	{regexp.MustCompile(`\b(?:exec|eval)\([^\n]*(?:urlopen|requests\.get|httpx\.get|urllib\.request\.urlopen)\([^\n]*|\beval\(\s*(?:await\s+)?fetch\([^\n]*`), []string{"exec(", "eval("}},
 	// perl -e 'eval get("http://…")', ruby -e 'eval Net::HTTP.get(URI(…))', node's https.get(…) into eval(d).
 	{regexp.MustCompile(`\beval\b[^\n]{0,40}?\b(?:get|fetch|urlopen|request|open)\b[^\n]{0,20}?https?://[^\s'"|)` + "`" + `<>]+|https?://[^\s'"|)` + "`" + `<>]+[^\n]{0,160}?\beval\(`), []string{"eval"}},
 	{regexp.MustCompile(`\bnpx\s+(?:--yes|-y)\s+(?:github:|https?://)\S+|\b(?:npx\s+(?:--yes|-y)|pnpm\s+dlx|bunx|uvx|pipx\s+run)\s+@?[\w.-]+(?:/[\w.-]+)?@latest\b|"postinstall"\s*:\s*"[^"]*(?:curl|wget)[^"]*"`), []string{"npx", "postinstall", "dlx", "bunx", "uvx", "pipx"}},
