@@ -150,7 +150,7 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && (!reBuilderAddress.MatchString(sents[i]) || reBuilderBypass.MatchString(sents[i])) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && (!reBuilderAddress.MatchString(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) {
 			return true
 		}
 	}
