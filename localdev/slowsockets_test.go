@@ -165,18 +165,26 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 
 	for i := range stuck {
 		place(fmt.Sprintf("r%d", i), fmt.Sprintf("a%d", i), fmt.Sprintf("m%d", i))
-		dial(fmt.Sprintf("m%d", i)) // Never read.
+		// Never read, but ping: a stuck socket that sent nothing would be
+		// closed at the hub's pong wait (60 s) as silent, not dropped as
+		// slow, and a loaded machine ran too few rounds in 60 s to fill
+		// any (all 40 closed at 60 s with none dropped in a run slowed to
+		// a round a second; 7 to 31 of 40 dropped beside make test). A
+		// daemon whose reader is stuck still pings from its own goroutine,
+		// so this is the stuck daemon of production, not a gentler one.
+		keepPinging(t, dial(fmt.Sprintf("m%d", i)))
 	}
 	rss0 := rssBytes(t, p.cmd.Process.Pid)
 	var during []time.Duration
 	maxRSS := rss0
 	start := time.Now()
 	rounds := 0
-	// Loopback sockets buffer a few MB in the kernel before a writer
-	// blocks; 100 rounds put 10 MB behind each stuck socket, which filled
-	// every one on a quiet machine but only 30 of 40 beside make test's
-	// other packages (the kernel's send buffers grow under load). The
-	// rounds go on, up to 300, until every stuck socket is dropped.
+	// Loopback sockets buffer several MB in the kernel before a writer
+	// blocks (none of 40 was full after 50 rounds, 5 MB each); 100 rounds
+	// put 10 MB behind each stuck socket, which fills every one on a quiet
+	// machine. The rounds go on, up to 300, until every stuck socket is
+	// dropped: the pings keep the unfilled ones open however long that
+	// takes.
 	const maxRounds = 300
 	for round := range maxRounds {
 		if round >= 100 && strings.Count(p.stderr(), "connection too slow, dropping it") >= stuck {
@@ -198,8 +206,8 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 		}
 	}
 	dropped := strings.Count(p.stderr(), "connection too slow, dropping it")
-	t.Logf("%d rounds of 40 × 100 KB uploads to rooms of %d stuck sockets in %s: %d sockets dropped; localdev RSS %.1f MB before, %.1f MB at most; healthy fan-out p50 %s before, %s during (p99 %s, %s)",
-		rounds, stuck, time.Since(start).Round(time.Millisecond), dropped, float64(rss0)/(1<<20), float64(maxRSS)/(1<<20), pct(base, 50), pct(during, 50), pct(base, 99), pct(during, 99))
+	t.Logf("%d rounds of 40 × 100 KB uploads to rooms of %d stuck sockets in %s: %d sockets dropped (%d disconnected in all); localdev RSS %.1f MB before, %.1f MB at most; healthy fan-out p50 %s before, %s during (p99 %s, %s)",
+		rounds, stuck, time.Since(start).Round(time.Millisecond), dropped, strings.Count(p.stderr(), "machine disconnected"), float64(rss0)/(1<<20), float64(maxRSS)/(1<<20), pct(base, 50), pct(during, 50), pct(base, 99), pct(during, 99))
 	if dropped < stuck {
 		t.Fatalf("%d of %d stuck sockets were dropped; the test did not fill them", dropped, stuck)
 	}
@@ -223,4 +231,27 @@ func TestStuckSocketsKeepLocaldevSmall(t *testing.T) {
 	if b, d := pct(base, 99), pct(during, 50); d > 10*b {
 		t.Fatalf("healthy fan-out p50 %s with stuck sockets, %.1f× its p99 %s without, want at most 10×", d, float64(d)/float64(b), b)
 	}
+}
+
+// keepPinging sends c a ping every 5 s until the test ends or the write
+// fails (the hub dropped it), without ever reading from it.
+func keepPinging(t *testing.T, c *websocket.Conn) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if c.WriteControl(websocket.PingMessage, nil, time.Now().Add(time.Second)) != nil {
+					return
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { close(stop); <-done })
 }
