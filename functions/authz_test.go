@@ -9,7 +9,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,19 +186,111 @@ type authzEnv struct {
 
 func newAuthzEnv(t *testing.T, withConn bool) *authzEnv {
 	t.Helper()
+	tmpl, entry := seededAuthzHome(t)
+	home := t.TempDir()
+	if err := os.CopyFS(home, os.DirFS(tmpl)); err != nil {
+		t.Fatalf("copy the seeded home: %v", err)
+	}
+	e := openAuthzEnv(t, home)
+	e.entry = entry
+	if withConn {
+		ws := e.dialWS("/machines/m1/ws", e.tokens["machine:m1"], 101)
+		t.Cleanup(func() { ws.Close() })
+		deadline := time.Now().Add(5 * time.Second)
+		for len(e.hub.Connections("m1")) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatal("the hub never registered m1's connection")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		e.conn = e.hub.Connections("m1")[0]
+	}
+	return e
+}
+
+// authzSeed is the home every authzEnv starts from, seeded once through the
+// API (migrations, two files, two placements, one entry) and closed, so that
+// a cell copies a few files instead of migrating and seeding its own: the
+// matrix's 472 cells each did, three fsynced migrations and five seeding
+// writes, most of functions' wall time under -race. The copy is the same
+// database and the same blobs, so every cell still starts from exactly this
+// state; the seeding requests are checked here once.
+var authzSeed struct {
+	once  sync.Once
+	ok    bool
+	dir   string
+	entry string
+}
+
+// seededAuthzHome returns the seeded home's folder and entry id, making it
+// on the first call (with that caller's t for its failures).
+func seededAuthzHome(t *testing.T) (dir, entry string) {
+	t.Helper()
+	authzSeed.once.Do(func() {
+		dir, err := os.MkdirTemp("", "authz-seed-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		authzSeed.dir = dir
+		functions.AfterTests = append(functions.AfterTests, func() { os.RemoveAll(dir) })
+		home := filepath.Join(dir, "home")
+		e, closeEnv := openAuthzEnvUntil(t, home)
+		seed := func(method, path, body string, header map[string]string, want int) []byte {
+			t.Helper()
+			status, b, _ := e.do(method, path, "admin", body, header)
+			if status != want {
+				t.Fatalf("seed %s %s = %d %s", method, path, status, b)
+			}
+			return b
+		}
+		seed("POST", "/rooms/r1/files?name=spec.md", "# spec\n", nil, 201)
+		seed("POST", "/rooms/r2/files?name=plan.md", "# plan\n", nil, 201)
+		seed("PUT", "/rooms/r1/agents/a1", `{"machine_id":"m1"}`, nil, 200)
+		seed("PUT", "/rooms/r2/agents/a2", `{"machine_id":"m2"}`, nil, 200)
+		var res struct {
+			Data struct {
+				Entry knowledge.Entry `json:"entry"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(seed("POST", "/knowledge/contribute", findingB, map[string]string{functions.HeaderAgent: "seeder"}, 201), &res); err != nil || res.Data.Entry.ID == "" {
+			t.Fatalf("seed entry: %v", err)
+		}
+		if err := closeEnv(); err != nil {
+			t.Fatalf("close the seeded home: %v", err)
+		}
+		authzSeed.entry = res.Data.Entry.ID
+		authzSeed.ok = true
+	})
+	if !authzSeed.ok {
+		t.Fatal("the seeded home could not be made (the first test to ask says why)")
+	}
+	return filepath.Join(authzSeed.dir, "home"), authzSeed.entry
+}
+
+// openAuthzEnv opens the handler chain over the store at home, closed when
+// the test ends.
+func openAuthzEnv(t *testing.T, home string) *authzEnv {
+	t.Helper()
+	e, closeEnv := openAuthzEnvUntil(t, home)
+	t.Cleanup(func() { closeEnv() })
+	return e
+}
+
+// openAuthzEnvUntil opens the handler chain over the store at home and
+// returns it with the function that closes it.
+func openAuthzEnvUntil(t *testing.T, home string) (*authzEnv, func() error) {
+	t.Helper()
 	ctx := context.Background()
-	st, err := local.Open(ctx, t.TempDir(), local.Options{})
+	st, err := local.Open(ctx, home, local.Options{})
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	t.Cleanup(func() { st.Close() })
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	hub := push.NewHub(quiet)
 	know := local.NewKnowledge(st)
 	api := &functions.API{Store: st, Secret: authzSecret, Pusher: hub, Socket: hub, Log: quiet,
 		Knowledge: know, Embedder: embed.NewHashed(0), Metrics: functions.NewMetrics()}
 	srv := httptest.NewServer(localdev.ConnectionsHandler(hub, authzSecret, api.MetricsHandler(api.Handler())))
-	t.Cleanup(func() { hub.Close(); srv.Close() })
 	e := &authzEnv{t: t, store: st, know: know, srv: srv, hub: hub, tokens: map[string]string{}}
 
 	now := time.Now()
@@ -211,42 +306,7 @@ func newAuthzEnv(t *testing.T, withConn bool) *authzEnv {
 	for _, c := range creds[3:] {
 		e.tokens[c] = sign(authzSecret, c, now)
 	}
-
-	seed := func(method, path, body string, header map[string]string, want int) []byte {
-		t.Helper()
-		status, b, _ := e.do(method, path, "admin", body, header)
-		if status != want {
-			t.Fatalf("seed %s %s = %d %s", method, path, status, b)
-		}
-		return b
-	}
-	seed("POST", "/rooms/r1/files?name=spec.md", "# spec\n", nil, 201)
-	seed("POST", "/rooms/r2/files?name=plan.md", "# plan\n", nil, 201)
-	seed("PUT", "/rooms/r1/agents/a1", `{"machine_id":"m1"}`, nil, 200)
-	seed("PUT", "/rooms/r2/agents/a2", `{"machine_id":"m2"}`, nil, 200)
-	var res struct {
-		Data struct {
-			Entry knowledge.Entry `json:"entry"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(seed("POST", "/knowledge/contribute", findingB, map[string]string{functions.HeaderAgent: "seeder"}, 201), &res); err != nil || res.Data.Entry.ID == "" {
-		t.Fatalf("seed entry: %v", err)
-	}
-	e.entry = res.Data.Entry.ID
-
-	if withConn {
-		ws := e.dialWS("/machines/m1/ws", e.tokens["machine:m1"], 101)
-		t.Cleanup(func() { ws.Close() })
-		deadline := time.Now().Add(5 * time.Second)
-		for len(hub.Connections("m1")) == 0 {
-			if time.Now().After(deadline) {
-				t.Fatal("the hub never registered m1's connection")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		e.conn = hub.Connections("m1")[0]
-	}
-	return e
+	return e, func() error { hub.Close(); srv.Close(); return st.Close() }
 }
 
 // do sends one request with credential cred and returns status, body and

@@ -205,9 +205,16 @@ func checkErrorBody(rec *recorder) string {
 	return ""
 }
 
+// AfterTests run once every test of the binary has ended (functions_test's
+// shared fixtures register their removal here).
+var AfterTests []func()
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
+	for _, f := range AfterTests {
+		f()
+	}
 	oas.mu.Lock()
 	defer oas.mu.Unlock()
 	if len(oas.failures) > 0 {
