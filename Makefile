@@ -49,7 +49,11 @@ inspector:
 ##
 ## RACE_FIRST: the longest packages start first, so that on 2 cores none of them
 ## begins last and stretches the wall time alone (go test starts packages in
-## the order given).
+## the order given). Longest first, from a race pass on the shared machine:
+## adapters/postgres 218 s (it started seventh), localdev 314 s before its
+## stuck-socket test stopped running out its 5 minutes, functions 214 s before
+## the matrix copied one seeded home, adapters/s3 95, adapters/local 83,
+## e2e/browser 78, cmd/pumasi 73, e2e 61.
 ## NORACE_PKGS run once without -race instead: they start no goroutine and share
 ## no state (no `go`, no sync; gate's TestGateHasNoConcurrency enforces it), so
 ## -race has nothing to check there and only multiplies their CPU (gate: 13x).
@@ -68,7 +72,7 @@ inspector:
 ## all of them and once under -race, not a third time for the README's install test
 ## (localdev took 215 s cold against 102 s warm, mostly that compile).
 TRIM        := GOFLAGS="-trimpath $(GOFLAGS)"
-RACE_FIRST  := ./functions ./localdev ./adapters/local ./cmd/pumasi ./e2e ./machine
+RACE_FIRST  := ./adapters/postgres ./localdev ./functions ./adapters/s3 ./adapters/local ./e2e/browser ./cmd/pumasi ./e2e ./machine
 NORACE_PKGS := pumasi/gate
 RACEFLAGS   := -race $(foreach p,modernc.org/sqlite/lib modernc.org/libc/... modernc.org/memory,-gcflags='$(p)=-race=false')
 ## PEERS: scripts/peers.sh installs the test peers (the targets tools, browser and
