@@ -409,6 +409,9 @@ var hedges = []string{
 	"mature", "maturity", "pillar*", "the right way", "first-class", "embrac*", "make or break", "balancing act",
 	"multi-dimensional", "continuous process", "industry standard", "best-in-class", "world-class", "realities",
 	"design accordingly",
+	// Attitudes in place of a practice: a trait to have, a duty everyone
+	// shares, attention to pay.
+	"valuable", "curiosity", "curious", "trait", "traits", "responsibility of", "everyone's",
 	// Korean.
 	"좋습니다", "좋다", "편이 좋", "것이 좋", "바람직", "살펴", "전반", "전체적으로", "전체를", "함께", "가끔",
 	"때때로", "주기적으로", "정기적", "그때그때", "한번", "충분히", "적절", "신경", "특별히", "경계하", "경계를",
@@ -420,6 +423,7 @@ var hedges = []string{
 	"안전하게", "안전한 곳", "체계", "사고방식", "내재화", "불필요한", "쉽습니다", "쉬워", "단순", "노력",
 	"좋은 ", "잘 지", "편리", "필요한 만큼", "미묘하게", "늘 ", "의식", "지켜보", "최신", "매력적",
 	"성숙", "결국 중요한", "깊은 이해", "종합적으로",
+	"모두의 책임", "만의 일이 아닙", "관심을 가져", "꾸준한",
 }
 
 // consequences are the words with which a practice states what it does,
