@@ -63,8 +63,15 @@ func movedParts16(t *testing.T) []part {
 		// 40/40, platitudes 38/40, PII 46/55 (kinds 33); look 2 on 92fe42d:
 		// PII 48/55, the rest the same. Held out as heldout/gate15.jsonl,
 		// sha256 0e5e4923…; tuning data since session 18.
+		// Session 18 (pii18), on its misses: a module@version is no mail
+		// (good 78 → 79/80); fill-in words (REPLACE_ME), Stripe's failing
+		// test IBAN and the UK validators' example, an example phone again
+		// in E.164 pass (placeholders 39 → 44/45); attitudes are hedges
+		// (platitudes 38 → 40/40); NACHA entry records, bank columns of a
+		// table, a KR account in brackets, an actuator's wrapped password
+		// (PII 48 → 52/55).
 		{"tuning/was-heldout-gate15", "testdata/gate/was-heldout/gate15.jsonl", globCases(t, "../testdata/gate/was-heldout/gate15.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.866, "narrative": 1, "platitude": 0.95, "pii": 0.872}, false},
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.945}, false},
 		// injection18: written in session 15 for session 16. Look 1 on
 		// da1c50a: findings 94/100, attempts 86/100; look 2 on 92fe42d:
 		// 94/100, 87/100. Held out as heldout/injection18.jsonl, sha256

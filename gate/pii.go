@@ -118,6 +118,7 @@ var piiRules = []piiRule{
 	{kind: PIISecret, re: reHookURL, valid: hookToken, hints: []string{"hook"}},
 	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
 	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
+	{kind: PIIPassword, re: reWrappedPassword, placeholder: secretPlaceholder, hints: []string{`value`}},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value
 	// settings. Values that are templates, masks or placeholder words pass.
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:[^\s/?@"'<>]+@[^\s/?#"'<>]+`), placeholder: urlPasswordPlaceholder},
@@ -151,6 +152,8 @@ var piiRules = []piiRule{
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder, example: exampleIBAN},
 	{kind: PIIBankAccount, re: reBankField, near: bankNamed, placeholder: bankPlaceholder, hints: bankFieldHints},
 	{kind: PIIBankAccount, re: reRoutingProse, valid: validABA, near: accountNear, placeholder: bankPlaceholder, example: exampleValue, hints: []string{"routing", "aba"}},
+	{kind: PIIBankAccount, re: reNACHAEntry, valid: nachaEntry, near: nachaLine, placeholder: bankPlaceholder, digits: true},
+	{kind: PIIBankAccount, re: reColumnNumber, near: bankColumn, placeholder: bankPlaceholder, hints: []string{"account", "acct", "sort", "routing", "bsb"}, digits: true},
 	{kind: PIIBankAccount, re: reKRBankAccount, valid: krAccountDigits, placeholder: bankPlaceholder, hints: []string{"계좌"}},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
@@ -189,6 +192,7 @@ var piiRules = []piiRule{
 	// Plates, dates of birth and addresses, beside their words or in their
 	// forms.
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
+	{kind: PIIBirthDate, re: reColumnDate, near: birthColumn, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// A home's or a user's coordinates (pii_location.go).
@@ -242,6 +246,8 @@ func scanPII(text string) (map[string]bool, int) {
 	documented := 0
 	// passed holds the digits of numbers that passed as examples.
 	passed := map[string]bool{}
+	// phones are the digits of the phone numbers that counted.
+	var phones []string
 	// covered keeps one kind from claiming digits another already matched
 	// (a card number's digits also look like a phone number).
 	var covered [][2]int
@@ -300,9 +306,13 @@ func scanPII(text string) (map[string]bool, int) {
 			// The same number written again (010-1234-5678, then
 			// 01012345678) is the example again.
 			d := ""
-			if r.digits {
+			switch {
+			case r.digits:
 				d = digitsOf(text[loc[0]:loc[1]])
+			case r.kind == PIIIBAN:
+				d = strings.ReplaceAll(text[loc[0]:loc[1]], " ", "")
 			}
+
 			if r.placeholder != nil && r.placeholder(m) || r.example != nil && r.example(text, loc[0], loc[1]) || len(d) >= 7 && passed[d] {
 				if documentedKinds[r.kind] {
 					documented++
@@ -314,6 +324,13 @@ func scanPII(text string) (map[string]bool, int) {
 				continue
 			}
 			found[r.kind] = true
+			if r.kind == PIIPhone {
+				e := ""
+				if text[loc[0]] == '+' {
+					e = digitsOf(text[loc[0]:loc[1]])
+				}
+				phones = append(phones, e)
+			}
 			for _, k := range r.also {
 				found[k] = true
 			}
@@ -325,6 +342,10 @@ func scanPII(text string) (map[string]bool, int) {
 			}
 			covered = append(covered, [2]int{loc[0], loc[1]})
 		}
+	}
+	if len(phones) > 0 && e164Examples(phones, passed) {
+		delete(found, PIIPhone)
+		documented++
 	}
 	if len(spans) > 0 && ipNear(text, spans) {
 		found[PIIIPAddress] = true
@@ -410,3 +431,24 @@ func digitsOf(s string) string {
 }
 
 func standalone(string) bool { return true }
+
+// e164Examples reports phone numbers that counted (digits) that are all
+// an example number written again in E.164 (+82 10-1234-5678 after
+// 010-1234-5678 was called an example): the country code (1 to 3 digits)
+// replaces the trunk 0 of the national digits that passed. The E.164 rule
+// runs before the national ones, so this is judged once all have run.
+func e164Examples(phones []string, passed map[string]bool) bool {
+	for _, d := range phones {
+		same := false
+		for cc := 1; cc <= 3 && cc < len(d)-6; cc++ {
+			if passed["0"+d[cc:]] {
+				same = true
+				break
+			}
+		}
+		if !same {
+			return false
+		}
+	}
+	return true
+}

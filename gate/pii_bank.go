@@ -80,9 +80,10 @@ func encodedEmailPlaceholder(m string) bool {
 
 // reKRBankAccount is a Korean bank account written as people write it:
 // 계좌 or 계좌번호, maybe the bank's name, then the number in its
-// hyphenated groups (국민 482301-04-117625, 신한 110-482-739215). The
-// number is the group.
-var reKRBankAccount = regexp.MustCompile(`계좌(?:번호)?\s*[:：]?\s*(?:[가-힣A-Za-z]+\s*){0,2}(\d{2,6}-\d{2,6}-\d{2,7}(?:-\d{1,3})?)`)
+// hyphenated groups (국민 482301-04-117625, 신한 110-482-739215), after a
+// colon or in brackets (계좌번호(461102-01-298374)). The number is the
+// group.
+var reKRBankAccount = regexp.MustCompile(`계좌(?:번호)?\s*[:：(（]?\s*(?:[가-힣A-Za-z]+\s*){0,2}(\d{2,6}-\d{2,6}-\d{2,7}(?:-\d{1,3})?)`)
 
 // krAccountDigits requires an account number's length: Korean banks' run
 // from 10 digits to 14 (신한 110-482-739215, 국민 482301-04-117625); a

@@ -33,14 +33,5 @@ func accountNear(text string, lo, hi int) bool {
 // are a Federal Reserve district's (00-12, 21-32) or an electronic one
 // (61-72, 80).
 func validABA(m string) bool {
-	d := reRoutingProse.FindStringSubmatch(m)[1]
-	p := two(d, 0)
-	if !(p <= 12 || p >= 21 && p <= 32 || p >= 61 && p <= 72 || p == 80) {
-		return false
-	}
-	sum := 0
-	for i := 0; i < 9; i++ {
-		sum += digitAt(d, i) * []int{3, 7, 1}[i%3]
-	}
-	return sum%10 == 0
+	return abaCheck(reRoutingProse.FindStringSubmatch(m)[1])
 }

@@ -30,7 +30,7 @@ func validMAC(m string) bool {
 
 // reDeviceSerial is a serial number after its label: Apple's twelve
 // characters (C02FK4Q7MD6T) and other makers' ten to fourteen.
-var reDeviceSerial = regexp.MustCompile(`(?i:\bserial(?:[ _]?(?:number|no))?(?: \(system\))?|시리얼(?: ?번호)?|\bs/n)\s*[:=#]?\s*([A-Z0-9]{10,14})\b`)
+var reDeviceSerial = regexp.MustCompile(`(?i:(?:\b|_)serial(?:[ _]?(?:number|no))?(?: \(system\))?|시리얼(?: ?번호)?|\bs/n)\s*[:=#]?\s*([A-Z0-9]{10,14})\b`)
 
 // validSerial asks for letters and digits both.
 func validSerial(m string) bool {
@@ -66,7 +66,7 @@ func personalMachine(text string, lo, hi int) bool {
 	for to < len(text) && text[to]&0xC0 == 0x80 {
 		to++
 	}
-	if nameFieldIn(text[from:to]) || rePersonalHost.MatchString(text[from:to]) {
+	if nameFieldIn(text[from:to]) || rePersonalHost.MatchString(text[from:to]) || userMailOnLine(text, lo, hi) {
 		return true
 	}
 	for _, m := range reUserHome.FindAllStringSubmatch(text, -1) {
@@ -140,3 +140,23 @@ func homeIPNamed(text string, lo, hi int) bool {
 var reHostIPv4Host = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?:/32)?\b`)
 
 func sshLoginIP(m string) bool { return publicIP(reSSHAccepted.FindStringSubmatch(m)[1]) }
+
+// reMailOnLine is a mail address, for userMailOnLine.
+var reMailOnLine = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`)
+
+// userMailOnLine reports a mail address that is no placeholder on the
+// device's own line: a crash log's or an audit line's user=…@… beside
+// device_serial=… ties the device to its user.
+func userMailOnLine(text string, lo, hi int) bool {
+	from := strings.LastIndexByte(text[:lo], '\n') + 1
+	to := len(text)
+	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
+		to = hi + i
+	}
+	for _, m := range reMailOnLine.FindAllString(text[from:to], -1) {
+		if mailAddress(m) && !emailPlaceholder(m) {
+			return true
+		}
+	}
+	return false
+}

@@ -131,7 +131,13 @@ func validIMEI(m string) bool { d := digitsOf(m); return len(d) == 15 && luhn(d)
 // CDMA phone's MEID in its decimal form, or the *#06# screen that shows
 // them.
 func imeiNamed(text string, lo, hi int) bool {
-	return wordsNear(text, lo, hi, []string{"imei", "imei1", "imei2", "meid", "*#06#", "device id", "단말기", "기기 번호"})
+	words := []string{"imei", "imei1", "imei2", "meid", "*#06#", "device id", "단말기", "기기 번호"}
+	if wordsNear(text, lo, hi, words) {
+		return true
+	}
+	// A field named for it (last_registered_imei =, deviceImei:).
+	before := fieldWords(text[max(lo-48, 0):lo])
+	return containsAnyWord(before, words[:4])
 }
 
 // reGSMAExampleIMEI is the IMEI GSMA's documents print as their example

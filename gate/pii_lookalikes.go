@@ -15,6 +15,9 @@ import (
 // dummy phone number of repeated blocks, the tail of an IBAN read as a card
 // and the registry's example IBANs in a list of test values.
 
+// reVersionDomain is a version string read as a mail domain: v1.2 or 1.2.
+var reVersionDomain = regexp.MustCompile(`^v?\d+\.\d+(?:[.-]|$)`)
+
 // unitSuffixes are the types of systemd's units: postgresql@16-main.service
 // is an instance of a template unit, not a mailbox.
 var unitSuffixes = []string{".service", ".socket", ".timer", ".target", ".mount", ".automount", ".path", ".slice", ".scope", ".swap", ".device"}
@@ -22,6 +25,11 @@ var unitSuffixes = []string{".service", ".socket", ".timer", ".target", ".mount"
 // mailAddress rejects a match whose domain ends in a systemd unit's type.
 func mailAddress(m string) bool {
 	l := strings.ToLower(m)
+	// A package pinned to a version (golang.org/toolchain@v0.0.1-go1.22.0,
+	// pkg@1.2.0-rc.tgz): no mail domain begins with two numbered labels.
+	if _, dom, ok := strings.Cut(l, "@"); ok && reVersionDomain.MatchString(dom) {
+		return false
+	}
 	for _, s := range unitSuffixes {
 		if strings.HasSuffix(l, s) {
 			return false
@@ -75,14 +83,27 @@ func placeholderParts(l string) bool {
 			if !strings.HasPrefix("1234567890", p) {
 				return false
 			}
-		case placeholderSecrets[p]:
+		case placeholderSecrets[p], fillWords[p]:
 			word = true
+		case fillParts[p]:
 		case len(p) > 1:
 			return false
 		}
 	}
 	return word
 }
+
+// fillWords ask the reader to put their own value in the value's place
+// (REPLACE_ME, CHANGE_ME, SET_THIS, YOUR_PASSWORD_HERE, <fill-in>,
+// TODO): Helm's values.yaml, .env.example and .pgpass samples write them
+// where a secret goes. fillParts are the words they go with, which alone
+// are no placeholder (me, this, here). A generated password mixes digits
+// and cases, which these values do not.
+var fillWords = map[string]bool{"replace": true, "change": true, "fill": true, "insert": true, "enter": true,
+	"todo": true, "fixme": true, "tbd": true, "placeholder": true, "dummy": true, "fake": true, "sample": true}
+
+var fillParts = map[string]bool{"me": true, "this": true, "here": true, "your": true, "my": true, "own": true,
+	"in": true, "set": true, "value": true, "goes": true, "real": true, "actual": true, "with": true, "it": true}
 
 // cutBeforeTemplate reports a value that is a lowercase word or two and a
 // separator: a vendor's prefix whose rest is a template the value's pattern
