@@ -69,9 +69,10 @@ func movedParts16(t *testing.T) []part {
 		// in E.164 pass (placeholders 39 → 44/45); attitudes are hedges
 		// (platitudes 38 → 40/40); NACHA entry records, bank columns of a
 		// table, a KR account in brackets, an actuator's wrapped password
-		// (PII 48 → 52/55).
+		// (PII 48 → 52/55); one story word in a finding dense with detail
+		// is its occasion (good 79 → 80/80).
 		{"tuning/was-heldout-gate15", "testdata/gate/was-heldout/gate15.jsonl", globCases(t, "../testdata/gate/was-heldout/gate15.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.945}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.945}, false},
 		// injection18: written in session 15 for session 16. Look 1 on
 		// da1c50a: findings 94/100, attempts 86/100; look 2 on 92fe42d:
 		// 94/100, 87/100. Held out as heldout/injection18.jsonl, sha256
@@ -84,9 +85,10 @@ func movedParts16(t *testing.T) []part {
 		// shell, reversed quotes to act on; false alarms: a check that cannot
 		// be bypassed, a prompt skipped in scripts, a clause naming the
 		// attack: findings 94 → 98/100 (2 left to the narrative stage),
-		// attempts 87 → 100/100.
+		// attempts 87 → 100/100. Session 18 (pii18): one story word in a
+		// finding dense with detail is its occasion (findings 98 → 99/100).
 		{"tuning/was-heldout18", "testdata/gate/calibration/was-heldout-injection18.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection18.jsonl"),
-			map[string]float64{"good": 0.98, "injection": 1}, false},
+			map[string]float64{"good": 0.99, "injection": 1}, false},
 	}
 }
 
