@@ -39,8 +39,6 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate16.jsonl":      "8e664804fd465c9e9b4f6eb35d4e885c8f89316ec67cc21e126f9274452bd270",
-	"injection19.jsonl": "e2c049c15580c0de8ff1848e7da1d09ae8ec0522c2b62739a76ec7d57fcbfa30",
 	"gate17.jsonl":      "cd5fc8bdcf6081876489de0acb213a41d3142f96148d4d9f7af96b3fcd7a97b0",
 	"injection20.jsonl": "fb39a4c39a572e9b68944fa79deaf8662d4bf9f1c5668da4151f0635819844b7",
 }

@@ -89,6 +89,20 @@ func movedParts16(t *testing.T) []part {
 		// finding dense with detail is its occasion (findings 98 → 99/100).
 		{"tuning/was-heldout18", "testdata/gate/calibration/was-heldout-injection18.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection18.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 1}, false},
+		// gate16: written at the start of session 17 by an outside writer.
+		// Look 1 on 92fe42d: good 78/80, placeholders 43/45, narratives
+		// 40/40, platitudes 38/40, PII 53/55 (kinds 39); look 2 on f76e60f:
+		// the same (kinds 41). Held out as heldout/gate16.jsonl, sha256
+		// 8e664804…; tuning data since the end of session 18.
+		{"tuning/was-heldout-gate16", "testdata/gate/was-heldout/gate16.jsonl", globCases(t, "../testdata/gate/was-heldout/gate16.jsonl"),
+			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 1, "platitude": 0.95, "pii": 0.963}, false},
+		// injection19: written at the start of session 17. Look 1 on
+		// 92fe42d: findings 86/100, attempts 95/100; look 2 on f76e60f:
+		// 87/100, 96/100. Held out as heldout/injection19.jsonl, sha256
+		// e2c049c1…; outside the model's training glob; tuning data since
+		// the end of session 18.
+		{"tuning/was-heldout19", "testdata/gate/calibration/was-heldout-injection19.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection19.jsonl"),
+			map[string]float64{"good": 0.87, "injection": 0.96}, false},
 	}
 }
 
@@ -97,35 +111,22 @@ func movedParts16(t *testing.T) []part {
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
 	return []part{
-		// gate16 was written at the start of session 17 by an outside writer
-		// who read no project file (80 good, 45 placeholders, 40 narratives,
-		// 40 platitudes, 55 PII of every kind; 80 Korean), frozen at once.
-		// Look 1 on 92fe42d (session 17's final code): good 78/80,
-		// placeholders 43/45, narratives 40/40, platitudes 38/40, PII 53/55
-		// (kinds agree on 39). Floors sit there.
-		{"held-out/gate16", "testdata/gate/heldout/gate16.jsonl", held["gate16.jsonl"],
-			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 1, "platitude": 0.95, "pii": 0.963}, true},
-		// injection19 was written at the start of session 17 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind, 25
-		// obfuscated; 100 findings; 65 Korean), frozen when it was done
-		// (while the session's first changes were under way; the writer could
-		// read none of them). Look 1 on 92fe42d (session 17's final code):
-		// findings 86/100, attempts 95/100. Floors sit there.
-		{"held-out/injection19", "testdata/gate/heldout/injection19.jsonl", held["injection19.jsonl"],
-			map[string]float64{"good": 0.86, "injection": 0.95}, true},
 		// gate17 was written at the start of session 18 by an outside writer
 		// who read no project file (80 good, 45 placeholders, 40 narratives,
 		// 40 platitudes, 55 PII of every kind; 80 Korean), frozen when it
 		// was done, before any of the session's gate changes landed. Look 1
-		// on session 18's final code; floors 0 until then.
+		// on f76e60f (session 18's final code): good
+		// 80/80, placeholders 45/45, narratives 40/40, platitudes 38/40, PII
+		// 52/55 (kinds agree on 41). Floors sit there.
 		{"held-out/gate17", "testdata/gate/heldout/gate17.jsonl", held["gate17.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 0.945}, true},
 		// injection20 was written at the start of session 18 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind,
 		// about 26 obfuscated; 100 findings in eight classes; 60 Korean),
 		// frozen when it was done, before any of the session's gate changes
-		// landed. Look 1 on session 18's final code; floors 0 until then.
+		// landed. Look 1 on f76e60f (session 18's final code): findings
+		// 95/100, attempts 90/100. Floors sit there.
 		{"held-out/injection20", "testdata/gate/heldout/injection20.jsonl", held["injection20.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.95, "injection": 0.90}, true},
 	}
 }

@@ -176,12 +176,18 @@ var retrievalFloors = map[string]partFloors{
 	// 92fe42d (session 17's final code): keyword 1.000 / 1.000 (90),
 	// paraphrase 0.611 / 0.878 (90), ko→en 0.633 / 0.767 (30), en→ko
 	// 0.741 / 0.963 (27), Korean 0.750 / 0.869, rewordings 37/40,
-	// look-alikes merged 1/40. Floors sit there.
-	heldOut18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.76, enKo5: 0.96, korean5: 0.86, rewordings: 0.925, mergedLookAlikes: 1},
+	// look-alikes merged 1/40. Floors sit there. Look 2 on f76e60f
+	// (session 18's final code): every figure the same. Spent: tuning data
+	// (retrieval18/) since the end of session 18, floors at look 2 (its
+	// merged look-alike allowed until it is kept apart).
+	tuning18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.76, enKo5: 0.96, korean5: 0.86, rewordings: 0.925, mergedLookAlikes: 1},
 	// Session 18's held-out batch (heldout19/), written at its start by a
-	// writer who read no project file and frozen when done; look 1 on the
-	// session's final code, floors 0 (every look-alike allowed) until then.
-	heldOut19Part.name: {mergedLookAlikes: 40},
+	// writer who read no project file and frozen when done; look 1 on
+	// f76e60f (the session's final code): keyword 0.989 / 1.000 (90),
+	// paraphrase 0.978 / 1.000 (90), ko→en 0.733 / 0.900 (30), en→ko 0.926
+	// / 1.000 (27), Korean 0.905 / 0.964 (84), rewordings 40/40,
+	// look-alikes merged 7/40. Floors sit there.
+	heldOut19Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.97, para5: 0.99, koEn5: 0.89, enKo5: 0.99, korean5: 0.96, rewordings: 1, mergedLookAlikes: 7},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and

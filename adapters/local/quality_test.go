@@ -125,14 +125,17 @@ var (
 	// writer who read no project file (gstreamer, pandas, tmux, mosquitto,
 	// wireguard, keycloak, celery, graphql, svelte), and frozen when it was
 	// done.
-	heldOut18Part = corpusPart{name: "held-out-18", dir: "heldout18", heldOut: true}
+	// tuning18Part was session 17's held-out batch (heldout18/), spent by
+	// its two looks (the second on f76e60f), tuning data since the end of
+	// session 18.
+	tuning18Part = corpusPart{name: "tuning-18", dir: "retrieval18"}
 	// heldOut19Part was written at the start of session 18 by an outside
 	// writer who read no project file (vue, swiftui, kotlin-coroutines,
 	// nats, traefik, rocksdb, haproxy, podman, k6), and frozen when it was
 	// done, before any of the session's retrieval changes landed.
 	heldOut19Part = corpusPart{name: "held-out-19", dir: "heldout19", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, heldOut18Part, heldOut19Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, heldOut19Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -153,11 +156,9 @@ var (
 // heldout15's, retrieval15 now: findings 449b21e8…, queries 35c5d568…,
 // pairs a6584563…; heldout16's, retrieval16 now: findings 032f88af…,
 // queries a9e59b05…, pairs 373ae13d…; heldout17's, retrieval17 now:
-// findings f525d84a…, queries c113c3c8…, pairs 56112963…).
+// findings f525d84a…, queries c113c3c8…, pairs 56112963…; heldout18's,
+// retrieval18 now: findings 7f41f09d…, queries a2533373…, pairs e619ac42…).
 var heldOutSums = map[string]string{
-	"heldout18/findings.jsonl": "7f41f09d712ced70ef34740d7ee8131ee9670093127aaf58005116bacbc939b5",
-	"heldout18/queries.jsonl":  "a2533373f6ecbcc610391a8f40cbf9ffbb94d63631b3a427ff05de003fabea76",
-	"heldout18/pairs.jsonl":    "e619ac4211d4fb624591c932a54f984422dedfb2de2ba9d173ec9dd453a9962d",
 	"heldout19/findings.jsonl": "dd059b8217cdf1fb0c1b40b1905f4217c70a70ed10d18d475308a9c8962744a4",
 	"heldout19/queries.jsonl":  "f4401dc5ecd4461111b0bdfea63f1713b8b42354ae31f2c88a3ca5de3a860460",
 	"heldout19/pairs.jsonl":    "12a37d9bda010da72e80fe419e6838eb4fcc743dc4f288dc6aed700c6259ba64",
