@@ -94,8 +94,8 @@ func placeholderParts(l string) bool {
 }
 
 // fillWords ask the reader to put their own value in the value's place
-// (REPLACE_ME, CHANGE_ME, SET_THIS, YOUR_PASSWORD_HERE, <fill-in>,
-// TODO): Helm's values.yaml, .env.example and .pgpass samples write them
+// (REPLACE_ME, CHANGE_ME, SET_THIS, YOUR_PASSWORD_HERE, <fill-in>, the
+// word todo): Helm's values.yaml, .env.example and .pgpass samples write them
 // where a secret goes. fillParts are the words they go with, which alone
 // are no placeholder (me, this, here). A generated password mixes digits
 // and cases, which these values do not.
