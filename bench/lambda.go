@@ -81,7 +81,24 @@ func benchLambda(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := append(srv.Env(), "PUMASI_STORAGE="+storage, "PUMASI_SECRET="+string(benchSecret), "PUMASI_SWEEP_GRACE=1h")
+	// The knowledge functions keep knowledge in Postgres (a Lambda has no
+	// local disk for SQLite): without PUMASI_KNOWLEDGE they answer 500.
+	cl, err := openCluster(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.stop()
+	dbURL, _, err := cl.database(ctx, "lambda")
+	if err != nil {
+		return nil, err
+	}
+	pool, err := openMigrated(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	pool.Close()
+	env := append(srv.Env(), "PUMASI_STORAGE="+storage, "PUMASI_SECRET="+string(benchSecret), "PUMASI_SWEEP_GRACE=1h",
+		"PUMASI_KNOWLEDGE="+dbURL)
 
 	type timing struct{ cold, warm float64 }
 	results := map[string]timing{}
@@ -98,15 +115,10 @@ func benchLambda(ctx context.Context, cfg config) ([]row, error) {
 				em.Stop()
 				return nil, err
 			}
-			start := time.Now()
-			out, err := em.Invoke(ctx, ev)
-			d := time.Since(start)
-			if err == nil {
-				err = lambdaOK(name, out)
-			}
+			d, err := timedInvoke(ctx, em, name, ev)
 			if err != nil {
 				em.Stop()
-				return nil, fmt.Errorf("%s invocation %d: %w\n%s", name, i, err, em.Output())
+				return nil, fmt.Errorf("invocation %d: %w", i, err)
 			}
 			if i == 0 {
 				first = d
@@ -173,6 +185,8 @@ func lambdaEvent(name string, i int, auth string) ([]byte, error) {
 		return h("GET", "/knowledge/query", nil, "q="+url.QueryEscape("aws-lambda-rie runtime api address")+"&limit=5", nil)
 	case "knowledge-counters":
 		return h("POST", "/knowledge/{id}/cite", map[string]string{"id": "no-such-entry"}, "", nil)
+	case "knowledge-moderate":
+		return h("GET", "/knowledge/moderation", nil, "limit=20", nil)
 	case "health":
 		return h("GET", "/healthz", nil, "", nil)
 	case "ws-connect":
@@ -202,6 +216,22 @@ func apiEvent(method, pattern string, params map[string]string, query string, bo
 			HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: p, SourceIP: "127.0.0.1"}},
 		Body: base64.StdEncoding.EncodeToString(body), IsBase64Encoded: true,
 	})
+}
+
+// timedInvoke invokes the function name under em with the event ev and
+// returns how long the invocation took, or an error with the emulator's
+// output when it failed or the function did not do its work (lambdaOK).
+func timedInvoke(ctx context.Context, em *rie.Emulator, name string, ev []byte) (time.Duration, error) {
+	start := time.Now()
+	out, err := em.Invoke(ctx, ev)
+	d := time.Since(start)
+	if err == nil {
+		err = lambdaOK(name, out)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w\n%s", name, err, em.Output())
+	}
+	return d, nil
 }
 
 // lambdaOK checks that a function did its work rather than fail fast, which

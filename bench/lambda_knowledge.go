@@ -119,16 +119,7 @@ func benchLambdaKnowledge(ctx context.Context, cfg config) ([]row, error) {
 		if err != nil {
 			return 0, err
 		}
-		start := time.Now()
-		out, err := em.Invoke(ctx, ev)
-		d := time.Since(start)
-		if err == nil {
-			err = lambdaOK("knowledge-query", out)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("knowledge-query: %w\n%s", err, em.Output())
-		}
-		return d, nil
+		return timedInvoke(ctx, em, "knowledge-query", ev)
 	}
 	get := func(q string) (time.Duration, error) {
 		start := time.Now()
@@ -205,16 +196,7 @@ func lambdaContributeAB(ctx context.Context, rieBin, bootstrap string, env []str
 		if err != nil {
 			return 0, err
 		}
-		start := time.Now()
-		out, err := em.Invoke(ctx, ev)
-		d := time.Since(start)
-		if err == nil {
-			err = lambdaOK("knowledge-contribute", out)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("knowledge-contribute: %w\n%s", err, em.Output())
-		}
-		return d, nil
+		return timedInvoke(ctx, em, "knowledge-contribute", ev)
 	}
 	post := func(i int) (time.Duration, error) {
 		_, lat, err := benchContributeClients(ctx, client, base, 1, 1, seed+i)
