@@ -284,6 +284,12 @@ var relevanceParts = []struct {
 	// it was done, before any of the session's relevance changes landed;
 	// look 1 on session 18's final code, floors 0 until then.
 	{"held-out-20", "heldout20.jsonl", true, "b6e138e84349d797dba90ad51002ca99a950c96f654080e8f0091af016c04144"},
+	// Written at the start of session 19 by a writer who read only the
+	// corpus (100 related over 100 entries, 110 unrelated of which 55 share
+	// an entry's tool, error family or config file, 70 Korean), frozen when
+	// it was done, before any of the session's relevance changes landed;
+	// look 1 on session 19's final code, floors 0 until then.
+	{"held-out-21", "heldout21.jsonl", true, "40fc65ee3f855ceef415684d3608834018e2687cfbce8a1eeeb068cc279a1233"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -393,6 +399,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// Frozen at the start of session 18; look 1 on f76e60f (its final
 		// code): 102/110, 96/100. Floors sit there.
 		"held-out-20": {0.927, 0.96},
+		// Frozen at the start of session 19; look 1 on its final code.
+		"held-out-21": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

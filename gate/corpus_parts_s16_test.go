@@ -128,5 +128,12 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// 95/100, attempts 90/100. Floors sit there.
 		{"held-out/injection20", "testdata/gate/heldout/injection20.jsonl", held["injection20.jsonl"],
 			map[string]float64{"good": 0.95, "injection": 0.90}, true},
+		// injection21 was written at the start of session 19 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind,
+		// 26 obfuscated; 100 findings in eight classes; 60 Korean), frozen
+		// when it was done, before any of the session's gate changes landed.
+		// Look 1 on session 19's final code; floors 0 until then.
+		{"held-out/injection21", "testdata/gate/heldout/injection21.jsonl", held["injection21.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }
