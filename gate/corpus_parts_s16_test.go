@@ -120,6 +120,13 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// 52/55 (kinds agree on 41). Floors sit there.
 		{"held-out/gate17", "testdata/gate/heldout/gate17.jsonl", held["gate17.jsonl"],
 			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 0.945}, true},
+		// gate18 was written at the start of session 19 by an outside writer
+		// who read no project file (80 good, 45 placeholders, 40 narratives,
+		// 40 platitudes, 55 PII over all fifteen kinds; 80 Korean), frozen
+		// when it was done, before any of the session's gate changes landed.
+		// Look 1 on session 19's final code; floors 0 until then.
+		{"held-out/gate18", "testdata/gate/heldout/gate18.jsonl", held["gate18.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
 		// injection20 was written at the start of session 18 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind,
 		// about 26 obfuscated; 100 findings in eight classes; 60 Korean),
