@@ -143,18 +143,42 @@ func proseConflict(a, b DetailSet) bool {
 			}
 		}
 	}
+	return saysAntonym(a.Words, b.Words)
+}
+
+// saysAntonym reports whether a word only a says has an antonym that only
+// b says, in any inflection (raising, lowering; enabled, disabled): a
+// rewording keeps a direction however it inflects the verb, and says an
+// antonym only beside the word it opposes.
+func saysAntonym(a, b map[string]bool) bool {
 	g := lex().g
-	for x := range a.Words {
-		if b.Words[x] {
+	var stemsA, stemsB map[string]bool
+	for x := range a {
+		if b[x] {
 			continue
 		}
 		for _, y := range g.antonymsOf(x) {
-			if b.Words[y] && !a.Words[y] {
+			if b[y] && !a[y] {
+				return true
+			}
+			if stemsA == nil {
+				stemsA, stemsB = stemSet(a), stemSet(b)
+			}
+			if st := lexStem(y); stemsB[st] && !stemsA[st] {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// stemSet is the set of the stems of words.
+func stemSet(words map[string]bool) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for w := range words {
+		m[lexStem(w)] = true
+	}
+	return m
 }
 
 // negationsRival reports whether one text denies what the other says: a
