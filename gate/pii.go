@@ -64,6 +64,10 @@ type piiRule struct {
 	// text must contain for re to run at all (a cheap filter in front of
 	// an expensive pattern).
 	hints []string
+	// may, when set, is a condition every text re matches in meets, far
+	// cheaper to test than re (a run of token characters as long as the
+	// shortest match): false skips re. It never changes a result.
+	may func(text string) bool
 	// digits runs re only inside runs of digits and ( ) . / - and spaces,
 	// which is all a phone or card number is made of: re never scans
 	// prose.
@@ -102,7 +106,7 @@ var piiRules = []piiRule{
 	{kind: PIIStripeKey, re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b|\bwhsec_[A-Za-z0-9]{24,}\b`), placeholder: stripePlaceholder},
 	{kind: PIIOpenAIKey, re: regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), placeholder: tokenPlaceholder},
 	{kind: PIIAPIToken, re: reVendorToken, placeholder: vendorTokenPlaceholder, hints: vendorTokenHints},
-	{kind: PIIAPIToken, re: reVendorTokenMore, placeholder: vendorTokenMorePlaceholder, hints: vendorTokenMoreHints},
+	{kind: PIIAPIToken, re: reVendorTokenMore, placeholder: vendorTokenMorePlaceholder, hints: vendorTokenMoreHints, may: vendorTokenMoreMay},
 	{kind: PIIJWT, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`), placeholder: jwtPlaceholder},
 	{kind: PIIAzureKey, re: regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey)\s*=\s*[A-Za-z0-9+/]{20,}={0,2}`), placeholder: azurePlaceholder},
 	{kind: PIIAzureSAS, re: regexp.MustCompile(`\bsv=\d{4}-\d\d-\d\d&[^\s"'<>]*?\bsig=[A-Za-z0-9%+/]{20,}|\bsig=[A-Za-z0-9%+/]{20,}[^\s"'<>]*?&sv=\d{4}`), placeholder: tokenPlaceholder},
@@ -274,6 +278,9 @@ func scanPII(text string) (map[string]bool, int) {
 			if !containsAny(lower, r.hints) {
 				continue
 			}
+		}
+		if r.may != nil && !r.may(text) {
+			continue
 		}
 		if r.digits && runs == nil {
 			runs = reDigitRun.FindAllStringIndex(text, -1)
