@@ -160,9 +160,10 @@ func (p prefilter) shortest() int {
 // regexPrefilters are the prefilters of the patterns the stages run over
 // whole texts or sentence by sentence: piiRules', the lists of specificity
 // and the narrative stage, the instructions stage's attack words and
-// removeMentions' tests. They are built in init, after the var initialisers
-// and the inits of the pii files (a package's files initialise in file-name
-// order), which insert rules; a pattern missing here runs unfiltered
+// removeMentions' tests, and the model's two slowest structural signals.
+// They are built in init, after the var initialisers and the inits of the
+// pii files (a package's files initialise in file-name order), which
+// insert rules; a pattern missing here runs unfiltered
 // (TestPIIPrefiltersCoverRules keeps that from happening unnoticed).
 var regexPrefilters map[*regexp.Regexp]prefilter
 
@@ -184,7 +185,7 @@ func init() {
 	for _, p := range storyMarkerPatterns {
 		add(p.re)
 	}
-	for _, re := range []*regexp.Regexp{reAttackWords, reThreatNamed, reAgentKey, reToolResultLabel, reToolResultJSON, reAgentAttr, reToolResultFence, reAttackWordsBase, reAttackWords17, reActOnQuoted, reExampleWord} {
+	for _, re := range []*regexp.Regexp{reAttackWords, reThreatNamed, reAgentKey, reToolResultLabel, reToolResultJSON, reAgentAttr, reToolResultFence, reAttackWordsBase, reAttackWords17, reActOnQuoted, reExampleWord, reSensitiveSource, reToReaderKo} {
 		add(re)
 	}
 }
