@@ -139,8 +139,8 @@ func Specificity(title, content string) (float64, []string) {
 		add(signalCause, 0.10)
 	}
 	terms := 0
-	for _, t := range techTerms {
-		if containsWord(lower, t) || containsWord(lower, t+"s") || containsWord(lower, t+"es") {
+	for _, t := range techTermForms {
+		if containsWord(lower, t[0]) || containsWord(lower, t[1]) || containsWord(lower, t[2]) {
 			terms++
 		}
 	}
@@ -190,9 +190,9 @@ func saturate(x float64) float64 {
 // lowercase entries match in any case.
 func namedTech(text, lower string) []string {
 	var out []string
-	for _, t := range knownTech {
+	for i, t := range knownTech {
 		s := lower
-		if t != strings.ToLower(t) {
+		if knownTechCased[i] {
 			s = text
 		}
 		if containsWord(s, t) {
@@ -201,6 +201,26 @@ func namedTech(text, lower string) []string {
 	}
 	return out
 }
+
+// knownTechCased[i] says knownTech[i] has a capital letter (it matches as
+// written), decided once instead of per text.
+var knownTechCased = func() []bool {
+	out := make([]bool, len(knownTech))
+	for i, t := range knownTech {
+		out[i] = t != strings.ToLower(t)
+	}
+	return out
+}()
+
+// techTermForms are each of techTerms with its plurals (t, ts, tes),
+// spelled once instead of per text.
+var techTermForms = func() [][3]string {
+	out := make([][3]string, len(techTerms))
+	for i, t := range techTerms {
+		out[i] = [3]string{t, t + "s", t + "es"}
+	}
+	return out
+}()
 
 // namedVersion finds a bare major version after a known technology:
 // "React 18", "Postgres 11", "Node 20", or after a product's name written
