@@ -246,11 +246,7 @@ func conceptFeatures(words []string, memo map[string]uint32) []string {
 	for _, w := range words {
 		m, ok := memo[w]
 		if !ok {
-			for i, c := range concepts {
-				if conceptMatch(w, c.stems) {
-					m |= 1 << i
-				}
-			}
+			m = conceptSet(w)
 			if memo != nil {
 				memo[w] = m
 			}
@@ -281,6 +277,48 @@ var conceptNames = func() [][]string {
 		out[i][i] = "c:" + concepts[i].name
 		for j := i + 1; j < len(concepts); j++ {
 			out[i][j] = "cc:" + concepts[i].name + "+" + concepts[j].name
+		}
+	}
+	return out
+}()
+
+// conceptSet returns the classes w belongs to, one bit per concept, as
+// conceptMatch decides over each concept's stems; it looks at only the
+// stems of w's script (Hangul or not), sorted apart once.
+func conceptSet(w string) uint32 {
+	var m uint32
+	if strings.ContainsFunc(w, isHangul) {
+		for i, stems := range conceptStems {
+			for _, s := range stems.hangul {
+				if strings.Contains(w, s) {
+					m |= 1 << i
+					break
+				}
+			}
+		}
+		return m
+	}
+	for i, stems := range conceptStems {
+		for _, s := range stems.latin {
+			if w == s || len(s) >= 4 && strings.HasPrefix(w, s) {
+				m |= 1 << i
+				break
+			}
+		}
+	}
+	return m
+}
+
+// conceptStems are each concept's stems split by script.
+var conceptStems = func() []struct{ latin, hangul []string } {
+	out := make([]struct{ latin, hangul []string }, len(concepts))
+	for i, c := range concepts {
+		for _, s := range c.stems {
+			if strings.ContainsFunc(s, isHangul) {
+				out[i].hangul = append(out[i].hangul, s)
+			} else {
+				out[i].latin = append(out[i].latin, s)
+			}
 		}
 	}
 	return out
