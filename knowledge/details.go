@@ -332,6 +332,7 @@ func ParseDetails(text string) DetailSet {
 	if strings.Contains(prose, "안") {
 		d.Negations += koreanAnNegations(prose) // korean.go
 	}
+	d.addKoreanKinds(prose) // details_kinds.go
 	for _, ix := range atomMatches(prose) {
 		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
 		if t != "" && isNumber(t) {

@@ -49,7 +49,7 @@ func seqTokens(text string) (words []string, values []bool) {
 		// A value after a colon stands alone (mode: restart, or the end of a
 		// line); words after it make it a title's or a sentence's part
 		// (file watchers: raise the limit).
-		value := keyedBy == '=' || keyedBy == ' ' || keyedBy == ':' && !wordFollows(rs, i)
+		value := keyedBy == '=' || keyedBy == ' ' || keyedBy == ':' && !wordFollows(rs, i) || sectionHeader(rs, start, i)
 		words = append(words, w)
 		values = append(values, value)
 		keyedBy = 0
@@ -87,6 +87,13 @@ func seqTokens(text string) (words []string, values []bool) {
 	}
 	flush(len(rs))
 	return words, values
+}
+
+// sectionHeader reports whether the word at rs[start:end] is a config
+// file's section name, alone in brackets ([auth], [DEFAULT], [storage]) and
+// no Markdown link's text ([docs](…)): a value, which a rewording keeps.
+func sectionHeader(rs []rune, start, end int) bool {
+	return start >= 1 && rs[start-1] == '[' && end < len(rs) && rs[end] == ']' && (end+1 == len(rs) || rs[end+1] != '(')
 }
 
 // longFlagAt reports whether the word at rs[i] is a long flag's name: two
@@ -227,7 +234,7 @@ func phraseSwapped(a, b DetailSet) bool {
 			}
 			j = e
 		}
-		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) {
+		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) || stopAntonymSwapped(dropped, added) {
 			return true
 		}
 		i = j
@@ -337,7 +344,7 @@ func swapContent(xs, ys []string) []string {
 // stem or thesaurus group (synonyms), or a Hangul word and the English
 // word it stands for.
 func sameMeaning(x, y string) bool {
-	if synonyms(x, y) {
+	if synonyms(x, y) || sameNumber(x, y) || sameNumber(y, x) {
 		return true
 	}
 	l := lex()

@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "933cfa50973302324754dec02e1e2c73420d172adde01ae6fa5ee854523198bb"
+const detailsDigest = "21e503bd8b5f67b21968ed9ea3cb966cdf72c3bd0fe286b78ffaa20eabeaaa5a"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then

@@ -70,13 +70,14 @@ func DetailsConflict(a, b DetailSet) bool {
 			if p := a.Pascal[x] || b.Pascal[y]; pluralOf(x, y, p) || pluralOf(y, x, p) {
 				continue
 			}
-			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) {
+			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) || versionsRival(x, y) {
 				return true
 			}
 		}
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
-		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || errorsRival(a, b)
+		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || errorsRival(a, b) ||
+		namesRival(a, b) || namesRival(b, a)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag

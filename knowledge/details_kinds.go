@@ -1,0 +1,146 @@
+package knowledge
+
+// Kinds of one-detail change that session 19's own look-alikes
+// (pairs-lookalike-own5) found the other parses missing: a Korean number
+// said in words (오백 → 삼백), a Korean negation that is a stop word (볼 수
+// 없다 → 볼 수 있다), a version's minor told otherwise in other words (GnuPG
+// 2.1 → 2.2).
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// hangulRun is a run of Hangul, a Korean word with its particle or ending.
+var hangulRun = regexp.MustCompile(`\p{Hangul}+`)
+
+// addKoreanKinds adds to d what the Hangul words of prose say that lexWords
+// leaves out: the negations of the stop words that hold one (없다, 없는,
+// 없으면, 못), and the Sino-Korean numbers said in words (오백으로 → 500) as
+// number atoms.
+func (d *DetailSet) addKoreanKinds(prose string) {
+	for _, raw := range hangulRun.FindAllString(prose, -1) {
+		w := trimKorean(raw)
+		if w == "" || koreanStop[w] {
+			for _, neg := range koreanNegators {
+				d.Negations += strings.Count(w, neg)
+			}
+			continue
+		}
+		if n, ok := sinoNumber(w); ok {
+			d.addAtom(strconv.Itoa(n))
+		}
+	}
+}
+
+// sinoDigits and sinoUnits are the syllables of a Sino-Korean number.
+var (
+	sinoDigits = map[rune]int{'일': 1, '이': 2, '삼': 3, '사': 4, '오': 5, '육': 6, '칠': 7, '팔': 8, '구': 9}
+	sinoUnits  = map[rune]int{'십': 10, '백': 100, '천': 1000}
+)
+
+// sinoNumber is the value of a Sino-Korean number said in words (오백 500,
+// 삼십 30, 이천오백 2500, 백만 1000000): syllables of sinoDigits and
+// sinoUnits and 만 only, two or more, one of them a unit, since a digit
+// syllable alone or two of them are words too (이, 사이, 오이, 구이).
+func sinoNumber(w string) (int, bool) {
+	rs := []rune(w)
+	if len(rs) < 2 {
+		return 0, false
+	}
+	total, section, cur, unit := 0, 0, 0, false
+	for _, r := range rs {
+		if d, ok := sinoDigits[r]; ok {
+			cur = d
+			continue
+		}
+		if u, ok := sinoUnits[r]; ok {
+			section += max(cur, 1) * u
+			cur, unit = 0, true
+			continue
+		}
+		if r != '만' {
+			return 0, false
+		}
+		total += max(section+cur, 1) * 10000
+		section, cur, unit = 0, 0, true
+	}
+	return total + section + cur, unit
+}
+
+// sameNumber reports whether Hangul word x says number y in words (오백,
+// 500): one number written two ways.
+func sameNumber(x, y string) bool {
+	n, ok := sinoNumber(x)
+	return ok && strconv.Itoa(n) == y
+}
+
+// versionsRival reports whether two numbers, each in one text only, are
+// one version told otherwise: dotted, of as many parts, with the same
+// first part (2.1 and 2.2, 10.0.0.5 and 10.0.0.7). A rewording keeps a
+// version however it words what the version is of; numbersRival, which
+// compares numbers by the word before them, misses "supports from 2.1 on"
+// against "GnuPG 2.2 or later".
+func versionsRival(x, y string) bool {
+	if !isNumber(x) || !isNumber(y) || isHex(x) || isHex(y) || strings.Contains(x+y, ":") {
+		return false
+	}
+	px, py := strings.Split(x, "."), strings.Split(y, ".")
+	return len(px) >= 2 && len(px) == len(py) && px[0] == py[0] && x != y
+}
+
+// stopAntonymSwapped reports whether a swap of one word for one word puts
+// a stop word's antonym in its place (before, after; at least, at most;
+// above, below): swapContent leaves stop words out, and a text that says
+// the antonym elsewhere too hides the swap from a word set.
+func stopAntonymSwapped(dropped, added []string) bool {
+	if len(dropped) != 1 || len(added) != 1 || !englishStop[dropped[0]] && !englishStop[added[0]] {
+		return false
+	}
+	return antonymSwapped(dropped, added) || antonymSwapped(added, dropped)
+}
+
+// namesRival reports whether two texts name one kind of system with
+// another name before it (Rocky Linux, Arch Linux; Ubuntu Server, Windows
+// Server): two capitalised words in a row (DetailSet.Names, read in Seq),
+// the second one a word of editionHeads in both, the first one in one text
+// only. A rewording keeps which distribution or edition it speaks of,
+// however it words the rest. (Any capitalised pair read so split a
+// tuner-written rewording: TCP MSS in one text, VPN: MSS in the other.)
+func namesRival(a, b DetailSet) bool {
+	qa, qb := qualifiedNames(a), qualifiedNames(b)
+	for head, xs := range qa {
+		for _, x := range xs {
+			if a.Names[x] && !b.Words[x] && slices.ContainsFunc(qb[head], func(y string) bool { return y != x && !a.Words[y] }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editionHeads are the words a distribution's or an edition's name ends
+// with (Rocky Linux, Windows Server, Raspberry Pi OS, Fedora Workstation).
+var editionHeads = map[string]bool{"linux": true, "server": true, "os": true, "desktop": true, "workstation": true,
+	"edition": true, "enterprise": true, "community": true}
+
+// qualifiedNames are d's names that follow a name, by the name before
+// them: rocky → linux is linux: [rocky].
+func qualifiedNames(d DetailSet) map[string][]string {
+	var m map[string][]string
+	for i := 0; i+1 < len(d.Seq); i++ {
+		x, head := d.Seq[i], d.Seq[i+1]
+		if !editionHeads[head] || x == head || !d.Names[x] || !d.Names[head] || englishStop[x] {
+			continue
+		}
+		if m == nil {
+			m = map[string][]string{}
+		}
+		if !slices.Contains(m[head], x) {
+			m[head] = append(m[head], x)
+		}
+	}
+	return m
+}
