@@ -18,8 +18,9 @@ var hangulRun = regexp.MustCompile(`\p{Hangul}+`)
 
 // addKoreanKinds adds to d what the Hangul words of prose say that lexWords
 // leaves out: the negations of the stop words that hold one (없다, 없는,
-// 없으면, 못), and the Sino-Korean numbers said in words (오백으로 → 500) as
-// number atoms.
+// 없으면, 못), the Sino-Korean numbers said in words (오백으로 → 500) and
+// the native ones before a counter (세 번 → 3) as number atoms, and the days
+// of the week (토요일 → saturday).
 func (d *DetailSet) addKoreanKinds(prose string) {
 	for _, raw := range hangulRun.FindAllString(prose, -1) {
 		w := trimKorean(raw)
@@ -32,6 +33,12 @@ func (d *DetailSet) addKoreanKinds(prose string) {
 		if n, ok := sinoNumber(w); ok {
 			d.addAtom(strconv.Itoa(n))
 		}
+		if rs := []rune(w); len(rs) == 3 && string(rs[1:]) == "요일" && koreanWeekdays[rs[0]] != "" {
+			d.addAtom(koreanWeekdays[rs[0]]) // 토요일: saturday
+		}
+	}
+	for _, m := range nativeCount.FindAllStringSubmatch(prose, -1) {
+		d.addAtom(strconv.Itoa(nativeNumbers[m[1]])) // 세 번: 3
 	}
 }
 
@@ -93,14 +100,39 @@ func versionsRival(x, y string) bool {
 
 // stopAntonymSwapped reports whether a swap of one word for one word puts
 // a stop word's antonym in its place (before, after; at least, at most;
-// above, below): swapContent leaves stop words out, and a text that says
-// the antonym elsewhere too hides the swap from a word set.
+// above, below), or a Korean word of place or time its opposite (위로,
+// 아래로; 배포 전에, 배포 후에): swapContent leaves stop words and Hangul
+// syllables alone out, and a text that says the antonym elsewhere too
+// hides the swap from a word set.
 func stopAntonymSwapped(dropped, added []string) bool {
-	if len(dropped) != 1 || len(added) != 1 || !englishStop[dropped[0]] && !englishStop[added[0]] {
+	if len(dropped) != 1 || len(added) != 1 {
+		return false
+	}
+	x, y := dropped[0], added[0]
+	if koreanOpposites[x] == y || koreanOpposites[y] == x {
+		return true
+	}
+	if !englishStop[x] && !englishStop[y] {
 		return false
 	}
 	return antonymSwapped(dropped, added) || antonymSwapped(added, dropped)
 }
+
+// koreanOpposites are Korean words of place, time and order, without their
+// particles, by their opposites: a closed class the glossary does not
+// bridge (위 is also a noun's "stomach", 전 "all" or "whole").
+var koreanOpposites = map[string]string{"위": "아래", "전": "후", "앞": "뒤", "이전": "이후", "먼저": "나중",
+	"왼쪽": "오른쪽", "상위": "하위", "위쪽": "아래쪽", "앞쪽": "뒤쪽", "처음": "마지막", "상단": "하단"}
+
+// koreanWeekdays are the syllables before 요일 by the English day.
+var koreanWeekdays = map[rune]string{'월': "monday", '화': "tuesday", '수': "wednesday", '목': "thursday",
+	'금': "friday", '토': "saturday", '일': "sunday"}
+
+// nativeCount is a native Korean number before a counter (세 번, 두 개,
+// 다섯 시간), the counter followed by a particle or nothing Hangul.
+var nativeCount = regexp.MustCompile(`(?:^|[^\p{Hangul}])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무)\s?(?:번|개|명|시간|가지|차례|배|회)(?:까지|만|씩|째|마다|을|를|이|은|는|에|도|으로|의|[^\p{Hangul}]|$)`)
+
+var nativeNumbers = map[string]int{"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "스무": 20}
 
 // namesRival reports whether two texts name one kind of system with
 // another name before it (Rocky Linux, Arch Linux; Ubuntu Server, Windows

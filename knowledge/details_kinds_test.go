@@ -29,6 +29,13 @@ func TestLook19Kinds(t *testing.T) {
 			"clients 한도를 삼백으로 올리고 max-listeners 도 같이 맞추자 모두 들을 수 있었다.", true},
 		{"korean number in words and in digits", "clients 한도를 오백으로 올리고 max-listeners 도 같이 맞추자 모두 들을 수 있었다.",
 			"clients 한도를 500 으로 올리고 max-listeners 도 같이 맞추자 모두 들을 수 있었다.", false},
+		{"korean opposite of place in place", "규칙은 위에서부터 적용되는데 거부 규칙이 허용 규칙보다 위에 있었다. 허용 규칙을 거부 규칙 위로 옮기자 접속됐다.",
+			"규칙은 위에서부터 적용되는데 거부 규칙이 허용 규칙보다 위에 있었다. 허용 규칙을 거부 규칙 아래로 옮기자 접속됐다.", true},
+		{"korean opposite of time in place", "열을 추가하는 마이그레이션은 배포 전에 실행하고, 열을 지우는 마이그레이션은 배포 후에 실행한다.",
+			"열을 추가하는 마이그레이션은 배포 후에 실행하고, 열을 지우는 마이그레이션은 배포 후에 실행한다.", true},
+		{"korean weekday", "주간 정리 작업을 토요일 새벽으로 옮기자 월요일 배포와 겹치지 않았다.", "주간 정리 작업을 일요일 새벽으로 옮기자 월요일 배포와 겹치지 않았다.", true},
+		{"korean native number before a counter", "지수 백오프로 세 번까지 재시도하게 하자 일시 장애를 넘겼다.", "지수 백오프로 다섯 번까지 재시도하게 하자 일시 장애를 넘겼다.", true},
+		{"korean native number, particle reworded", "지수 백오프로 세 번까지 재시도하게 하자 일시 장애를 넘겼다.", "지수 백오프로 세 번까지 재시도하도록 하자 일시 장애를 넘겼다.", false},
 	}
 	for _, tt := range prose {
 		if got := proseConflict(ParseDetails(tt.a), ParseDetails(tt.b)); got != tt.conflict {

@@ -32,8 +32,11 @@ type ownPair struct {
 // after; 16/21 since apostrophes are no quotes (b4-opp-en-client).
 // pairs-lookalike-own5 (session 19, 22 kinds): rewordings 43/56 before and
 // after, look-alikes merged 10/81 before the rules of details_kinds.go,
-// 4/81 after.
-var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76}
+// 4/81 after. pairs-lookalike-own6 (session 19, written after those rules
+// landed, measured once before any change for it): rewordings 5/9,
+// look-alikes merged 4/35 (all Korean: 위로 → 아래로, 배포 전에 → 후에,
+// 토요일 → 일요일, 세 번 → 다섯 번), 6/9 and 0/35 after (세 번 agrees as 3).
+var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76, "pairs-lookalike-own6.jsonl": 0.66}
 
 // ownKnownMerges are the look-alikes a file is known to merge, with why:
 // each is a gap the README names, and any other look-alike merged fails.
