@@ -2,22 +2,15 @@
 """Writes pairs-lookalike-own6.jsonl: session 19's second batch of own look-alikes (look19).
 
 Written after own5's rules landed (cac2935) and measured once before any
-change for it, for kinds own5 did not write (an architecture, a protocol, a hash
-algorithm, a direction, a time of day, a weekday, a percentage, a file mode, a
-time zone, a log level, a signal, a boolean, a locale, a region, an address, a
-browser), as an estimate of how the rules carry, over tools no part of testdata/knowledge covers (coturn, Tor, gpsd,
-ImageMagick, pandoc, rclone, Syncthing, fail2ban, Mastodon, CUDA drivers,
-GnuPG, OBS, chrony, LibreOffice headless, Vagrant, Radicale, Icecast,
-Graphviz), one category per kind of decisive detail: a port, a flag, a config
-key, a version, an opposite, an OS release, a path, a unit, a subcommand, a
-Korean verb's polarity, a comparison word, an HTTP method, an HTTP status, an
-environment variable, a config section, a quoted value, a case-sensitive
-name, a singular/plural name, a distribution, a file extension, a number in
-words, a default against an explicit value. A look-alike is the text with
-exactly one string replaced (every occurrence, at word edges); rw_alike adds
-a second look-alike: the rewording control with the same string replaced (a
-reworded finding with one detail changed). Run: python3 gen_lookalike_own5.py
-(prints OK and rewrites the file).
+change for it, as an estimate of how those rules carry: kinds own5 did not
+write (an architecture, a protocol, a hash algorithm, a direction, a time of
+day, a weekday, a percentage, a file mode, a time zone, a log level, a
+signal, a boolean, a locale, a region, an address, a browser, Korean polarity
+and comparison, numbers in words), over everyday operations topics in short
+prose. Same shape as gen_lookalike_own5.py: a look-alike is the text with
+exactly one string replaced (every occurrence, at word edges), some with a
+rewording control. Run: python3 gen_lookalike_own6.py (prints OK and
+rewrites the file).
 """
 import json, os, re, sys
 
