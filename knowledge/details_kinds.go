@@ -109,13 +109,27 @@ func stopAntonymSwapped(dropped, added []string) bool {
 		return false
 	}
 	x, y := dropped[0], added[0]
-	if koreanOpposites[x] == y || koreanOpposites[y] == x {
+	if koreanOpposites[x] == y || koreanOpposites[y] == x || denialSwapped(x, y) {
 		return true
 	}
 	if !englishStop[x] && !englishStop[y] {
 		return false
 	}
 	return antonymSwapped(dropped, added) || antonymSwapped(added, dropped)
+}
+
+// denialVerbs are the stems of the verbs that say no (refuse, reject,
+// deny, block, forbid, disallow, ignore): one put in place of a verb that
+// is none of them (refuse all clients, serve all clients) turns what the
+// text says the other way round, as a negation would.
+var denialVerbs = map[string]bool{"refus": true, "reject": true, "deni": true, "block": true, "forbid": true,
+	"disallow": true, "ignor": true, "prohibit": true}
+
+// denialSwapped reports whether one of two words swapped in place says no
+// and the other neither says no nor means the same.
+func denialSwapped(x, y string) bool {
+	dx, dy := denialVerbs[lexStem(x)], denialVerbs[lexStem(y)]
+	return dx != dy && !isHangulWord(x) && !isHangulWord(y) && !sameMeaning(x, y)
 }
 
 // koreanOpposites are Korean words of place, time and order, without their
