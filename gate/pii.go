@@ -141,7 +141,7 @@ var piiRules = []piiRule{
 	{kind: PIIPassword, re: reAuthUserPass, valid: authUserPassLogin, near: authUserPassNamed, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
 	{kind: PIIPassword, re: reAuthUserPassNote, near: authUserPassFile, placeholder: secretPlaceholder, hints: []string{"auth-user-pass"}},
 	// Passwords given to a command on its command line.
-	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints},
+	{kind: PIIPassword, re: reCLIPassword, placeholder: secretPlaceholder, hints: cliPasswordHints, may: cliPasswordMay},
 	{kind: PIIPassword, re: reCLIPasswordMore, placeholder: secretPlaceholder, hints: cliPasswordMoreHints},
 	{kind: PIIPassword, re: reHtpasswd, placeholder: tokenPlaceholder, hints: htpasswdHints},
 	// A session cookie's value.

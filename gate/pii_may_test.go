@@ -149,3 +149,52 @@ func TestVendorTokenMoreMay(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIPasswordMay pins cliPasswordMay to reCLIPassword: every literal
+// one of which each alternative's matches hold contains "pass" or one of
+// cliPasswordMayHints, so the condition is false only where the pattern
+// cannot match.
+func TestCLIPasswordMay(t *testing.T) {
+	tree, err := syntax.Parse(reCLIPassword.String(), syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree = tree.Simplify()
+	if tree.Op != syntax.OpAlternate {
+		t.Fatalf("reCLIPassword is no alternation: %v", tree.Op)
+	}
+	hints := append([]string{"pass"}, cliPasswordMayHints...)
+	// covered: some part every match of t has is a set of literals each of
+	// which holds a hint.
+	var covered func(t *syntax.Regexp) bool
+	covered = func(t *syntax.Regexp) bool {
+		switch t.Op {
+		case syntax.OpCapture, syntax.OpPlus:
+			return covered(t.Sub[0])
+		case syntax.OpConcat:
+			for _, s := range t.Sub {
+				if covered(s) {
+					return true
+				}
+			}
+			return false
+		}
+		lits := literalsOf(t)
+		for _, l := range lits {
+			if !containsAny(strings.ToLower(l.s), hints) {
+				return false
+			}
+		}
+		return lits != nil
+	}
+	for _, alt := range tree.Sub {
+		if !covered(alt) {
+			t.Errorf("alternative %s can match without any of %q", alt, hints)
+		}
+	}
+	for _, text := range []string{"net\tuse Z: \\\\srv\\x /user:bob Hunter22 --x", "az\tlogin -u bob -p Hunter22x --x", "redis-cli -h cache --pass s3cr3tValue9", "run with --PASSWORD hunter2x", "docker login -p Xy9abc registry"} {
+		if reCLIPassword.MatchString(text) && !cliPasswordMay(text) {
+			t.Errorf("cliPasswordMay(%q) = false, and the pattern matches", text)
+		}
+	}
+}

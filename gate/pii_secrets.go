@@ -431,6 +431,28 @@ var cliPasswordHints = []string{"redis-cli", "sshpass", "mongo", "sqlcmd", "bcp"
 	"ipmitool", "mosquitto", "influx", "net use", "rabbitmqctl", "7z", "rar", "ssh-keygen", "http", "snmp", "lftp",
 	"identified", "password", "convertto-securestring"}
 
+// cliPasswordMay reports whether reCLIPassword can match text: "--" is a
+// hint only for the --password branch, which also needs "pass" (in any
+// case), and nearly every finding has a flag; each other branch needs one
+// of the other hints. TestCLIPasswordMay proves it from the pattern.
+func cliPasswordMay(text string) bool {
+	l := foldLower(text)
+	return strings.Contains(l, "pass") || containsAny(l, cliPasswordMayHints)
+}
+
+// cliPasswordMayHints are cliPasswordHints without "--", and with what
+// net use's and az login's branches need whatever space they take
+// ("/user:", "login"), since "--" let those through beside any flag.
+var cliPasswordMayHints = func() []string {
+	out := []string{"/user:", "login"}
+	for _, h := range cliPasswordHints {
+		if h != "--" {
+			out = append(out, h)
+		}
+	}
+	return out
+}()
+
 var reCLIPassword = regexp.MustCompile(`\bredis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n|;&]*?[ \t]-p(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
 	`\b(?:sqlcmd|bcp|osql|zip|unzip|ipmitool|mosquitto_pub|mosquitto_sub|mosquitto_rr)\b[^\n|;&]*?[ \t]-P(?:[ \t]+['"]?|['"])([^\s'"-][^\s'"]*)|` +
