@@ -65,6 +65,11 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range reSnakeKeyLine.FindAllString(v.directive, 8) {
 		sentences = append(sentences, strings.ReplaceAll(k, "_", " "))
 	}
+	// The patterns read a sentence without the technical senses of its
+	// words ("the ignore rules of a nested directory do not apply").
+	for i, sn := range sentences {
+		sentences[i] = techSenseMasked(sn)
+	}
 	for _, p := range directivePatterns {
 		if kinds[p.kind] || p.korean && !korean || len(p.hints) > 0 && !containsAny(v.directive, p.hints) {
 			continue
@@ -92,6 +97,9 @@ func Instructions(title, content string) InstructionsResult {
 		kinds[InstructionOverride] = true
 	}
 	for _, k := range clauseKinds(v.directive, korean) {
+		kinds[k] = true
+	}
+	for _, k := range cjkKinds(v.all) {
 		kinds[k] = true
 	}
 	for _, k := range families6Kinds(&v) {
@@ -150,7 +158,7 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && (!reBuilderAddress.MatchString(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && (!builderTalk(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) && !reportsAgentLapse(sents[i]) && !reFenceAdvice.MatchString(sents[i]) {
 			return true
 		}
 	}
@@ -335,8 +343,10 @@ func clauseKinds(directive string, korean bool) []string {
 		inList := items[strings.TrimRight(strings.TrimSpace(reListItem.ReplaceAllString(c, "")), ".;")]
 		// The cheap parts first: most sentences set nothing aside and
 		// hide nothing, whoever they speak to.
-		override := (korean && reSetAsideKo.MatchString(c) || containsAny(c, setAsideHints) && reSetAside.MatchString(c)) &&
-			(reAgentContext.MatchString(c) || korean && reAgentContextKo.MatchString(c))
+		// A tool's "ignore rules" or missing prompt sets nothing aside.
+		ca := techSenseMasked(c)
+		override := (korean && reSetAsideKo.MatchString(ca) || containsAny(ca, setAsideHints) && reSetAside.MatchString(ca)) &&
+			(reAgentContext.MatchString(ca) || korean && reAgentContextKo.MatchString(ca))
 		// A deny rule or list is a permission setting, not a denial.
 		cc := reDenyRule.ReplaceAllString(c, " ")
 		norm := inList || reToReaderNorm.MatchString(c)

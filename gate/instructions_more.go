@@ -246,6 +246,11 @@ func excused(kind, sn, text string) bool {
 	}
 	switch kind {
 	case InstructionOverride:
+		// What an agent did or tends to do against its instructions is
+		// the topic of a write-up, not a request.
+		if reportsAgentLapse(sn) {
+			return true
+		}
 		// What cannot be set aside, or a tool's own prompt skipped in
 		// scripts where no person answers it ("so skipping locally can't
 		// bypass them", "set NONINTERACTIVE=1 to skip the confirmation
@@ -297,6 +302,9 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
+		if toolInstead(sn) {
+			return true
+		}
 		if generatedLeftOut(sn) || passiveSilently(sn) || materialKeptOnly(sn) {
 			return true
 		}

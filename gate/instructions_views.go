@@ -100,7 +100,13 @@ func buildViews(text string, tricks bool) views {
 	}, s)
 	s = strings.ToLower(s)
 	if reSpacedLetters.MatchString(s) {
-		if c, ok := collapseSpaced(s); ok {
+		c, ok := collapseSpaced(s)
+		// Line by line, the rules read a note spelled out over lines as
+		// one sentence (the model keeps the view it was trained on).
+		if cl, okl := collapseSpacedLines(s); tricks && okl && cl != c {
+			c, ok, tricked = cl, true, true
+		}
+		if ok {
 			disguise("spaced-out letters")
 			s = c
 		}
@@ -156,6 +162,14 @@ func buildViews(text string, tricks bool) views {
 		}
 	}
 	hidden = decodeOnRequest(s, hidden, disguise)
+	if e, assembled := shellExpanded(s, text); tricks && assembled {
+		disguise("shell variables")
+		hidden, tricked = append(hidden, e), true
+	}
+	if j, ok := joinedSplitWords(s); tricks && ok {
+		disguise("words split over lines")
+		extra, tricked = append(extra, j), true
+	}
 	v.all = s
 	if len(extra) > 0 {
 		v.all += "\n" + strings.Join(extra, "\n")
@@ -262,6 +276,28 @@ var reKoWithoutCheckDenied = regexp.MustCompile(`(?:사용자\s*)?확인\s*없�
 func spelledOut(readable, decoded string) bool {
 	d := strings.Join(strings.Fields(decoded), " ")
 	return len(d) >= 12 && strings.Contains(strings.Join(strings.Fields(readable), " "), d)
+}
+
+// collapseSpacedLines is collapseSpaced line by line: a word spelled out
+// on each line of a note ("사 용 자 에 게\n알 리 지   마 세 요") is read
+// a line at a time, and lines spelled out one after another are one
+// sentence spread over them, and are joined.
+func collapseSpacedLines(s string) (string, bool) {
+	var b strings.Builder
+	changed, last := false, false
+	for i, l := range strings.Split(s, "\n") {
+		c, ok := collapseSpaced(l)
+		if i > 0 {
+			if ok && last {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(c)
+		changed, last = changed || ok, ok
+	}
+	return b.String(), changed
 }
 
 // collapseSpaced joins words spelled out letter by letter ("i g n o r e
