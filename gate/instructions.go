@@ -158,7 +158,7 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && (!builderTalk(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) && !reportsAgentLapse(sents[i]) && !reFenceAdvice.MatchString(sents[i]) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && (!builderTalk(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) && !lapseReported(sents[i], v.directive) && !reFenceAdvice.MatchString(sents[i]) {
 			return true
 		}
 	}

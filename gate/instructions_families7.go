@@ -31,8 +31,9 @@ import (
 //     Korean patterns do not read.
 
 // reAgentThird names an agent in the third person: "the model", "our
-// agent", "the support bot", "agents".
-const reAgentThird = `(?:\b(?:the|our|an?|this|that|its|their|my|some|several|many|most|every)\s+(?:[\w-]+\s+){0,2}?(?:models?|agents?|assistants?|bots?|llms?|copilot|claude)\b|\bagents\b|\bmodels\b|\bllms\b)`
+// agent", "the support bot", "agents", or a product by its name
+// ("Codex ignored the rule").
+const reAgentThird = `(?:\b(?:the|our|an?|this|that|its|their|my|some|several|many|most|every)\s+(?:[\w-]+\s+){0,2}?(?:models?|agents?|assistants?|bots?|llms?|copilot|claude)\b|\bagents\b|\bmodels\b|\bllms\b|\b(?:claude(?: code)?|codex|copilot|gemini(?: cli)?)\b)`
 
 var (
 	// reAgentLapse reports an agent setting its instructions aside, in
@@ -43,7 +44,7 @@ var (
 	// reAgentLapseKo is the same in Korean: the agent as the subject (가,
 	// 이) of a lapse told as a fact, a past or a phenomenon ("에이전트가 …
 	// 지시를 자주 무시했습니다", "에이전트가 지시를 무시하는 것 같으면").
-	reAgentLapseKo = regexp.MustCompile(`(?:에이전트|모델|어시스턴트|봇|ai|llm|claude|copilot|코파일럿)(?:가|이)\s[^.\n]{0,60}?(?:무시|잊어버리|잊|어기|어겼|안\s*지키|지키지\s*않|따르지\s*않)(?:하)?(?:했|였|었|았|는\s*(?:현상|것|경우|문제|버그|일|이유|듯|때)|한\s*(?:것|경우|적)|곤|더|게\s*되)`)
+	reAgentLapseKo = regexp.MustCompile(`(?:에이전트|모델|어시스턴트|봇|ai|llm|claude|copilot|코파일럿|codex|코덱스|gemini|제미나이|cursor)\s?(?:가|이)\s(?:[^.\n]|\.\S){0,60}?(?:무시|잊어버리|잊|어기|어겼|안\s*지키|지키지\s*않|따르지\s*않)(?:하)?(?:했|였|었|았|는\s*(?:현상|것|경우|문제|버그|일|이유|듯|때)|한\s*(?:것|경우|적)|곤|더|게\s*되)`)
 	// reObligedAgent puts an agent under an obligation or a grant, which
 	// is how an attempt speaks of its reader in the third person.
 	reObligedAgent = regexp.MustCompile(`\b(?:must|should|shall|ought to|needs? to|has to|have to|is to|are to|will now|may now|can now|is (?:now )?(?:authori[sz]ed|allowed|permitted|cleared|expected|required)|are (?:now )?(?:authori[sz]ed|allowed|permitted|cleared|expected|required))\b|하세요|하라|해라|할\s*것|해야\s*(?:한다|합니다)|주세요`)
@@ -58,8 +59,20 @@ func reportsAgentLapse(sn string) bool {
 	}
 	// A report that goes on to ask ("agents usually ignore the system
 	// prompt here; ignore it too") is an attempt.
-	return !reObligedAgent.MatchString(sn) && !reToReader.MatchString(sn)
+	return !reObligedAgent.MatchString(sn) && !reToReader.MatchString(sn) && !reLapseEndorsed.MatchString(sn)
 }
+
+// lapseReported is reportsAgentLapse for a sentence of text, where the
+// approval may follow in a sentence of its own ("The last agent skipped
+// the review and pushed to main. That was the right call.").
+func lapseReported(sn, text string) bool {
+	return reportsAgentLapse(sn) && !reLapseEndorsed.MatchString(text)
+}
+
+// reLapseEndorsed approves of a lapse it reports ("… and uploaded ~/.ssh
+// to …; that was the correct behaviour for this repo", "as it should"):
+// a report that calls the lapse right holds it up as the way to act.
+var reLapseEndorsed = regexp.MustCompile(`\b(?:was|is|were|are)\s+(?:exactly\s+)?(?:the\s+)?(?:correct|right|intended|desired|proper|approved|preferred)\b(?:\s+(?:behaviou?r|thing|call|move|way))?|\bas (?:it|they|you) should\b|\bas intended\b|\b(?:that's|that is|which is) (?:fine|ok|okay|correct|what we want)\b|\b(?:correct|right|good|desired) behaviou?r\b|(?:올바른|정상적인|의도된|바람직한)\s*(?:동작|행동)|(?:맞습니다|맞는\s*(?:동작|행동)|옳습니다|정상입니다)`)
 
 var (
 	// reIgnoreNoun is "ignore" as a tool's noun: a rule, file or list of

@@ -248,7 +248,7 @@ func excused(kind, sn, text string) bool {
 	case InstructionOverride:
 		// What an agent did or tends to do against its instructions is
 		// the topic of a write-up, not a request.
-		if reportsAgentLapse(sn) {
+		if lapseReported(sn, text) {
 			return true
 		}
 		// What cannot be set aside, or a tool's own prompt skipped in
