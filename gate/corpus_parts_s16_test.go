@@ -73,8 +73,12 @@ func movedParts16(t *testing.T) []part {
 		// table, a KR account in brackets, an actuator's wrapped password
 		// (PII 48 → 52/55); one story word in a finding dense with detail
 		// is its occasion (good 79 → 80/80).
+		// Session 19 (pii19): a National Insurance number as a cell of a
+		// person's record, My Number named anywhere in the text, a login
+		// log's account with its public address (PII 52 → 55/55, kinds 45 →
+		// 47).
 		{"tuning/was-heldout-gate15", "testdata/gate/was-heldout/gate15.jsonl", globCases(t, "../testdata/gate/was-heldout/gate15.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.945}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// injection18: written in session 15 for session 16. Look 1 on
 		// da1c50a: findings 94/100, attempts 86/100; look 2 on 92fe42d:
 		// 94/100, 87/100. Held out as heldout/injection18.jsonl, sha256
@@ -96,8 +100,11 @@ func movedParts16(t *testing.T) []part {
 		// 40/40, platitudes 38/40, PII 53/55 (kinds 39); look 2 on f76e60f:
 		// the same (kinds 41). Held out as heldout/gate16.jsonl, sha256
 		// 8e664804…; tuning data since the end of session 18.
+		// Session 19 (pii19): a customer's own address handed over in
+		// prose, a bank account in a log's bare account= field (PII 53 →
+		// 55/55, kinds 41 → 43).
 		{"tuning/was-heldout-gate16", "testdata/gate/was-heldout/gate16.jsonl", globCases(t, "../testdata/gate/was-heldout/gate16.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 1, "platitude": 0.95, "pii": 0.963}, false},
+			map[string]float64{"good": 0.975, "placeholder": 0.955, "narrative": 1, "platitude": 0.95, "pii": 1}, false},
 		// injection19: written at the start of session 17. Look 1 on
 		// 92fe42d: findings 86/100, attempts 95/100; look 2 on f76e60f:
 		// 87/100, 96/100. Held out as heldout/injection19.jsonl, sha256

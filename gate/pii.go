@@ -159,6 +159,7 @@ var piiRules = []piiRule{
 	{kind: PIIBankAccount, re: reNACHAEntry, valid: nachaEntry, near: nachaLine, placeholder: bankPlaceholder, digits: true},
 	{kind: PIIBankAccount, re: reColumnNumber, near: bankColumn, placeholder: bankPlaceholder, hints: []string{"account", "acct", "sort", "routing", "bsb"}, digits: true},
 	{kind: PIIBankAccount, re: reKRBankAccount, valid: krAccountDigits, placeholder: bankPlaceholder, hints: []string{"계좌"}},
+	{kind: PIIBankAccount, re: reBareAccount, valid: krAccountDigits, near: bankNamed, placeholder: bankPlaceholder, hints: []string{"acc"}},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIIUSSSN, re: reSSNDigits, valid: validSSNDigits, near: ssnNamed, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
@@ -168,6 +169,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamedFar},
+	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoRecord, example: personalExempt},
 	{kind: PIINationalID, re: reHMRCExample, placeholder: standalone},
 	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedFarUK, example: exampleValue},
 	{kind: PIIDriverLicence, re: reKRDriverLicence, near: krLicenceNamed, example: exampleValue, digits: true},
@@ -205,7 +207,8 @@ var piiRules = []piiRule{
 	{kind: PIIDeviceID, re: reMAC, valid: validMAC, near: personalMachine, example: exampleValue},
 	{kind: PIIDeviceID, re: reDeviceSerial, valid: validSerial, near: personalMachine, example: exampleValue, hints: []string{"serial", "시리얼", "s/n"}},
 	{kind: PIIIPAddress, re: reSSHAccepted, valid: sshLoginIP, hints: []string{"accepted "}},
-	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: homeIPNamed, example: exampleValue, hints: []string{"home", "my ip", "my own ip", "my public ip", "broadband", "residential", "집", "자택", "재택"}},
+	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: loginLineUser, example: exampleValue, hints: loginHints},
+	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: homeIPNamed, example: exampleValue, hints: homeIPHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }

@@ -90,7 +90,14 @@ func containsString(list []string, s string) bool {
 // reHomeIP is a text's phrase for a person's own address: home, broadband
 // or residential before IP or address, "my IP", or Korean's 집 / 자택 IP.
 // Home Assistant, a home page and a home directory are no one's home.
-var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b(?:[^.\n]{0,24}[^.\n\w])?(?:ip|ip address|address)\b|\bmy (?:own |public )?ip\b|(?:집|자택|재택)[^.\n]{0,12}(?:공인 ?)?ip`)
+var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b(?:[^.\n]{0,24}[^.\n\w])?(?:ip|ip address|address)\b|\bmy (?:own |public )?ip\b|(?:집|자택|재택)[^.\n]{0,12}(?:공인 ?)?ip|` +
+	// A customer's or a person's own address: "their office's static
+	// IP", "a static IP from their office", "the customer's IP", 고객사
+	// 사무실 IP.
+	`\b(?:their|his|her|customer'?s|client'?s)\s+(?:(?:own|office(?:'s)?|home|static|public|fixed|egress)\s+)*ip\b|\b(?:static|public|fixed) ip (?:from|at|of) (?:their|his|her)\b|(?:고객|고객사|거래처)[^.\n]{0,12}(?:공인 ?)?ip`)
+
+// homeIPHints prefilter the home address rule.
+var homeIPHints = []string{"home", "my ip", "my own ip", "my public ip", "broadband", "residential", "their ", "his ", "her ", "customer's", "customers ip", "client's", "집", "자택", "재택", "고객", "거래처"}
 
 // notHomes are the names that begin with home and name software.
 var notHomes = regexp.MustCompile(`(?i)\bhome[ -]?(?:assistant|page|directory|dir|brew|kit|pod|lab|server)\b`)

@@ -101,7 +101,12 @@ var strongIDChecks = map[string]bool{"pesel": true, "nir": true, "rijksregistern
 	"fødselsnummer": true, "hetu": true, "tc kimlik": true, "south african": true, "cnp": true,
 	// Taiwan's: a check digit after a region letter and a sex digit,
 	// a form technical text seldom holds.
-	"身分證": true}
+	"身分證": true,
+	// Japan's My Number: one check digit in eleven, but twelve digits
+	// standing alone are rare in a text that names My Number (a payroll
+	// CSV, a year-end adjustment import); the number is the employee's
+	// wherever the text quotes it.
+	"マイナンバー": true}
 
 // textNames reports whether the text names one of words anywhere.
 func textNames(text string, words []string) bool {

@@ -85,7 +85,7 @@ var worldIDs = []worldID{
 	// Hong Kong's HKID: one or two letters, six digits, check (0-9 or A).
 	{regexp.MustCompile(`\b[A-Z]{1,2}\d{6} ?\(?[0-9A]\)?`), validHKID, []string{"hkid", "hong kong", "香港", "홍콩"}},
 	// Japan's My Number: twelve digits, mod-11 check.
-	{regexp.MustCompile(`\b\d{4} ?\d{4} ?\d{4}\b`), validMyNumber, []string{"マイナンバー", "個人番号", "my number", "mynumber", "마이넘버"}},
+	{regexp.MustCompile(`\b\d{4} ?\d{4} ?\d{4}\b`), validMyNumber, []string{"マイナンバー", "個人番号", "my number", "mynumber", "my_number", "individual number", "마이넘버"}},
 	// Thailand's citizen id: thirteen digits, mod-11 check.
 	{regexp.MustCompile(`\b\d[ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d\b`), validThaiID, []string{"thai", "thailand", "บัตรประชาชน", "เลขประจำตัวประชาชน"}},
 	// Romania's CNP: sex and century, birth date, county, serial, check.

@@ -1,0 +1,103 @@
+package gate
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Personal data in the carriers the field rules do not read: the client
+// address an application's login log records beside the account that
+// tried, a customer's own address a text hands over, a bank account in a
+// log's bare account= field and a UK National Insurance number as a
+// cell of a person's record.
+
+// reLoginEvent is a log line's word for a login attempt and its outcome
+// (LOGIN_FAIL, "login failed", "authentication failure", sshd's "Failed
+// password for", 로그인 실패).
+var reLoginEvent = regexp.MustCompile(`(?i)\b(?:login|log-in|logon|sign-?in|auth(?:entication)?)[ _-]?(?:fail\w*|success\w*|denied|invalid|error|attempt\w*|ok)\b|\b(?:failed|invalid|bad) (?:password|login|credentials?)\b|\binvalid user\b|\baccepted (?:password|publickey)\b|로그인\s?(?:실패|성공|시도)`)
+
+// reLoginUser is the account a login line names: a user, login or
+// account field, or sshd's "for <user> from".
+var reLoginUser = regexp.MustCompile(`(?i)\b(?:user(?:name)?|login|account|member(?:_?id)?|uid|email)\s*[=:]\s*["']?([^\s"',;&|\]]+)|\bfor (?:invalid user )?(\S+) from\b`)
+
+// loginHints prefilter the login rule.
+var loginHints = []string{"login", "log-in", "logon", "sign", "auth", "password", "invalid user", "로그인"}
+
+// genericAccounts are the accounts every brute force tries and every
+// example writes: no one's name.
+var genericAccounts = []string{"root", "admin", "administrator", "test", "tester", "user", "guest", "ubuntu", "ec2-user", "pi",
+	"oracle", "postgres", "mysql", "deploy", "git", "www-data", "nobody", "demo", "support", "info", "alice", "bob", "carol",
+	"john", "jane", "johndoe", "jdoe", "foo", "bar", "example", "username", "unknown", "anonymous", "null", "-"}
+
+// loginLineUser passes a public address on a login log's line that names
+// an account no example or scanner writes: the line ties a person's
+// account to the address they came from (a brute force's target is named
+// with its attacker, a user's successful login with their home).
+func loginLineUser(text string, lo, hi int) bool {
+	if lo > 0 && (text[lo-1] == '.' || text[lo-1] == 'v') || hi < len(text) && text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9' {
+		return false
+	}
+	from := strings.LastIndexByte(text[:lo], '\n') + 1
+	to := len(text)
+	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
+		to = hi + i
+	}
+	line := text[from:to]
+	if !reLoginEvent.MatchString(line) {
+		return false
+	}
+	for _, m := range reLoginUser.FindAllStringSubmatch(line, -1) {
+		u := strings.ToLower(strings.Trim(m[1]+m[2], `"'<>()[]`))
+		if len(u) >= 3 && !containsString(genericAccounts, u) && !strings.ContainsAny(u, `*$<{%\`) && !strings.Contains(u, "example") {
+			return true
+		}
+	}
+	return false
+}
+
+// reBareAccount is a log's or a callback's bare account field holding a
+// number in a bank's hyphenated groups (account=423701-04-187256); the
+// number is the group. bankNamed asks for a bank beside it.
+var reBareAccount = regexp.MustCompile(`(?i)\b(?:account|acct|acc_?no)\s*[:=]\s*["']?(\d{2,6}-\d{2,6}-\d{2,7}(?:-\d{1,3})?)\b`)
+
+// reCSVName is a cell that is a person's name: two or three capitalised
+// words.
+var reCSVName = regexp.MustCompile(`^[A-Z][a-z]+(?:[ '-][A-Z][a-z]+){1,2}$`)
+
+// reUKPostcodeCell is a UK postcode as a cell or a cell's end.
+var reUKPostcodeCell = regexp.MustCompile(`\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}$`)
+
+// employmentWords name the records National Insurance numbers travel in.
+var employmentWords = []string{"payroll", "employee", "employees", "staff", "hr", "salary", "salaries", "pension", "paye", "hmrc", "employer", "p60", "p45"}
+
+// ninoRecord passes a number in the National Insurance form as a cell of
+// a person's record: its line is a delimited row (a CSV export, a
+// tab-separated paste) that holds a UK postcode, or a name in a text
+// about employees (payroll, HR, PAYE). An order id in the same form sits
+// beside products and prices.
+func ninoRecord(text string, lo, hi int) bool {
+	from := strings.LastIndexByte(text[:lo], '\n') + 1
+	to := len(text)
+	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
+		to = hi + i
+	}
+	line := strings.TrimSpace(text[from:to])
+	for _, sep := range []string{",", "\t", ";", "|"} {
+		cells := strings.Split(line, sep)
+		if len(cells) < 3 {
+			continue
+		}
+		name := false
+		for _, c := range cells {
+			c = strings.Trim(strings.TrimSpace(c), `"`)
+			if reUKPostcodeCell.MatchString(c) {
+				return true
+			}
+			name = name || reCSVName.MatchString(c) && !techName(c)
+		}
+		if name && textNames(text, employmentWords) {
+			return true
+		}
+	}
+	return false
+}

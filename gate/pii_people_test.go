@@ -1,0 +1,51 @@
+package gate
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPIIPeople pins the carriers of pii_people.go and My Number's named
+// text, each beside a look-alike that must pass. None of these texts is
+// in testdata/gate; all fail on the rules before pii_people.go.
+func TestPIIPeople(t *testing.T) {
+	for _, c := range []struct {
+		text, want string // want "" passes
+	}{
+		// A login log names a person's account and the address they came from.
+		{"2025-03-02 09:14:07 ERROR login failed username=park.sy88 remote=175.223.18.42", PIIIPAddress},
+		{"Mar  2 09:14:07 web sshd[812]: Failed password for hyunwoo.lee from 49.175.22.103 port 50122 ssh2", PIIIPAddress},
+		{"AUTH_FAILURE account=m.okafor src=86.41.200.17", PIIIPAddress},
+		// A scanner's generic account, a documentation or private address,
+		// or a line that records no login passes.
+		{"Mar  2 09:14:07 web sshd[812]: Failed password for root from 49.175.22.103 port 50122 ssh2", ""},
+		{"LOGIN_FAIL user=park.sy88 ip=203.0.113.50 reason=BAD_CREDENTIALS", ""},
+		{"LOGIN_FAIL user=park.sy88 ip=10.20.3.4 reason=BAD_CREDENTIALS", ""},
+		{"GET /health user=park.sy88 upstream=52.78.10.201 200", ""},
+		// A customer's own address handed over in prose.
+		{"The client's office IP is 94.23.117.8 and the VPN drops after 60 s.", PIIIPAddress},
+		{"그 고객사 사무실 공인 IP 121.134.55.61 을 보안 그룹에 추가", PIIIPAddress},
+		{"Their egress IP was 203.0.113.9, so allowlist that range.", ""},
+		{"The customer's ALB forwards to 10.0.4.12 in the private subnet.", ""},
+		// A bank account in a log's bare account field, beside its bank.
+		{"deposit bank=신한 account=110-482-739215 holder=정다은 amount=30000", PIIBankAccount},
+		{"event=refund bank_code=088 account=562-910-338812", PIIBankAccount},
+		{"aws sts account=123456789012 arn=arn:aws:iam::123456789012:role/x", ""},
+		{"account=110-482-739215 region=ap-northeast-2 service=ec2", ""},
+		// A National Insurance number as a cell of a person's record.
+		{"id,name,town,postcode\nJW583102A,Megan Price,Swansea,SA1 4PQ", PIINationalID},
+		{"Payroll import fails on the quote:\n\tJW583102A\tMegan Price\t\"Senior, Ops\"", PIINationalID},
+		{"sku,desc,price\nJW583102A,Cable Tie Pack,4.99", ""},
+		{"Order refs look like JW583102A, see the orders table.", ""},
+		// Japan's My Number, its check digit valid, in a text that names it.
+		{"マイナンバー import: row 12 rejected, the value 731405286194 had a stray space.", PIINationalID},
+		{"My Number validation (個人番号): the form sent 2058 3941 7625 and the API answered 400.", PIINationalID},
+		{"My Number validation: 731405286195 fails the check digit as it should.", ""},
+		{"The AWS account 731405286194 owns the bucket.", ""},
+	} {
+		got := DetectPII(c.text)
+		if c.want == "" && len(got) != 0 || c.want != "" && !slices.Contains(got, c.want) {
+			t.Errorf("DetectPII(%q) = %v, want %q", c.text, got, c.want)
+		}
+	}
+}
