@@ -22,8 +22,9 @@ func emailPlaceholder(m string) bool {
 	if reTemplateLocal.MatchString(m[:at]) || domain == "users.noreply.github.com" {
 		return true
 	}
-	// Google service accounts name a resource, not a person.
-	if strings.HasSuffix(domain, ".gserviceaccount.com") {
+	// Google service accounts name a resource, not a person; a mail
+	// provider's test sinks (vendorSinks) deliver to no one.
+	if strings.HasSuffix(domain, ".gserviceaccount.com") || containsString(vendorSinks, domain) {
 		return true
 	}
 	for _, d := range []string{"example.com", "example.org", "example.net", "example.edu"} {
@@ -38,6 +39,12 @@ func emailPlaceholder(m string) bool {
 	}
 	return false
 }
+
+// vendorSinks are the domains mail providers document as test sinks,
+// which accept a message and deliver it to no mailbox: Amazon SES's
+// mailbox simulator (success@, bounce@, complaint@), Postmark's black hole
+// and SendGrid's sink.
+var vendorSinks = []string{"simulator.amazonses.com", "blackhole.postmarkapp.com", "sink.sendgrid.net"}
 
 // phonePlaceholder passes the fictional NANP range 555-0100..555-0199,
 // Twilio's documented magic numbers (+1 500-555-0xxx), the ranges the UK's
