@@ -43,9 +43,11 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// 28/32 after. The 4 accepted pass on their stored score alone
 		// (0.52-0.66: "too many" read as error text, "every 2 weeks" and
 		// "4 times" as numbers with units, 파드 as a technology), which the
-		// accept rule does not second-guess.
+		// accept rule does not second-guess. Session 19 (pii19): a text
+		// that names nothing, whose one detail is such a number or phrase,
+		// is vague when it hedges twice (vagueCounted): 29 → 32/32.
 		{"tuning/long-vague", "testdata/gate/calibration/long-vague.jsonl", loadCases(t, "../testdata/gate/calibration/long-vague.jsonl"),
-			map[string]float64{"platitude": 0.906}, false},
+			map[string]float64{"platitude": 1}, false},
 		// Security and agent-tooling advice in prose that names no tool,
 		// and vague advice in the same words, written by gateinj (issue 22
 		// item 5) and run once before any change: good 4/23 accepted,

@@ -52,6 +52,9 @@ func acceptable(title, content string, score float64, found []string, n Narrativ
 		if vagueNamed(title+"\n"+content, found) {
 			return false, []string{signalVagueNamed}
 		}
+		if vagueCounted(title+"\n"+content, found) {
+			return false, []string{signalVagueCounted}
+		}
 		return true, nil
 	}
 	adj, names := evidenceScore(title, content, score, found, n, documented)
@@ -212,6 +215,35 @@ func vagueNamed(text string, found []string) bool {
 		}
 	}
 	return named && !reCodeName.MatchString(text) && hedgeCount(lower, reasonedHedges) >= reasonedHedges
+}
+
+// signalVagueCounted names advice whose one detail is a bare count.
+const signalVagueCounted = "a bare number around general advice"
+
+// vagueCountedHedges is how many distinct hedges make such advice vague.
+const vagueCountedHedges = 2
+
+// vagueCounted reports a text that names nothing (no technology, no
+// identifier, version, flag, path, command or code) and reaches the floor
+// on technical terms, a cause and one detail that is no name either: a
+// number tacked on ("within 2 weeks", "perhaps 4 times") or a phrase the
+// error rule reads ("too many threads"), around two hedges or more ("now
+// and then", "watch the numbers", "adjust them"). Of the tuning findings
+// that reach the floor so, none holds more than one hedge
+// (testdata/gate/calibration/long-vague.jsonl's platitudes two to four).
+// The stored score is unchanged.
+func vagueCounted(text string, found []string) bool {
+	detail := false
+	for _, f := range found {
+		switch f {
+		case signalNumber, signalError:
+			detail = true
+		case signalCause, signalTerms, signalPlatitude:
+		default:
+			return false
+		}
+	}
+	return detail && hedgeCount(strings.ToLower(text), vagueCountedHedges) >= vagueCountedHedges
 }
 
 // reCodeName is a name as code writes it, which a reader can look up as a

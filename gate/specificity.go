@@ -195,7 +195,7 @@ func namedTech(text, lower string) []string {
 		if knownTechCased[i] {
 			s = text
 		}
-		if containsWord(s, t) {
+		if containsWord(s, t) && (utf8.RuneCountInString(t) > 1 || firstRune(t) < 0x80 || koreanNameAlone(s, t)) {
 			out = append(out, t)
 		}
 	}
@@ -221,6 +221,28 @@ var techTermForms = func() [][3]string {
 	}
 	return out
 }()
+
+// koreanParticleStarts are the first syllables of the particles and
+// endings that follow a Korean noun (맥에서, 깃으로, 맥용, 깃도).
+const koreanParticleStarts = "은는이가을를에의와과도만로으용랑하처까보부서북"
+
+// koreanNameAlone reports a one-syllable Korean name (맥, 깃) standing as
+// a word: followed by no syllable but a particle's. One syllable begins
+// many words (맥락, 맥박, 깃발): "맥락 없는 로그" names no Mac.
+func koreanNameAlone(s, t string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], t)
+		if j < 0 {
+			return false
+		}
+		hi := i + j + len(t)
+		r := firstRune(s[hi:])
+		if hi == len(s) || !unicode.Is(unicode.Hangul, r) || strings.ContainsRune(koreanParticleStarts, r) {
+			return true
+		}
+		i = hi
+	}
+}
 
 // namedVersion finds a bare major version after a known technology:
 // "React 18", "Postgres 11", "Node 20", or after a product's name written

@@ -424,6 +424,9 @@ var hedges = []string{
 	"좋은 ", "잘 지", "편리", "필요한 만큼", "미묘하게", "늘 ", "의식", "지켜보", "최신", "매력적",
 	"성숙", "결국 중요한", "깊은 이해", "종합적으로",
 	"모두의 책임", "만의 일이 아닙", "관심을 가져", "꾸준한",
+	// Korean's "consider": a thought to have in place of a step (자동화를
+	// 고민해 보세요, 읽을 사람을 생각하면서).
+	"고민", "생각해 보", "생각하면서", "염두에",
 }
 
 // consequences are the words with which a practice states what it does,
