@@ -105,9 +105,11 @@ func movedParts16(t *testing.T) []part {
 		// 55/55, kinds 41 → 43); a mail provider's test sinks and AWS's
 		// example key as a writer edited it (placeholders 43 → 45/45); 맥
 		// inside 맥락 names no Mac, Korean's "consider" (고민해 보세요) is a
-		// hedge (platitudes 38 → 40/40).
+		// hedge (platitudes 38 → 40/40); a flag's letter in a code span
+		// (`df -i`) is no narrator, a relative day naming a date (그저께
+		// 날짜) no story (good 78 → 80/80).
 		{"tuning/was-heldout-gate16", "testdata/gate/was-heldout/gate16.jsonl", globCases(t, "../testdata/gate/was-heldout/gate16.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// injection19: written at the start of session 17. Look 1 on
 		// 92fe42d: findings 86/100, attempts 95/100; look 2 on f76e60f:
 		// 87/100, 96/100. Held out as heldout/injection19.jsonl, sha256

@@ -75,6 +75,7 @@ func Narrative(title, content string) NarrativeResult {
 	// Markers count in the writer's own words, not inside quoted errors
 	// or code ("JVM heap space is exhausted", `finally {}`).
 	lower := strings.ToLower(reQuoted.ReplaceAllString(text, " "))
+	lower = reDateNamed.ReplaceAllString(lower, " ")
 	var n NarrativeResult
 	for _, p := range sessionPhrases {
 		if containsMarker(lower, p) {
@@ -234,6 +235,12 @@ var lifeMarkers = []string{
 // placeholder "?").
 var reQuestion = regexp.MustCompile(`\pL\?(?:\s|$)`)
 
+// reDateNamed finds a relative day that names a date, not when something
+// happened: the word quoted alone ('어제'), or before the date it names
+// (그저께 날짜로 나옴, yesterday's date) in a finding about dates and
+// schedules.
+var reDateNamed = regexp.MustCompile(`(?:^|[\s(])'[^'\s]{1,12}'|(?:오늘|어제|그저께|그제|내일|모레)\s?(?:날짜|일자)|\b(?:today|yesterday|tomorrow)'s (?:date|partition)`)
+
 // reQuoted finds code spans, fenced blocks and double-quoted messages.
 var reQuoted = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
 
@@ -262,6 +269,10 @@ func narratedEnglish(s string) (n int, singular bool) {
 	}
 	if w := words[first]; diaryOpeners[w] || isPastVerb(w) && !openerNotPast[w] {
 		start, singular = first, diaryOpeners[w]
+	}
+	if start < 0 {
+		// A code span narrates nothing: the i of `df -i` is no narrator.
+		words = reWord.FindAllString(strings.ReplaceAll(reQuoted.ReplaceAllString(s, " "), "i/o", "io"), -1)
 	}
 	for i, w := range words {
 		if start >= 0 {
