@@ -160,6 +160,7 @@ var piiRules = []piiRule{
 	{kind: PIIBankAccount, re: reColumnNumber, near: bankColumn, placeholder: bankPlaceholder, hints: []string{"account", "acct", "sort", "routing", "bsb"}, digits: true},
 	{kind: PIIBankAccount, re: reKRBankAccount, valid: krAccountDigits, placeholder: bankPlaceholder, hints: []string{"계좌"}},
 	{kind: PIIBankAccount, re: reBareAccount, valid: krAccountDigits, near: bankNamed, placeholder: bankPlaceholder, hints: []string{"acc"}},
+	{kind: PIIBankAccount, re: reKRBankNamed, valid: krBankNumber, placeholder: bankPlaceholder, example: exampleValue, hints: krBankHints},
 	{kind: PIIKoreanRRN, re: regexp.MustCompile(`\b\d{6}[- ]?[1-8]\d{6}\b`), valid: validRRN, placeholder: rrnPlaceholder, digits: true},
 	{kind: PIIUSSSN, re: regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b|\b\d{3} \d{2} \d{4}\b`), valid: validSSN, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},
 	{kind: PIIUSSSN, re: reSSNDigits, valid: validSSNDigits, near: ssnNamed, placeholder: ssnPlaceholder, example: exampleSSN, digits: true},

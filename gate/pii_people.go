@@ -20,8 +20,15 @@ var reLoginEvent = regexp.MustCompile(`(?i)\b(?:login|log-in|logon|sign-?in|auth
 // account field, or sshd's "for <user> from".
 var reLoginUser = regexp.MustCompile(`(?i)\b(?:user(?:name)?|login|account|member(?:_?id)?|uid|email)\s*[=:]\s*["']?([^\s"',;&|\]]+)|\bfor (?:invalid user )?(\S+) from\b`)
 
+// reClientIPField ends right before the value of a field that holds the
+// address a user came from (a Sentry event's user.ip_address, an access
+// record's client_ip): with the user's account on the line, the record is
+// theirs.
+var reClientIPField = regexp.MustCompile(`(?i)\b(?:ip_?address|client_?ip|remote_?(?:ip|addr)|user_?ip|src_?ip|source_?ip)["']?\s*[:=]\s*["']?$`)
+
 // loginHints prefilter the login rule.
-var loginHints = []string{"login", "log-in", "logon", "sign", "auth", "password", "invalid user", "로그인"}
+var loginHints = []string{"login", "log-in", "logon", "sign", "auth", "password", "invalid user", "로그인",
+	"ip_address", "ipaddress", "client_ip", "clientip", "remote_ip", "remote_addr", "remoteaddr", "user_ip", "src_ip", "source_ip"}
 
 // genericAccounts are the accounts every brute force tries and every
 // example writes: no one's name.
@@ -43,7 +50,7 @@ func loginLineUser(text string, lo, hi int) bool {
 		to = hi + i
 	}
 	line := text[from:to]
-	if !reLoginEvent.MatchString(line) {
+	if !reLoginEvent.MatchString(line) && !reClientIPField.MatchString(text[max(from, lo-24):lo]) {
 		return false
 	}
 	for _, m := range reLoginUser.FindAllStringSubmatch(line, -1) {
@@ -54,6 +61,28 @@ func loginLineUser(text string, lo, hi int) bool {
 	}
 	return false
 }
+
+// reKRBankNamed is a Korean bank's name right before an account number
+// in a bank's hyphenated groups, as a settlement file's row or a transfer
+// note writes it (농협,302-1187-4412-81; 신한 110-482-739215); the number
+// is the group. Names that are also words (우리 "we", 하나 "one", 기업
+// "company") count only with 은행.
+var reKRBankNamed = regexp.MustCompile(`(?:KB국민|NH농협|IBK기업|SC제일|국민|신한|농협|카카오뱅크|토스뱅크|케이뱅크|새마을금고|우체국|수협|씨티|(?:우리|하나|기업|부산|대구|광주|경남|전북|제주|산업)은행)(?:은행)?["']?\s?[\s,:|/=(]\s?["']?(\d{2,6}-\d{2,7}-\d{2,7}(?:-\d{1,3})?)\b`)
+
+// krBankNumber requires an account number's length (krAccountDigits) and
+// refuses the two forms that share it: a mobile number (010-…) and a
+// business registration number (123-45-67890).
+func krBankNumber(m string) bool {
+	g := reKRBankNamed.FindStringSubmatch(m)[1]
+	parts := strings.Split(g, "-")
+	if strings.HasPrefix(g, "01") && len(parts[0]) == 3 || len(parts) == 3 && len(parts[0]) == 3 && len(parts[1]) == 2 && len(parts[2]) == 5 {
+		return false
+	}
+	return krAccountDigits(g)
+}
+
+// krBankHints prefilter reKRBankNamed.
+var krBankHints = []string{"국민", "신한", "농협", "우리은행", "하나은행", "기업", "카카오뱅크", "토스뱅크", "케이뱅크", "새마을금고", "우체국", "수협", "씨티", "sc제일", "은행"}
 
 // reBareAccount is a log's or a callback's bare account field holding a
 // number in a bank's hyphenated groups (account=423701-04-187256); the

@@ -22,6 +22,11 @@ func TestPIIPeople(t *testing.T) {
 		{"LOGIN_FAIL user=park.sy88 ip=203.0.113.50 reason=BAD_CREDENTIALS", ""},
 		{"LOGIN_FAIL user=park.sy88 ip=10.20.3.4 reason=BAD_CREDENTIALS", ""},
 		{"GET /health user=park.sy88 upstream=52.78.10.201 200", ""},
+		// A user's record carrying the address they came from.
+		{"breadcrumb: user { id: 4417, username: 'minsu.park', ip_address: '118.235.14.77' }", PIIIPAddress},
+		{"event user=dahye.yoon client_ip=61.74.210.33 path=/cart", PIIIPAddress},
+		{"event user=www-data client_ip=61.74.210.33 path=/cart", ""},
+		{"upstream host=api.internal client_ip=61.74.210.33 path=/cart", ""},
 		// A customer's own address handed over in prose.
 		{"The client's office IP is 94.23.117.8 and the VPN drops after 60 s.", PIIIPAddress},
 		{"그 고객사 사무실 공인 IP 121.134.55.61 을 보안 그룹에 추가", PIIIPAddress},
@@ -32,6 +37,12 @@ func TestPIIPeople(t *testing.T) {
 		{"event=refund bank_code=088 account=562-910-338812", PIIBankAccount},
 		{"aws sts account=123456789012 arn=arn:aws:iam::123456789012:role/x", ""},
 		{"account=110-482-739215 region=ap-northeast-2 service=ec2", ""},
+		// A Korean bank's name before an account number, with no 계좌.
+		{"정산 파일 한 줄: 20241103,김서윤,농협,302-1187-4412-81,150000", PIIBankAccount},
+		{"환불은 신한 110-482-739215 (예금주 정다은) 으로", PIIBankAccount},
+		{"우리은행 1002-845-331907 로 입금 확인", PIIBankAccount},
+		{"우리 서버 1002-845-331907 번 작업", ""},
+		{"국민 사업자 123-45-67890 등록", ""},
 		// A National Insurance number as a cell of a person's record.
 		{"id,name,town,postcode\nJW583102A,Megan Price,Swansea,SA1 4PQ", PIINationalID},
 		{"Payroll import fails on the quote:\n\tJW583102A\tMegan Price\t\"Senior, Ops\"", PIINationalID},
@@ -42,6 +53,9 @@ func TestPIIPeople(t *testing.T) {
 		{"My Number validation (個人番号): the form sent 2058 3941 7625 and the API answered 400.", PIINationalID},
 		{"My Number validation: 731405286195 fails the check digit as it should.", ""},
 		{"The AWS account 731405286194 owns the bucket.", ""},
+		// Google's OAuth refresh token.
+		{"logcat: refresh_token 1//0gLx7vQ2mT9rA-CgYIARAAGBASNwF-L9IrZk3pQ8wXyV2bN7mK4jH6sD1fG0aE", PIIAPIToken},
+		{"Google refresh tokens start with 1//0 and run about 100 characters", ""},
 	} {
 		got := DetectPII(c.text)
 		if c.want == "" && len(got) != 0 || c.want != "" && !slices.Contains(got, c.want) {

@@ -26,11 +26,14 @@ var reVendorTokenMore = regexp.MustCompile(`\brubygems_[a-f0-9]{48}\b|\b[A-Za-z0
 	`\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b|\bSK[0-9a-f]{32}\b|` +
 	`\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}\b|\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}|` +
 	`\bsk\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{20,}|\bops_eyJ[A-Za-z0-9+/=_-]{100,}|\bAKCp[A-Za-z0-9]{69}\b|` +
-	`\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b|\by0_[A-Za-z0-9_-]{55}\b|\bAQVN[A-Za-z0-9_-]{35,38}\b`)
+	`\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b|\by0_[A-Za-z0-9_-]{55}\b|\bAQVN[A-Za-z0-9_-]{35,38}\b|` +
+	// Google's OAuth refresh tokens (1//0…), which an app's log or a
+	// gcloud credentials file hands over with the account they open.
+	`\b1//0[A-Za-z0-9_-]{40,}`)
 
 var vendorTokenMoreHints = []string{"rubygems_", ".atlasv1.", "dt0c01.", "figd_", "fo1_", "cfpat-", "aio_", "ltai", "akid",
 	"lsv2_", "pcsk_", "napi_", "pnu_", "bkua_", "squ_", "sqp_", "sqa_", "atbb", "hrku-", "sl.", "shippo_", "ezak", "eztk", "pat",
-	"pplx-", "_sk_", "_gsk_", "access_token$", "sk", ".", "aaaa", "sk.eyj", "ops_eyj", "akcp", "xkeysib-", "v1.0-", "y0_", "aqvn"}
+	"pplx-", "_sk_", "_gsk_", "access_token$", "sk", ".", "aaaa", "sk.eyj", "ops_eyj", "akcp", "xkeysib-", "v1.0-", "y0_", "aqvn", "1//0"}
 
 // vendorTokenMoreMay reports whether reVendorTokenMore can match text:
 // every token it finds holds a run of at least 24 letters, digits, _ and
