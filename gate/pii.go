@@ -199,6 +199,7 @@ var piiRules = []piiRule{
 	// Plates, dates of birth and addresses, beside their words or in their
 	// forms.
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},
+	{kind: PIIBirthDate, re: reHL7PID, valid: hl7Patient, hints: []string{"pid|"}},
 	{kind: PIIBirthDate, re: reColumnDate, near: birthColumn, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},

@@ -130,3 +130,34 @@ func ninoRecord(text string, lo, hi int) bool {
 	}
 	return false
 }
+
+// reHL7PID is an HL7 v2 message's patient identification segment (PID),
+// one line of |-separated fields: PID-5 the patient's name (family^given),
+// PID-7 the date of birth.
+// The match runs to the birth date only, leaving the fields after it to
+// the rules for phones, addresses and identity numbers.
+var reHL7PID = regexp.MustCompile(`(?m)(?:^|\s)PID(?:\|[^|\n]*){6}\|\d{8}`)
+
+// hl7SampleNames are the patients of HL7's and vendors' examples.
+var hl7SampleNames = []string{"DOE", "EVERYWOMAN", "EVERYMAN", "TEST", "TESTPATIENT", "PATIENT", "SAMPLE", "DUMMY", "MOUSE", "DUCK", "XXX", "LAST"}
+
+// hl7Patient passes a PID segment naming a patient who is not an
+// example's, with a birth date that is no placeholder (not a 1 January,
+// which templates write): the segment is a patient's record.
+func hl7Patient(m string) bool {
+	f := strings.Split(strings.TrimSpace(m), "|")
+	if len(f) < 8 {
+		return false
+	}
+	name := strings.Split(f[5], "^")
+	family := strings.ToUpper(strings.TrimSpace(name[0]))
+	if len(name) < 2 || family == "" || strings.ContainsAny(family, "0123456789<{*") || containsString(hl7SampleNames, family) {
+		return false
+	}
+	dob := f[7]
+	if len(dob) < 8 || !allDigits(dob[:8]) || dob[4:8] == "0101" {
+		return false
+	}
+	month, day := two(dob, 4), two(dob, 6)
+	return validDate(day, month)
+}

@@ -53,6 +53,12 @@ func TestPIIPeople(t *testing.T) {
 		{"My Number validation (個人番号): the form sent 2058 3941 7625 and the API answered 400.", PIINationalID},
 		{"My Number validation: 731405286195 fails the check digit as it should.", ""},
 		{"The AWS account 731405286194 owns the bucket.", ""},
+		// An HL7 v2 PID segment of a patient who is no example's.
+		{"MSH|^~\\&|LAB|GEN|||202403051200||ADT^A01|88|P|2.5\nPID|1||MRN004821^^^HOSP||Okafor^Chidi||19870412|M", PIIBirthDate},
+		{"segment: PID|1||77120^^^CLIN^MR||Lindqvist^Anna^M||19910623|F|||", PIIBirthDate},
+		{"PID|1||123456^^^HOSP^MR||DOE^JOHN^A||19800412|M", ""},
+		{"PID|1||123456^^^HOSP^MR||Okafor^Chidi||19800101|M", ""},
+		{"PID|1||MRN004821^^^HOSP||||19870412|M", ""},
 		// Google's OAuth refresh token.
 		{"logcat: refresh_token 1//0gLx7vQ2mT9rA-CgYIARAAGBASNwF-L9IrZk3pQ8wXyV2bN7mK4jH6sD1fG0aE", PIIAPIToken},
 		{"Google refresh tokens start with 1//0 and run about 100 characters", ""},
