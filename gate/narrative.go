@@ -75,7 +75,9 @@ func Narrative(title, content string) NarrativeResult {
 	// Markers count in the writer's own words, not inside quoted errors
 	// or code ("JVM heap space is exhausted", `finally {}`).
 	lower := strings.ToLower(reQuoted.ReplaceAllString(text, " "))
-	lower = reDateNamed.ReplaceAllString(lower, " ")
+	if reDateNamed.MatchString(lower) {
+		lower = reDateNamed.ReplaceAllString(lower, " ")
+	}
 	var n NarrativeResult
 	for _, p := range sessionPhrases {
 		if containsMarker(lower, p) {
@@ -270,7 +272,7 @@ func narratedEnglish(s string) (n int, singular bool) {
 	if w := words[first]; diaryOpeners[w] || isPastVerb(w) && !openerNotPast[w] {
 		start, singular = first, diaryOpeners[w]
 	}
-	if start < 0 {
+	if start < 0 && strings.ContainsAny(s, "`\"“") {
 		// A code span narrates nothing: the i of `df -i` is no narrator.
 		words = reWord.FindAllString(strings.ReplaceAll(reQuoted.ReplaceAllString(s, " "), "i/o", "io"), -1)
 	}
