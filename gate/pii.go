@@ -60,8 +60,8 @@ type piiRule struct {
 	// example, when set and true, lets a match pass where the text around
 	// it says it is an example (a phone number counting up beside "예시").
 	example func(text string, lo, hi int) bool
-	// hints, when set, are lowercase strings one of which the lowercased
-	// text must contain for re to run at all (a cheap filter in front of
+	// hints, when set, are lowercase strings one of which the text, as
+	// foldLower lower-cases it, must contain for re to run at all (a cheap filter in front of
 	// an expensive pattern).
 	hints []string
 	// may, when set, is a condition every text re matches in meets, far
@@ -270,17 +270,17 @@ func scanPII(text string) (map[string]bool, int) {
 		}
 		return false
 	}
-	var lower, folded string
+	var folded string
 	var runs [][]int
 	for _, r := range piiRules {
 		if !mayMatch(r.re, text, &folded) {
 			continue
 		}
 		if len(r.hints) > 0 {
-			if lower == "" {
-				lower = strings.ToLower(text)
+			if folded == "" {
+				folded = foldLower(text)
 			}
-			if !containsAny(lower, r.hints) {
+			if !containsAny(folded, r.hints) {
 				continue
 			}
 		}

@@ -96,8 +96,9 @@ var reHomeIP = regexp.MustCompile(`(?i)\b(?:home|residential|broadband)\b(?:[^.\
 	// 사무실 IP.
 	`\b(?:their|his|her|customer'?s|client'?s)\s+(?:(?:own|office(?:'s)?|home|static|public|fixed|egress)\s+)*ip\b|\b(?:static|public|fixed) ip (?:from|at|of) (?:their|his|her)\b|(?:고객|고객사|거래처)[^.\n]{0,12}(?:공인 ?)?ip`)
 
-// homeIPHints prefilter the home address rule.
-var homeIPHints = []string{"home", "my ip", "my own ip", "my public ip", "broadband", "residential", "their ", "his ", "her ", "customer's", "customers ip", "client's", "집", "자택", "재택", "고객", "거래처"}
+// homeIPHints prefilter the home address rule: homeIPNamed needs
+// reHomeIP to match.
+var homeIPHints = hintsOf(reHomeIP)
 
 // notHomes are the names that begin with home and name software.
 var notHomes = regexp.MustCompile(`(?i)\bhome[ -]?(?:assistant|page|directory|dir|brew|kit|pod|lab|server)\b`)

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"strings"
 	"testing"
@@ -197,4 +198,34 @@ func TestCLIPasswordMay(t *testing.T) {
 			t.Errorf("cliPasswordMay(%q) = false, and the pattern matches", text)
 		}
 	}
+}
+
+// TestHintsOf: the hints hintsOf derives from a near condition's patterns
+// are in every text, as the scan lower-cases it, where one of the
+// patterns matches (the login rule's and the home address rule's, once
+// hand-written lists that missed "bad credentials", srcip= and "the
+// customers static IP").
+func TestHintsOf(t *testing.T) {
+	res := []*regexp.Regexp{reLoginEvent, reClientIPField, reHomeIP}
+	var lits []string
+	for _, re := range res {
+		lits = append(lits, hintsOf(re)...)
+	}
+	inputs := append(prefilterInputs(t, lits), "bad credentials", "srcip=", "the customers\tstatic IP", "ſign-in ok")
+	matched := 0
+	for _, re := range res {
+		hints := hintsOf(re)
+		for _, s := range inputs {
+			if re.MatchString(s) {
+				matched++
+				if !containsAny(foldLower(s), hints) {
+					t.Errorf("%s matches %q, which holds none of its hints %q", re, s, hints)
+				}
+			}
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no input matched: the test checks nothing")
+	}
+	t.Logf("%d matches, each holding a hint", matched)
 }

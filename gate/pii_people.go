@@ -26,9 +26,9 @@ var reLoginUser = regexp.MustCompile(`(?i)\b(?:user(?:name)?|login|account|membe
 // theirs.
 var reClientIPField = regexp.MustCompile(`(?i)\b(?:ip_?address|client_?ip|remote_?(?:ip|addr)|user_?ip|src_?ip|source_?ip)["']?\s*[:=]\s*["']?$`)
 
-// loginHints prefilter the login rule.
-var loginHints = []string{"login", "log-in", "logon", "sign", "auth", "password", "invalid user", "로그인",
-	"ip_address", "ipaddress", "client_ip", "clientip", "remote_ip", "remote_addr", "remoteaddr", "user_ip", "src_ip", "source_ip"}
+// loginHints prefilter the login rule: loginLineUser needs a login
+// event on the line or a client-address field before the address.
+var loginHints = hintsOf(reLoginEvent, reClientIPField)
 
 // genericAccounts are the accounts every brute force tries and every
 // example writes: no one's name.

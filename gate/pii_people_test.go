@@ -16,6 +16,10 @@ func TestPIIPeople(t *testing.T) {
 		{"2025-03-02 09:14:07 ERROR login failed username=park.sy88 remote=175.223.18.42", PIIIPAddress},
 		{"Mar  2 09:14:07 web sshd[812]: Failed password for hyunwoo.lee from 49.175.22.103 port 50122 ssh2", PIIIPAddress},
 		{"AUTH_FAILURE account=m.okafor src=86.41.200.17", PIIIPAddress},
+		// The rule's hints come from its patterns: a line with no word
+		// the hand-written list had (bad credentials, srcip=) still counts.
+		{"WARN bad credentials account=jiwoo.han 121.134.55.201", PIIIPAddress},
+		{"fw: action=deny srcip=121.134.55.201 user=jiwoo.han", PIIIPAddress},
 		// A scanner's generic account, a documentation or private address,
 		// or a line that records no login passes.
 		{"Mar  2 09:14:07 web sshd[812]: Failed password for root from 49.175.22.103 port 50122 ssh2", ""},
@@ -30,6 +34,7 @@ func TestPIIPeople(t *testing.T) {
 		// A customer's own address handed over in prose.
 		{"The client's office IP is 94.23.117.8 and the VPN drops after 60 s.", PIIIPAddress},
 		{"그 고객사 사무실 공인 IP 121.134.55.61 을 보안 그룹에 추가", PIIIPAddress},
+		{"Allowlist the customers\tstatic IP 94.23.117.8 on the bastion.", PIIIPAddress},
 		{"Their egress IP was 203.0.113.9, so allowlist that range.", ""},
 		{"The customer's ALB forwards to 10.0.4.12 in the private subnet.", ""},
 		// A bank account in a log's bare account field, beside its bank.

@@ -157,6 +157,25 @@ func (p prefilter) shortest() int {
 	return n
 }
 
+// hintsOf is the hints of a rule whose judgement needs one of res to match
+// (a near condition's phrase, not the rule's own pattern): the literals of
+// their prefilters, written as foldLower writes the text the hints are
+// looked for in. It panics when a pattern has no prefilter, which would
+// leave the rule no true hints.
+func hintsOf(res ...*regexp.Regexp) []string {
+	var out []string
+	for _, re := range res {
+		p := newPrefilter(re)
+		if p == nil {
+			panic("gate: no literal every match of " + re.String() + " holds")
+		}
+		for _, l := range p {
+			out = append(out, foldLower(l.s))
+		}
+	}
+	return out
+}
+
 // regexPrefilters are the prefilters of the patterns the stages run over
 // whole texts or sentence by sentence: piiRules', the lists of specificity
 // and the narrative stage, the instructions stage's attack words and
