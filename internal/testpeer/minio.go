@@ -111,13 +111,13 @@ func MinIO(t testing.TB) *MinIOServer {
 	t.Helper()
 	bin := Tool(t, "minio", "minio")
 	if shared.enabled {
-		shared.once.Do(func() { shared.srv, shared.err = startMinIO(bin) })
+		shared.once.Do(func() { shared.srv, shared.err = startMinIO(bin, true) })
 		if shared.err != nil {
 			t.Fatalf("start minio: %v", shared.err)
 		}
 		return shared.srv
 	}
-	srv, err := startMinIO(bin)
+	srv, err := startMinIO(bin, true)
 	if err != nil {
 		t.Fatalf("start minio: %v", err)
 	}
@@ -132,14 +132,16 @@ func StartMinIO() (*MinIOServer, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("minio not found at %s: run scripts/tools.sh minio", bin)
 	}
-	return startMinIO(bin)
+	return startMinIO(bin, false)
 }
 
 // Stop stops a server from StartMinIO and removes its data.
 func (m *MinIOServer) Stop() { m.stop() }
 
-func startMinIO(bin string) (*MinIOServer, error) {
-	dir, err := os.MkdirTemp("", "pumasi-testminio-")
+// startMinIO starts a server; a test's (test) keeps its data in memory when
+// there is room (peerDir), the bench's on disk.
+func startMinIO(bin string, test bool) (*MinIOServer, error) {
+	dir, err := peerDir("pumasi-testminio-", test)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func PostgresCluster(t testing.TB) *PostgresServer {
 		if pgShared.err != nil {
 			t.Fatalf("start postgres: %v", pgShared.err)
 		}
-		srv, err := startPostgres(bin)
+		srv, err := startPostgres(bin, true)
 		if err != nil {
 			if shared.enabled {
 				pgShared.err = err
@@ -144,7 +144,7 @@ func StartPostgres() (*PostgresServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return startPostgres(bin)
+	return startPostgres(bin, false)
 }
 
 // Stop stops a cluster from StartPostgres and removes its data.
@@ -250,12 +250,14 @@ func serverCredential() (*syscall.Credential, error) {
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 }
 
-func startPostgres(bin string) (*PostgresServer, error) {
+// startPostgres initialises and starts a cluster; a test's (test) keeps its
+// data in memory when there is room (peerDir), the bench's on disk.
+func startPostgres(bin string, test bool) (*PostgresServer, error) {
 	cred, err := serverCredential()
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "pumasi-testpg-")
+	dir, err := peerDir("pumasi-testpg-", test)
 	if err != nil {
 		return nil, err
 	}

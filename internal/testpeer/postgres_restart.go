@@ -43,7 +43,7 @@ func PrivatePostgres(t testing.TB) (*PostgresServer, string) {
 		}
 		t.Skip(err)
 	}
-	srv, err := startPostgres(bin)
+	srv, err := startPostgres(bin, true)
 	if err != nil {
 		t.Fatalf("start postgres: %v", err)
 	}
