@@ -72,6 +72,10 @@ inspector:
 ## all of them and once under -race, not a third time for the README's install test
 ## (localdev took 215 s cold against 102 s warm, mostly that compile).
 TRIM        := GOFLAGS="-trimpath $(GOFLAGS)"
+## TESTTMP: the tests run with TMPDIR on /dev/shm when it is a tmpfs with room
+## (scripts/testtmp.sh): their homes, SQLite databases and go test's work folder
+## die with the run, and on a shared disk their fsyncs were much of the wall time.
+TESTTMP     = TMPDIR="$$(bash scripts/testtmp.sh)"
 RACE_FIRST  := ./adapters/postgres ./localdev ./functions ./adapters/s3 ./adapters/local ./e2e/browser ./cmd/pumasi ./e2e ./machine
 NORACE_PKGS := pumasi/gate
 RACEFLAGS   := -race $(foreach p,modernc.org/sqlite/lib modernc.org/libc/... modernc.org/memory,-gcflags='$(p)=-race=false')
@@ -84,7 +88,7 @@ test:
 		wait $$peers; installed=$$?; \
 		[ $$vet -eq 0 ] && [ $$installed -eq 0 ]
 	pkgs=$$($(GO) list $(RACE_FIRST) ./... | grep -vxF $(addprefix -e ,$(NORACE_PKGS))) && \
-		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
+		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test $(RACEFLAGS) -vet=off -count=1 -timeout 14m $$pkgs
 	@# then, side by side (each is one core's work): the pure-CPU packages, once
 	@# without -race (for the gate, its figures on testdata/gate's tuning part;
 	@# TestGateLabelledCorpus enforces the floors of both parts; the held-out
@@ -94,8 +98,8 @@ test:
 	@# over every tuning text (under -race they read a sample); on a failure the whole
 	@# output of either is printed
 	@t=$$(mktemp -d); \
-		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
-		PUMASI_REQUIRE_PEERS=1 $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges|TestRelevanceLeftOut|TestOwnLookAlikes|TestDetailsVersion|TestStoredDetailsMatchParse)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
+		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
+		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges|TestRelevanceLeftOut|TestOwnLookAlikes|TestDetailsVersion|TestStoredDetailsMatchParse)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
 		wait $$gate; gated=$$?; \
 		if [ $$quality -eq 0 ]; then grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)' $$t/quality.log; else cat $$t/quality.log; fi; \
 		if [ $$gated -eq 0 ]; then grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)' $$t/gate.log; else cat $$t/gate.log; fi; \
