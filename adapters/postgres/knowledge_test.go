@@ -1,10 +1,8 @@
 package postgres
 
 import (
-	"context"
 	"testing"
 
-	"pumasi/internal/testpeer"
 	"pumasi/knowledge"
 	"pumasi/knowledge/knowledgetest"
 )
@@ -12,11 +10,7 @@ import (
 // newKnowledgeDriver returns the driver over a fresh, migrated database.
 func newKnowledgeDriver(t *testing.T) *Knowledge {
 	t.Helper()
-	pool := openTest(t, testpeer.Postgres(t))
-	if err := Migrate(context.Background(), pool); err != nil {
-		t.Fatal(err)
-	}
-	return NewKnowledgeDriver(pool)
+	return NewKnowledgeDriver(migrated(t))
 }
 
 // TestKnowledgeConformance runs the suite every knowledge driver passes.

@@ -30,13 +30,32 @@ func openTest(t *testing.T, url string) *pgxpool.Pool {
 	return pool
 }
 
+// migrated opens a pool on a fresh database holding every migration, then
+// runs Migrate on it (a start after the first: one query, nothing applied).
 func migrated(t *testing.T) *pgxpool.Pool {
 	t.Helper()
-	pool := openTest(t, testpeer.Postgres(t))
+	pool := openTest(t, migratedURL(t))
 	if err := Migrate(context.Background(), pool); err != nil {
 		t.Fatal(err)
 	}
 	return pool
+}
+
+// migratedURL returns a fresh database holding every migration: a copy of
+// the one this test binary migrated once (testpeer.PostgresTemplate), so
+// that the hundred-odd tests on a migrated schema do not each apply the
+// migrations. Tests of the migrations themselves start from testpeer.Postgres.
+func migratedURL(t *testing.T) string {
+	t.Helper()
+	tpl := testpeer.PostgresTemplate(t, "migrated", func(ctx context.Context, url string) error {
+		pool, err := Open(ctx, url)
+		if err != nil {
+			return err
+		}
+		defer pool.Close()
+		return Migrate(ctx, pool)
+	})
+	return testpeer.PostgresFrom(t, tpl)
 }
 
 // migratedBelow opens a fresh test database holding the schema of the

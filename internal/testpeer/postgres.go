@@ -64,21 +64,7 @@ var pgShared struct {
 // fails it instead when Required.
 func Postgres(t testing.TB) string {
 	t.Helper()
-	srv := PostgresCluster(t)
-	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-	defer cancel()
-	dbURL, name, err := srv.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-		defer cancel()
-		if err := srv.DropDatabase(ctx, name); err != nil {
-			t.Errorf("drop test database: %v", err)
-		}
-	})
-	return dbURL
+	return PostgresFrom(t, pgTemplate)
 }
 
 // PostgresCluster returns the test binary's shared cluster (started on first
@@ -160,17 +146,7 @@ func (p *PostgresServer) URL(db string) string {
 // startPostgres created the extension once: about 4x faster than creating
 // the extension in every database.
 func (p *PostgresServer) CreateDatabase(ctx context.Context) (dbURL, name string, err error) {
-	name = "t_" + randHex(8)
-	admin, err := pgx.Connect(ctx, p.URL("postgres"))
-	if err != nil {
-		return "", "", fmt.Errorf("connect to postgres: %w", err)
-	}
-	defer admin.Close(context.Background())
-	// The name is ours (hex), so it needs no quoting.
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE "+pgTemplate); err != nil {
-		return "", "", fmt.Errorf("create database %s: %w", name, err)
-	}
-	return p.URL(name), name, nil
+	return p.createFrom(ctx, pgTemplate)
 }
 
 // createTemplate makes pgTemplate: an empty database with CREATE EXTENSION
