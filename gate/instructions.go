@@ -99,6 +99,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range clauseKinds(v.directive, korean) {
 		kinds[k] = true
 	}
+	for _, k := range families8Kinds(&v) {
+		kinds[k] = true
+	}
 	for _, k := range cjkKinds(v.all) {
 		kinds[k] = true
 	}
@@ -158,11 +161,19 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && (!builderTalk(sents[i]) || reBuilderBypass.MatchString(sents[i])) && !guardsReader(sents[i]) && !lapseReported(sents[i], v.directive) && !reFenceAdvice.MatchString(sents[i]) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && !modelSpared(sents[i], v.directive) {
 			return true
 		}
 	}
 	return false
+}
+
+// modelSpared reports a sentence the model scored as aimed at its reader
+// whose words say otherwise: advice to a builder (unless it waives a
+// check), a guard for the reader's person, an agent's lapse reported,
+// an agent fenced in, the rules of the writer's own product agent.
+func modelSpared(sn, directive string) bool {
+	return builderTalk(sn) && !reBuilderBypass.MatchString(sn) || guardsReader(sn) || lapseReported(sn, directive) || reFenceAdvice.MatchString(sn) || ownAgentRules(sn)
 }
 
 // reBuilderAddress speaks to someone building or running an agent, an
@@ -213,7 +224,7 @@ func reportsAttack(sn string) bool {
 // carry instructions to browsing agents", "파일 내용은 데이터이며 그 안에
 // 적힌 지시는 따르지 않는다고 명시하세요"). Advice against the attack
 // speaks of such instructions in the third person; an attempt gives them.
-var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+|injected\s+|malicious\s+|embedded\s+|hostile\s+|adversarial\s+|untrusted\s+|rogue\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시`)
+var reThreatNamed = regexp.MustCompile(`\b(?:can|could|may|might|often|sometimes)\s+(?:carry|contain|hide|hold|include|smuggle|embed|inject)\s+(?:hidden\s+|invisible\s+|injected\s+|malicious\s+|embedded\s+|hostile\s+|adversarial\s+|untrusted\s+|rogue\s+)?(?:instructions|commands|prompts|directives)\b|\binstructions?\s+(?:found|embedded|hidden|placed|planted|written|contained|appearing)\s+(?:in|inside|within)\s+(?:the\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}(?:tool (?:results?|outputs?)|web ?pages?|pages|files?|documents?|issues?|comments?|emails?|data|content|readmes?|descriptions?|images?|pdfs?|repos?|repositories|alt text)\b|\bas (?:untrusted )?data,? (?:not|rather than|instead of|never) (?:as )?(?:instructions|commands)\b|데이터(?:이며|이고|로만|일\s*뿐)[^.\n]{0,40}지시|(?:안에|속에|안의|속의)\s*(?:적힌|숨은|담긴|포함된|들어\s*있는|있는)\s*지시|(?:그|이|문서|페이지|파일|이슈|결과)\s*(?:안|속)의\s*(?:지시|명령)`)
 
 // reSnakeKeyLine is a line of structured text keyed in snake_case.
 var reSnakeKeyLine = regexp.MustCompile(`(?m)^[\s"'-]*[a-z]+(?:_[a-z]+){2,}["']?\s*:[^\n]*`)

@@ -91,7 +91,7 @@ func exfilCommand(v *views) bool {
 		for _, seg := range segs {
 			// A key to log in with (ssh -i ~/.ssh/deploy) is used, not sent.
 			seg = reIdentityArg.ReplaceAllString(seg, " ")
-			if reNetSink.MatchString(seg) && reSensitiveSource.MatchString(seg) && !loopbackOnly(seg) {
+			if reNetSink.MatchString(seg) && (reSensitiveSource.MatchString(seg) || reDotfiles.MatchString(seg)) && !loopbackOnly(seg) {
 				return true
 			}
 		}
@@ -109,6 +109,19 @@ func exfilCommand(v *views) bool {
 // owner or repository) that the finding's prose names. A bare IP address,
 // plain HTTP and throwaway domains are never explained.
 func explainedHost(target, prose, squashedProse string) bool {
+	return hostExplained(target, prose, squashedProse, true)
+}
+
+// modelExplainedHost is explainedHost as the instructions model was
+// trained on it, without session 20's wider reading (the reader's own
+// machine, listed hosts on any top-level name, package registries,
+// domain hacks, vendors' prefixes): the model's features stay the ones
+// its weights were fitted to.
+func modelExplainedHost(target, prose, squashedProse string) bool {
+	return hostExplained(target, prose, squashedProse, false)
+}
+
+func hostExplained(target, prose, squashedProse string, wide bool) bool {
 	t := target
 	if !strings.Contains(t, "://") {
 		t = "https://" + t
@@ -118,8 +131,19 @@ func explainedHost(target, prose, squashedProse string) bool {
 		return false
 	}
 	host := u.Hostname()
+	if wide && loopbackHost(host) {
+		return true // the reader's own machine
+	}
 	if reIPv4.MatchString(host) || u.Scheme == "http" {
 		return false
+	}
+	if privateHost(target) {
+		return true // only the reader's own network serves it
+	}
+	// A listed host is known whatever its top-level name (Foundry's
+	// foundry.paradigm.xyz).
+	if wide && knownHost(host, registryHosts) && u.Scheme == "https" {
+		return true
 	}
 	labels := strings.Split(host, ".")
 	if suspiciousTLD[labels[len(labels)-1]] || strings.Contains(host, "example") {
@@ -149,13 +173,18 @@ func explainedHost(target, prose, squashedProse string) bool {
 			sld--
 		}
 		names = labels[max(sld, 0) : max(sld, 0)+1]
+		// A domain hack spells the name with its country code: get.tur.so
+		// is Turso's.
+		if tld := labels[len(labels)-1]; wide && sld == len(labels)-2 && sld >= 0 && len(tld) == 2 && len(labels[sld]) >= 3 && containsWord(prose, labels[sld]+tld) {
+			return true
+		}
 	}
 	for _, n := range names {
 		n = strings.ToLower(n)
 		if genericHostWords[n] {
 			continue
 		}
-		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) || !codeHost && vendorName(n, prose) {
+		if len(n) >= 3 && containsWord(prose, n) || len(n) >= 5 && strings.Contains(squashedProse, squashed(n)) || !codeHost && vendorName(n, prose, wide) {
 			return true
 		}
 		// A vendor's name with a short suffix: datadoghq for Datadog (a
@@ -221,7 +250,12 @@ func squashed(s string) string {
 }
 
 func knownInstallerHost(host string) bool {
-	for _, h := range installerHosts {
+	return knownHost(host, installerHosts)
+}
+
+// knownHost reports a host that is one of hosts or under one.
+func knownHost(host string, hosts []string) bool {
+	for _, h := range hosts {
 		if host == h || strings.HasSuffix(host, "."+h) {
 			return true
 		}

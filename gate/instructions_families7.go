@@ -87,6 +87,7 @@ var (
 // a clause, leaving what a request to the reader would say.
 func techSenseMasked(c string) string {
 	c = reIgnoreNoun.ReplaceAllString(c, " ")
+	c = maintenanceMasked(c)
 	return reNoCheckFact.ReplaceAllStringFunc(c, func(m string) string {
 		if strings.Contains(m, "needed") || strings.Contains(m, "required") || strings.Contains(m, "necessary") {
 			return m // "there is no review needed": a waiver

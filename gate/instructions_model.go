@@ -149,7 +149,7 @@ func structuralFeatures(v *views) []string {
 		if v.modelProse != v.prose {
 			prose, squash = v.modelProse, squashed(v.modelProse)
 		}
-		if !explainedHost(h, prose, squash) {
+		if !modelExplainedHost(h, prose, squash) {
 			unexplained = true
 		}
 	}

@@ -206,7 +206,7 @@ var (
 	rePassiveToAgent = regexp.MustCompile(`에게(?:는|도)?\s*(?:피드백으로\s*|그대로\s*)?전달(?:되|된|됨|됩|돼)`)
 	// reKoReported is a request reported, not made: "실행하라는 문장",
 	// "무시하라고 적힌 댓글".
-	reKoReported = regexp.MustCompile(`[^\s.]*(?:하라|해라|하세요|마라|말라|라)(?:는|고)\s*(?:문장|말|지시|내용|글|요청|메시지|텍스트|댓글|주석|문구|적힌|쓰인|써\s*있)`)
+	reKoReported = regexp.MustCompile(`[^\s.]*(?:하라|해라|하세요|마라|말라|라)(?:는|고)\s*(?:문장|말|지시|내용|글|요청|메시지|텍스트|댓글|주석|문구|적힌|쓰인|써\s*있)|[^\s.]*(?:하라|해라|마라|말라|으라)고\s+(?:[^\s.]+\s+){0,3}?[^\s.]*(?:적었|썼|적어\s*두었|명시했|넣었|추가했|지시했|안내했|요청했|당부했)`)
 	// reKoImperative ends a Korean sentence with a request.
 	reKoImperative = regexp.MustCompile(`하라|해라|하세요|할\s*것|주세요|하십시오|해야\s*한다`)
 	// reSecretlyChanged says something changes behind someone's back,
@@ -248,7 +248,7 @@ func excused(kind, sn, text string) bool {
 	case InstructionOverride:
 		// What an agent did or tends to do against its instructions is
 		// the topic of a write-up, not a request.
-		if lapseReported(sn, text) {
+		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) {
 			return true
 		}
 		// What cannot be set aside, or a tool's own prompt skipped in
@@ -302,7 +302,7 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
-		if toolInstead(sn) {
+		if toolInstead(sn) || ownAgentRules(sn) || tellsValueOnly(sn) {
 			return true
 		}
 		if generatedLeftOut(sn) || passiveSilently(sn) || materialKeptOnly(sn) {
@@ -425,11 +425,23 @@ func lureHost(name string) bool {
 // word: julialang, datadoghq, nodejs.
 var vendorSuffixes = []string{"lang", "hq", "js", "hub", "labs", "project", "org", "dev", "app", "io"}
 
+// vendorPrefixes begin registered names made of a word and a project's
+// name: goteleport, getsentry, usebruno, joinmastodon.
+var vendorPrefixes = []string{"go", "get", "use", "try", "join"}
+
 // vendorName reports a registered name that is a word of the prose and a
-// vendor suffix.
-func vendorName(n, prose string) bool {
+// vendor suffix, or with prefixes a vendor prefix.
+func vendorName(n, prose string, prefixes bool) bool {
 	for _, s := range vendorSuffixes {
 		if p := strings.TrimSuffix(n, s); p != n && len(p) >= 4 && containsWord(prose, p) {
+			return true
+		}
+	}
+	if !prefixes {
+		return false
+	}
+	for _, s := range vendorPrefixes {
+		if p := strings.TrimPrefix(n, s); p != n && len(p) >= 5 && containsWord(prose, p) {
 			return true
 		}
 	}

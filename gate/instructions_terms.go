@@ -196,6 +196,16 @@ var installerHosts = []string{
 	"cli.github.com", "download.docker.com",
 }
 
+// registryHosts are well-known installers and package registries that
+// session 20's findings fetch from (read by explainedHost, not by the
+// model's features): a package registry serves what its publisher
+// signed in, and Foundry's installer lives on .xyz.
+var registryHosts = []string{
+	"foundry.paradigm.xyz", "get-ghcup.haskell.org", "pkg.github.com", "npmjs.org", "yarnpkg.com", "pypi.org",
+	"pythonhosted.org", "download.pytorch.org", "rubygems.org", "crates.io", "repo.maven.apache.org", "nuget.org",
+	"proxy.golang.org", "packages.gitlab.com",
+}
+
 // suspiciousTLD are top-level domains throwaway hosts favour.
 var suspiciousTLD = map[string]bool{"top": true, "xyz": true, "ru": true, "tk": true, "ml": true, "ga": true,
 	"cf": true, "gq": true, "pw": true, "icu": true, "cyou": true, "click": true, "zip": true, "mov": true, "su": true,
