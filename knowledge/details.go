@@ -297,10 +297,12 @@ func ParseDetails(text string) DetailSet {
 		return " "
 	})
 	denying := false // a negation waits for the word it bears on
+	var caps [][]int // the words in capitals, for addKeywordPairs
 	for _, ix := range proseWords(prose) {
 		w := prose[ix[0]:ix[1]]
 		lw := strings.ToLower(w)
 		d.Words[lw] = true
+		d.addWordKind(w, lw) // details_classes.go
 		switch {
 		case negators[lw]:
 			d.Negations++
@@ -313,6 +315,9 @@ func ParseDetails(text string) DetailSet {
 		// A name: capitalised past a sentence's start (Alpine, MariaDB), or
 		// in capitals (MOVED, TLS).
 		upper := !strings.ContainsFunc(w, unicode.IsLower)
+		if upper && len(w) >= 2 {
+			caps = append(caps, ix)
+		}
 		if len(w) >= 2 && !englishStop[lw] && (upper || unicode.IsUpper(rune(w[0])) && !sentenceStart(prose[:ix[0]])) {
 			d.Names[lw] = true
 		}
@@ -333,6 +338,8 @@ func ParseDetails(text string) DetailSet {
 		d.Negations += koreanAnNegations(prose) // korean.go
 	}
 	d.addKoreanKinds(prose) // details_kinds.go
+	d.addKinds(prose, caps) // details_classes.go
+	d.addKoreanDenied()     // details_kinds.go
 	for _, ix := range atomMatches(prose) {
 		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
 		if t != "" && isNumber(t) {
@@ -373,8 +380,8 @@ func sentenceStart(s string) bool {
 // wordBefore is the word a number in prose counts: the last word before
 // it (s ends where the number starts), past a colon, equals sign or
 // bracket ("TTL: 300"), skipping up to two stop words ("defaults to 512":
-// defaults), a Korean word without its particle; "" when other punctuation
-// comes first.
+// defaults) but no conjunction, a Korean word without its particle; "" when
+// other punctuation or a conjunction comes first.
 func wordBefore(s string) string {
 	for i := 0; i < 3; i++ {
 		s = strings.TrimRight(s, " \t:=(")
@@ -386,10 +393,19 @@ func wordBefore(s string) string {
 		if w == "" || !englishStop[w] {
 			return w
 		}
+		if conjunctions[w] {
+			// "0700 for ~/.ssh and 0600 for authorized_keys": a number after
+			// a conjunction starts another item; the word before it ends the
+			// last one.
+			return ""
+		}
 		s = s[:j+1]
 	}
 	return ""
 }
+
+// conjunctions are the stop words that join two items (wordBefore).
+var conjunctions = map[string]bool{"and": true, "or": true, "but": true, "nor": true}
 
 // spanTokens splits a code span into its words: on spaces and brackets,
 // quotes and separators, keeping what holds . _ - : / = inside a token.

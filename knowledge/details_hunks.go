@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -35,6 +36,7 @@ func seqTokens(text string) (words []string, values []bool) {
 	hangul, lower := false, true
 	var keyedBy rune // the ':' or '=' of a key, or the ' ' of a flag, before the next word, or 0
 	start := 0       // where the word in b begins in rs
+	skip := 0        // the end of the last operator read
 	flush := func(i int) {
 		w := strings.TrimRight(b.String(), "-_.")
 		b.Reset()
@@ -63,6 +65,17 @@ func seqTokens(text string) (words []string, values []bool) {
 	}
 	for i, r := range rs {
 		h := unicode.Is(unicode.Hangul, r)
+		if n := operatorAt(rs, i); n > 0 {
+			flush(i)
+			keyedBy = 0
+			words = append(words, string(rs[i:i+n]))
+			values = append(values, false)
+			skip = i + n
+			continue
+		}
+		if i < skip {
+			continue
+		}
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			if b.Len() > 0 && h != hangul {
@@ -87,6 +100,51 @@ func seqTokens(text string) (words []string, values []bool) {
 	}
 	flush(len(rs))
 	return words, values
+}
+
+// operatorChars are the characters of a shell's, a query's or a
+// schedule's operators (>, >>, 2>&1, &&, ||, |, !, *): no word, but a
+// command's meaning (append or truncate, and or or, every minute or the
+// fifth).
+const operatorChars = "<>|&!*"
+
+// operatorAt is the length of the operator at rs[i], 0 for none: a run of
+// operatorChars that starts there, but not an arrow (->, =>), a Markdown
+// quote, bullet or emphasis (> at a line's start, * beside a letter), an
+// exclamation after a word, or a run that only ! and letters follow
+// nothing of (a sentence's end).
+func operatorAt(rs []rune, i int) int {
+	if !strings.ContainsRune(operatorChars, rs[i]) || i > 0 && strings.ContainsRune(operatorChars, rs[i-1]) {
+		return 0
+	}
+	j := i
+	for j < len(rs) && strings.ContainsRune(operatorChars, rs[j]) {
+		j++
+	}
+	op := string(rs[i:j])
+	prev, next := ' ', ' '
+	if i > 0 {
+		prev = rs[i-1]
+	}
+	if j < len(rs) {
+		next = rs[j]
+	}
+	k := i - 1
+	for k >= 0 && (rs[k] == ' ' || rs[k] == '\t') {
+		k--
+	}
+	lineStart := k < 0 || rs[k] == '\n'
+	switch {
+	case prev == '-' || prev == '=':
+		return 0 // an arrow
+	case strings.Trim(op, "*") == "" && (op != "*" || unicode.IsLetter(prev) || unicode.IsLetter(next) || lineStart && next == ' '):
+		return 0 // emphasis or a bullet; a lone * in a schedule or a glob is read
+	case op == ">" && lineStart && next == ' ':
+		return 0 // a quote
+	case op == "!" && (unicode.IsLetter(prev) || unicode.IsDigit(prev) || !(unicode.IsLetter(next) || next == '$' || next == '(' || next == '=')):
+		return 0 // an exclamation
+	}
+	return j - i
 }
 
 // sectionHeader reports whether the word at rs[start:end] is a config
@@ -199,10 +257,19 @@ func backtrack(a, b []string, trace [][]int, off int) []seqOp {
 // or a quality for another (caught, handled; private, internal), or adds
 // or drops words; it does not replace a phrase.
 func phraseSwapped(a, b DetailSet) bool {
+	if slices.Compare(a.Seq, b.Seq) > 0 {
+		// One direction of diff for either order: an edit script and its
+		// mirror may align ties otherwise, and a move (operatorMoved) or an
+		// exchange (hunkReordered) is read off its runs.
+		a, b = b, a
+	}
 	maxD := min(seqMaxEdits, (len(a.Seq)+len(b.Seq))/seqEditShare)
 	ops, ok := diffWords(a.Seq, b.Seq, maxD)
 	if !ok {
 		return false
+	}
+	if operatorMoved(ops) {
+		return true
 	}
 	for i := 0; i < len(ops); {
 		if ops[i].kind == 0 {
@@ -234,7 +301,8 @@ func phraseSwapped(a, b DetailSet) bool {
 			}
 			j = e
 		}
-		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) || stopAntonymSwapped(dropped, added) {
+		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) || stopAntonymSwapped(dropped, added) ||
+			koreanModalSwapped(dropped, added) || negationOperator(dropped, added) || hunkReordered(ops[i:j]) {
 			return true
 		}
 		i = j
@@ -400,3 +468,86 @@ func slicesContains(xs []string, w string) bool {
 	}
 	return false
 }
+
+// negationOperator reports whether a swap adds or drops a negation
+// operator (!DKIM_ALLOW, DKIM_ALLOW) that the other side does not have.
+func negationOperator(dropped, added []string) bool {
+	return slicesContains(dropped, "!") != slicesContains(added, "!")
+}
+
+// hunkReordered reports whether a swap's ops (a hunk of phraseSwapped) say the
+// same words in another order (log in first and mount second, log in
+// second and mount first; 2>&1 > log, > log 2>&1; 0 4 * 7 *, 0 4 7 * *):
+// steps, fields or redirections in another order, which a rewording this
+// close keeps.
+func hunkReordered(ops []seqOp) bool {
+	var a, b []string
+	for _, op := range ops {
+		if op.kind <= 0 {
+			a = append(a, op.word)
+		}
+		if op.kind >= 0 {
+			b = append(b, op.word)
+		}
+	}
+	if len(a) < 2 || len(a) != len(b) || slices.Equal(a, b) {
+		return false
+	}
+	sa, sb := slices.Clone(a), slices.Clone(b)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	if !slices.Equal(sa, sb) {
+		return false
+	}
+	// A phrase moved (over HTTPS from GitLab, from GitLab over HTTPS) is
+	// a rewording; steps, operators and short fields exchanged are not.
+	for _, w := range a {
+		if orderWords[w] || strings.ContainsAny(w, operatorChars) || len(a) <= 3 && isNumber(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// moveGap is how many equal words a phrase may move across and still be
+// read as moved (operatorMoved) rather than dropped and added elsewhere.
+const moveGap = 4
+
+// operatorMoved reports whether ops drop a phrase and add it back a few
+// words away (> log 2>&1, 2>&1 > log), when the phrase holds an operator
+// or an order word: hunkReordered for a move across more words than a
+// swap bridges.
+func operatorMoved(ops []seqOp) bool {
+	for i := 0; i < len(ops); {
+		if ops[i].kind == 0 {
+			i++
+			continue
+		}
+		kind, j := ops[i].kind, i
+		var run []string
+		for j < len(ops) && ops[j].kind == kind {
+			run = append(run, ops[j].word)
+			j++
+		}
+		e := j
+		for e < len(ops) && ops[e].kind == 0 && e-j < moveGap {
+			e++
+		}
+		var back []string
+		for k := e; k < len(ops) && ops[k].kind == -kind; k++ {
+			back = append(back, ops[k].word)
+		}
+		if e > j && slices.Equal(run, back) && slices.ContainsFunc(run, func(w string) bool {
+			return orderWords[w] || strings.ContainsAny(w, operatorChars)
+		}) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// orderWords are the words that tell which of two steps comes first.
+var orderWords = map[string]bool{"first": true, "second": true, "then": true, "before": true, "after": true,
+	"last": true, "next": true, "earlier": true, "later": true, "먼저": true, "나중": true, "나중에": true,
+	"처음": true, "다음": true, "마지막": true, "이전": true, "이후": true}

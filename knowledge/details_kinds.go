@@ -23,6 +23,7 @@ var hangulRun = regexp.MustCompile(`\p{Hangul}+`)
 // of the week (토요일 → saturday).
 func (d *DetailSet) addKoreanKinds(prose string) {
 	for _, raw := range hangulRun.FindAllString(prose, -1) {
+		d.addWordKind(raw, raw) // 매일, 하나도: details_classes.go
 		w := trimKorean(raw)
 		if w == "" || koreanStop[w] {
 			for _, neg := range koreanNegators {
@@ -109,7 +110,7 @@ func stopAntonymSwapped(dropped, added []string) bool {
 		return false
 	}
 	x, y := dropped[0], added[0]
-	if koreanOpposites[x] == y || koreanOpposites[y] == x || denialSwapped(x, y) {
+	if koreanOpposites[x] == y || koreanOpposites[y] == x || denialSwapped(x, y) || classSwapped(dropped, added) {
 		return true
 	}
 	if !englishStop[x] && !englishStop[y] {
@@ -189,4 +190,68 @@ func qualifiedNames(d DetailSet) map[string][]string {
 		}
 	}
 	return m
+}
+
+// addKoreanDenied adds to d.Negated the stems of the Korean verbs its long
+// negation denies in a statement (가져오지 않는다 → 가져오; 열리지 못했다 →
+// 열리), from its words in order: not a condition (지우지 않으면) or a
+// purpose (잊지 않도록), which a rewording may turn round; and the words a
+// short negation denies as written (못 쓴다 → 쓴다).
+func (d *DetailSet) addKoreanDenied() {
+	for i := 0; i+1 < len(d.Seq); i++ {
+		w, next := d.Seq[i], d.Seq[i+1]
+		if (w == "못" || w == "안") && isHangulWord(next) {
+			d.Negated[next] = true // 못 쓴다: no statement of 쓰 (koreanAffirms)
+			continue
+		}
+		rs := []rune(w)
+		if len(rs) < 2 || rs[len(rs)-1] != '지' || !isHangulWord(w) || !strings.HasPrefix(next, "않") && !strings.HasPrefix(next, "못") ||
+			!koreanStatement(next) {
+			continue
+		}
+		d.Negated[string(rs[:len(rs)-1])] = true
+	}
+}
+
+// koreanStatement reports whether a negation's word ends a statement or
+// names what it denies (않는다, 않았다, 못함, 않습니다, 않는, 않은), not a
+// condition, a cause or a purpose (않으면, 못해, 않도록).
+func koreanStatement(w string) bool {
+	rs := []rune(w)
+	switch last := rs[len(rs)-1]; {
+	case strings.ContainsRune("다음함요", last):
+		return true
+	case w == "않는" || w == "않은" || w == "못한" || w == "못하는":
+		return true
+	}
+	return false
+}
+
+// koreanAffirms reports whether d states Korean verb stem st as a plain
+// statement (가져온다, 가져왔다, 가져옵니다, 먹는다, 먹었다), not after a short
+// negation (못 쓴다).
+func koreanAffirms(d DetailSet, st string) bool {
+	says := func(w string) bool { return d.Words[w] && !d.Negated[w] }
+	for _, f := range verbForms(st) {
+		// The stem itself before 다 is a dictionary form or 다가 cut short
+		// (받다 연결 시간 초과): no statement.
+		if f != st && (says(f+"다") || says(f+"니다")) || says(f+"는다") {
+			return true
+		}
+	}
+	return says(st+"었다") || says(st+"았다") || says(st+"습니다")
+}
+
+// koreanDenied reports whether a denies a Korean verb (가져오지 않는다) that
+// b states and never denies (가져온다), while a does not state it too: one
+// says the tool does what the other says it does not, however each words
+// the rest. A text that denies and then states a verb (열리지 않았다 …
+// 열렸다) tells of a fix, and is not weighed so.
+func koreanDenied(a, b DetailSet) bool {
+	for st := range a.Negated {
+		if isHangulWord(st) && !b.Negated[st] && !koreanAffirms(a, st) && koreanAffirms(b, st) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,12 @@ func detailAgreement(a, b DetailSet) (shared, fewer float64) {
 }
 
 func atomWeight(t string) float64 {
+	if kind, ok := isKindAtom(t); ok {
+		if kind == "freq" || kind == "none" {
+			return 0.5
+		}
+		return 1
+	}
 	if isFlag(t) || isNumber(t) || identifierLike(t) || strings.ContainsAny(t, "/_.") {
 		return 1
 	}
@@ -67,17 +73,24 @@ func DetailsConflict(a, b DetailSet) bool {
 	}
 	for _, x := range onlyA {
 		for _, y := range onlyB {
+			_, kx := isKindAtom(x)
+			if _, ky := isKindAtom(y); kx || ky {
+				if kindsRival(x, y) {
+					return true
+				}
+				continue
+			}
 			if p := a.Pascal[x] || b.Pascal[y]; pluralOf(x, y, p) || pluralOf(y, x, p) {
 				continue
 			}
-			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) || versionsRival(x, y) {
+			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) || sameFamily(a.Parts[x], b.Parts[y]) || versionsRival(x, y) {
 				return true
 			}
 		}
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
 		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || errorsRival(a, b) ||
-		namesRival(a, b) || namesRival(b, a)
+		namesRival(a, b) || namesRival(b, a) || koreanDenied(a, b) || koreanDenied(b, a)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag
@@ -130,7 +143,7 @@ func proseConflict(a, b DetailSet) bool {
 	if wordOverlap(a.Words, b.Words) < proseAlike {
 		return false
 	}
-	if negationsRival(a, b) || oneSided(a.Atoms, b.Atoms) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
+	if negationsRival(a, b) || oneSided(a.Atoms, b.Atoms) || flagDropped(a, b) || flagDropped(b, a) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
 		phraseSwapped(a, b) {
 		return true
 	}
@@ -266,4 +279,27 @@ func alnumOf(t string) string {
 		}
 		return -1
 	}, t)
+}
+
+// flagDropped reports whether a gives a flag b does not, in texts that
+// read as one (swapAlike), and b holds no atom a lacks: one command told
+// without an option of it (tee -a, tee), which a rewording this close
+// keeps.
+func flagDropped(a, b DetailSet) bool {
+	if wordOverlap(a.Words, b.Words) < swapAlike {
+		return false
+	}
+	flag := false
+	for t := range a.Atoms {
+		flag = flag || !b.Atoms[t] && isFlag(t)
+	}
+	if !flag {
+		return false
+	}
+	for t := range b.Atoms {
+		if !a.Atoms[t] {
+			return false
+		}
+	}
+	return true
 }

@@ -74,6 +74,20 @@ func sameFrame(px, py []string) bool {
 	return px[0] == py[0] && px[len(px)-1] == py[len(py)-1] && !slices.Equal(px, py)
 }
 
+// sameFamily reports whether two identifiers of three parts or more begin
+// with the same two parts and go on otherwise, neither going on as the
+// other does (CAP_NET_BIND_SERVICE, CAP_NET_RAW; pg_stat_activity,
+// pg_stat_statements): two members of one family, which sameFrame misses
+// when their last parts differ too.
+func sameFamily(px, py []string) bool {
+	if len(px) < 3 || len(py) < 3 || px[0] != py[0] || px[1] != py[1] {
+		return false
+	}
+	rx, ry := px[2:], py[2:]
+	n := min(len(rx), len(ry))
+	return !slices.Equal(rx[:n], ry[:n])
+}
+
 // identParts splits an identifier at camelCase humps and at _ - ., lower
 // cased: useLayoutEffect → use, layout, effect; HTTPServer → http, server.
 func identParts(s string) []string {
