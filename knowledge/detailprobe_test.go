@@ -21,6 +21,8 @@ import (
 // → 8 beside KiCad 8) is no look-alike and stays counted; the ceilings are
 // the figures reached (session 11's phrase swaps, phraseSwapped, brought
 // them from 3, 10, 4, 1, 8, 6 to 0, 0, 4, 0, 1, 0). Held-out parts are never read here.
+// A swap that changes nothing (a word whose counterpart is itself) is no
+// look-alike and not counted.
 func TestDetailSwapProbe(t *testing.T) {
 	if raceEnabled {
 		t.Skip("pure CPU over every tuning pair: make test runs it without the race detector")
@@ -54,6 +56,29 @@ func TestDetailSwapProbe(t *testing.T) {
 		}, 0},
 		{"short quoted values ('F' → 'zzq')", regexp.MustCompile(`"[A-Za-z]{1,6}"|'[A-Za-z]{1,6}'`), func(s string) string { return s[:1] + "zzq" + s[len(s)-1:] }, 1},
 		{"numbers (12 → 13)", regexp.MustCompile(`\b\d+\b`), bumpDigits, 0},
+		// Session 20's closed classes and operators (details_classes.go,
+		// details_hunks.go); the figures on 0bca6cc, before them, were 136,
+		// 95, 165, 578, 20, 28, 11, 24, 4, 8 and 2.
+		{"quantifiers (all → some)", regexp.MustCompile(`\b(?:all|some|any|every|each|most|both)\b`),
+			swapWord(map[string]string{"all": "some", "some": "all", "any": "all", "every": "some", "each": "some", "most": "few", "both": "either"}), 0},
+		{"modals (must → may)", regexp.MustCompile(`\b(?:must|should|may|can|cannot)\b`),
+			swapWord(map[string]string{"must": "may", "should": "may", "may": "must", "can": "must", "cannot": "must"}), 0},
+		{"conditions (if → unless)", regexp.MustCompile(`\b(?:if|unless|only)\b`), swapWord(map[string]string{"if": "unless", "unless": "if", "only": "even"}), 0},
+		{"connectives (and → or)", regexp.MustCompile(`\b(?:and|or)\b`), swapWord(map[string]string{"and": "or", "or": "and"}), 0},
+		{"frequencies (daily → weekly)", regexp.MustCompile(`\b(?:always|often|sometimes|rarely|daily|weekly|monthly|hourly|nightly)\b`),
+			swapWord(map[string]string{"always": "rarely", "often": "rarely", "sometimes": "always", "rarely": "often", "daily": "weekly",
+				"weekly": "daily", "monthly": "weekly", "hourly": "daily", "nightly": "weekly"}), 0},
+		{"Korean quantifiers (모든 → 일부)", regexp.MustCompile(`모든|일부|전부|대부분`), swapWord(map[string]string{"모든": "일부", "일부": "모든", "전부": "일부", "대부분": "일부"}), 0},
+		{"Korean frequencies (매일 → 매주)", regexp.MustCompile(`항상|가끔|자주|매일|매주`),
+			swapWord(map[string]string{"항상": "가끔", "가끔": "항상", "자주": "가끔", "매일": "매주", "매주": "매일"}), 0},
+		{"Korean modality (해야 한다 → 해도 된다)", regexp.MustCompile(`야 한다|야 합니다|야 함`),
+			swapWord(map[string]string{"야 한다": "도 된다", "야 합니다": "도 됩니다", "야 함": "도 됨"}), 1},
+		{"operators (&& → ||)", regexp.MustCompile(`&&|\|\||>>|2>&1`), swapWord(map[string]string{"&&": "||", "||": "&&", ">>": ">", "2>&1": "1>&2"}), 0},
+		{"pipes (| → ||)", regexp.MustCompile(` \| `), swapWord(map[string]string{" | ": " || "}), 0},
+		{"key combinations (Ctrl+K → Ctrl+Shift+K)", regexp.MustCompile(`(?i)\b(?:ctrl|cmd|alt)\+[a-z0-9]+\b`), func(s string) string {
+			i := strings.Index(s, "+")
+			return s[:i] + "+Shift" + s[i:]
+		}, 0},
 	}
 	for _, k := range kinds {
 		n, merged := 0, 0
@@ -111,6 +136,19 @@ func probeTexts(t *testing.T) []string {
 		}
 	}
 	return texts
+}
+
+// swapWord gives a word its counterpart in m, by its lower case too.
+func swapWord(m map[string]string) func(string) string {
+	return func(s string) string {
+		if v, ok := m[s]; ok {
+			return v
+		}
+		if v, ok := m[strings.ToLower(s)]; ok {
+			return v
+		}
+		return s
+	}
 }
 
 var digitRun = regexp.MustCompile(`\d+`)

@@ -43,13 +43,26 @@ var swapClasses = map[string]string{
 
 // classSwapped reports whether a swap of one word for one word puts a
 // word of a closed class (swapClasses) in place of one of the same class
-// and another value.
+// and another value; the word may be swapped in each of a few places the
+// swap bridges (block A and B, block A or B).
 func classSwapped(dropped, added []string) bool {
-	if len(dropped) != 1 || len(added) != 1 {
+	x, y := distinct(dropped), distinct(added)
+	if len(x) != 1 || len(y) != 1 {
 		return false
 	}
-	cx, cy := swapClasses[dropped[0]], swapClasses[added[0]]
+	cx, cy := swapClasses[x[0]], swapClasses[y[0]]
 	return cx != "" && cy != "" && cx != cy && cx[:2] == cy[:2]
+}
+
+// distinct is ws without its repeats, in order.
+func distinct(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !slicesContains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // koreanModal is the modality a run of Korean words says: "must" for an
@@ -99,6 +112,29 @@ func isKindAtom(t string) (kind string, ok bool) {
 	return kind, ok
 }
 
+// nearOnly are the kinds weighed only in texts that read almost alike
+// (oneSided in proseConflict): a rewording says "none" and a modality its
+// own way.
+var nearOnly = map[string]bool{"none": true, "modal": true}
+
+// koreanModalPair is the modality two Korean words in a row say, as
+// written: "must" for an obligation (붙여야 한다, 맞춰야 합니다), "may" for a
+// permission (붙여도 된다, 꺼도 괜찮다), "" for neither. A particle's 도 is
+// gone from the words phraseSwapped diffs, so this reads the prose.
+func koreanModalPair(w, next string) string {
+	rw, rn := []rune(w), []rune(next)
+	if len(rw) < 2 || len(rn) == 0 {
+		return ""
+	}
+	switch last, first := rw[len(rw)-1], rn[0]; {
+	case last == '야' && strings.ContainsRune("하한합해했함", first):
+		return "must"
+	case last == '도' && (strings.ContainsRune("된됩돼됐됨", first) || strings.HasPrefix(next, "괜찮") || strings.HasPrefix(next, "무방")):
+		return "may"
+	}
+	return ""
+}
+
 // kindsRival reports whether two kind atoms, each in one text only, give
 // one kind two values (a frequency, a date, a key combination): a
 // rewording keeps when a thing happens and which keys to press, however it
@@ -106,7 +142,7 @@ func isKindAtom(t string) (kind string, ok bool) {
 func kindsRival(x, y string) bool {
 	kx, okx := isKindAtom(x)
 	ky, oky := isKindAtom(y)
-	if !okx || !oky || kx != ky || kx == "none" {
+	if !okx || !oky || kx != ky || nearOnly[kx] {
 		return false
 	}
 	if kx == "freq" {

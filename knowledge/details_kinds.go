@@ -22,8 +22,14 @@ var hangulRun = regexp.MustCompile(`\p{Hangul}+`)
 // the native ones before a counter (세 번 → 3) as number atoms, and the days
 // of the week (토요일 → saturday).
 func (d *DetailSet) addKoreanKinds(prose string) {
-	for _, raw := range hangulRun.FindAllString(prose, -1) {
+	runs := hangulRun.FindAllString(prose, -1)
+	for i, raw := range runs {
 		d.addWordKind(raw, raw) // 매일, 하나도: details_classes.go
+		if i+1 < len(runs) {
+			if m := koreanModalPair(raw, runs[i+1]); m != "" {
+				d.Atoms[kindAtom("modal", m)] = true
+			}
+		}
 		w := trimKorean(raw)
 		if w == "" || koreanStop[w] {
 			for _, neg := range koreanNegators {
@@ -106,11 +112,14 @@ func versionsRival(x, y string) bool {
 // syllables alone out, and a text that says the antonym elsewhere too
 // hides the swap from a word set.
 func stopAntonymSwapped(dropped, added []string) bool {
+	if classSwapped(dropped, added) {
+		return true
+	}
 	if len(dropped) != 1 || len(added) != 1 {
 		return false
 	}
 	x, y := dropped[0], added[0]
-	if koreanOpposites[x] == y || koreanOpposites[y] == x || denialSwapped(x, y) || classSwapped(dropped, added) {
+	if koreanOpposites[x] == y || koreanOpposites[y] == x || denialSwapped(x, y) {
 		return true
 	}
 	if !englishStop[x] && !englishStop[y] {

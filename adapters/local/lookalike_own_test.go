@@ -41,9 +41,10 @@ type ownPair struct {
 // (b6-mode-en-ssh). pairs-lookalike-own7 (session 20, 20 kinds, written
 // before reading the rules): rewordings 26/38, look-alikes merged 27/75
 // before the rules of details_classes.go and the operators, moves and
-// flags of details_hunks.go, 27/38 and 0/75 after; own5's reworded Korean
+// flags of details_hunks.go, 27/38 and 0/75 after (28/38 since Korean
+// modality is read from the prose: koreanModalPair); own5's reworded Korean
 // negation (가져오지 않는다 → 가져온다) is kept apart since (koreanDenied).
-var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76, "pairs-lookalike-own6.jsonl": 0.77, "pairs-lookalike-own7.jsonl": 0.71}
+var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76, "pairs-lookalike-own6.jsonl": 0.77, "pairs-lookalike-own7.jsonl": 0.73}
 
 // ownKnownMerges are the look-alikes a file is known to merge, with why:
 // each is a gap the README names, and any other look-alike merged fails.
