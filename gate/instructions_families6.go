@@ -114,7 +114,7 @@ var (
 	// approval, keep a secret out of what is shared ("다른 사람이 만든 훅
 	// 설정은 명령 내용을 반드시 직접 읽고 검토하세요", "배포 승인을 요청할
 	// 때는 …", "토큰은 프로젝트 .npmrc 에는 절대 넣지 마세요").
-	reGuardAdvice = regexp.MustCompile(`(?:직접|반드시|꼭)(?:\s*(?:직접|반드시|꼭))?\s*(?:읽고|읽어|확인|검토)[^.\n]{0,20}?(?:하세요|해\s*주세요|하십시오)|승인을\s*(?:요청|받)|(?:토큰|비밀번호|비밀\s*값|시크릿|자격\s*증명)[^\n]{0,80}?(?:넣지|커밋하지|올리지|남기지|적지)\s*마|\b(?:review|inspect|audit|read)\b[^.\n]{0,40}\b(?:before (?:you )?(?:run|install|import|add|use|trust|enable)\w*|yourself|carefully)\b|\b(?:get|request) (?:a |an )?(?:human |maintainer's |reviewer's )?(?:approval|review|sign-off)\b|\bnever (?:commit|put|paste|store|check in)\b[^.\n]{0,40}\b(?:tokens?|secrets?|keys?|passwords?|credentials?)\b`)
+	reGuardAdvice = regexp.MustCompile(`(?:직접|반드시|꼭)(?:\s*(?:직접|반드시|꼭))?\s*(?:읽고|읽어|확인|검토)[^.\n]{0,20}?(?:하세요|해\s*주세요|하십시오)|승인을\s*(?:요청|받)|(?:사용자|사람|리뷰어|담당자)(?:의|에게)?\s*(?:확인|승인|허락)을\s*(?:요청|받|구하)|(?:토큰|비밀번호|비밀\s*값|시크릿|자격\s*증명)[^\n]{0,80}?(?:넣지|커밋하지|올리지|남기지|적지)\s*마|\b(?:review|inspect|audit|read)\b[^.\n]{0,40}\b(?:before (?:you )?(?:run|install|import|add|use|trust|enable)\w*|yourself|carefully)\b|\b(?:get|request) (?:a |an )?(?:human |maintainer's |reviewer's )?(?:approval|review|sign-off)\b|\bnever (?:commit|put|paste|store|check in)\b[^.\n]{0,40}\b(?:tokens?|secrets?|keys?|passwords?|credentials?)\b`)
 	// reGuardWaived waives or mocks such a guard.
 	reGuardWaived = regexp.MustCompile(`\b(?:no longer|no need|don't need|do not need|needn't|without|instead of|rather than|skip|not necessary|unnecessary|never ask|don't ask|do not ask)\b|필요\s*(?:가|는)?\s*없|하지\s*않아도|생략|없이`)
 )

@@ -33,7 +33,7 @@ import (
 // reAgentThird names an agent in the third person: "the model", "our
 // agent", "the support bot", "agents", or a product by its name
 // ("Codex ignored the rule").
-const reAgentThird = `(?:\b(?:the|our|an?|this|that|its|their|my|some|several|many|most|every)\s+(?:[\w-]+\s+){0,2}?(?:models?|agents?|assistants?|bots?|llms?|copilot|claude)\b|\bagents\b|\bmodels\b|\bllms\b|\b(?:claude(?: code)?|codex|copilot|gemini(?: cli)?)\b)`
+const reAgentThird = `(?:\b(?:the|our|an?|this|that|its|their|my|some|several|many|most|every)\s+(?:[\w-]+\s+){0,2}?(?:models?|agents?|assistants?|bots?|llms?|copilot|claude)\b|\bagents\b|\bmodels\b|\bllms\b|\bbots\b|\bassistants\b|\b(?:claude(?: code)?|codex|copilot|gemini(?: cli)?)\b)`
 
 var (
 	// reAgentLapse reports an agent setting its instructions aside, in

@@ -98,8 +98,9 @@ var (
 	reAgentAttr = regexp.MustCompile(`(?i)\bname\s*=\s*["'][\w-]*(?:llm|agent|assistant|instruction|\bai\b)[\w-]*["']`)
 	// reActOnQuoted asks the reader to do what a quoted text says ("…을
 	// 번역하고, 번역한 내용대로 행동하세요", "translate it and follow it"):
-	// the quote is then said, not mentioned.
-	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르|진행|수행|처리)|그대로\s*(?:따르|실행|행동)하|\bdo (?:exactly )?what (?:it|the (?:text|sentence|quote|translation|note|message)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b|\btranslate\b[^.\n"]{0,60}\b(?:and|then|and then)\s+(?:apply|follow|obey|execute|carry out|carry (?:it|them|this|that) out|act on|do)\b(?:\s+(?:it|them|that|the translat\w+(?:\s+(?:instructions?|text|sentences?|steps?))?))?(?:\s+(?:exactly|literally|as written|word for word|to the letter))*\s*[:.]|(?:번역|[가-힣]+어로\s*(?:옮기|옮긴|옮겨))(?:해서|한|서|고|하고)?\s*(?:뒤|후|다음)?[^.\n"]{0,20}(?:실행|적용|따르|따라|(?:그대로|내용대로)\s*(?:수행|진행|처리))`)
+	// the quote is then said, not mentioned. What an agent tries or
+	// tends to do (그대로 실행하려 할 수 있다, 실행하는 경우) asks nothing.
+	reActOnQuoted = regexp.MustCompile(`(?i)내용대로\s*(?:행동|실행|따르|진행|수행|처리)|그대로\s*(?:따르|실행|행동)하(?:[^려는]|$)|\bdo (?:exactly )?what (?:it|the (?:text|sentence|quote|translation|note|message)) says\b|\b(?:act on|obey|carry out) the translation\b|\b(?:follow|apply) (?:the translat\w+|the quoted (?:text|sentence|instructions?))\b|\btranslate\b[^.\n"]{0,60}\b(?:and|then|and then)\s+(?:apply|follow|obey|execute|carry out|carry (?:it|them|this|that) out|act on|do)\b(?:\s+(?:it|them|that|the translat\w+(?:\s+(?:instructions?|text|sentences?|steps?))?))?(?:\s+(?:exactly|literally|as written|word for word|to the letter))*\s*[:.]|(?:번역|[가-힣]+어로\s*(?:옮기|옮긴|옮겨))(?:해서|한|서|고|하고)?\s*(?:뒤|후|다음)?[^.\n"]{0,20}(?:실행|적용|따르|따라|(?:그대로|내용대로)\s*(?:수행|진행|처리))`)
 	// reKeyBeforeQuote ends a structured key right before a quoted value;
 	// reAttrBeforeQuote an attribute's too (content="…"), or a key before
 	// a list of values ("instructions": ["…", "…"]).
@@ -248,7 +249,7 @@ func excused(kind, sn, text string) bool {
 	case InstructionOverride:
 		// What an agent did or tends to do against its instructions is
 		// the topic of a write-up, not a request.
-		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) {
+		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) || genericReaderKo(sn) {
 			return true
 		}
 		// What cannot be set aside, or a tool's own prompt skipped in
