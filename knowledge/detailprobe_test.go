@@ -75,6 +75,16 @@ func TestDetailSwapProbe(t *testing.T) {
 			swapWord(map[string]string{"야 한다": "도 된다", "야 합니다": "도 됩니다", "야 함": "도 됨"}), 1},
 		{"operators (&& → ||)", regexp.MustCompile(`&&|\|\||>>|2>&1`), swapWord(map[string]string{"&&": "||", "||": "&&", ">>": ">", "2>&1": "1>&2"}), 0},
 		{"pipes (| → ||)", regexp.MustCompile(` \| `), swapWord(map[string]string{" | ": " || "}), 0},
+		{"particles and opposites (log in → log out)", regexp.MustCompile(`\b(?:in|out|up|down|on|off|with|without|static|dynamic)\b`),
+			swapWord(map[string]string{"in": "out", "out": "in", "up": "down", "down": "up", "on": "off", "off": "on", "with": "without",
+				"without": "with", "static": "dynamic", "dynamic": "static"}), 0},
+		{"Korean opposites (설치 → 제거)", regexp.MustCompile(`(?:^|\s)(?:설치|제거|추가|삭제|로컬|원격|내부|외부|활성화|허용|차단|증가|감소|공개)`), func(s string) string {
+			w := strings.TrimSpace(s)
+			return strings.Replace(s, w, koreanProbeOpposites[w], 1)
+		}, 0},
+		{"comparisons (at least → at most)", regexp.MustCompile(`\b(?:at least|at most|up to|more than|less than|fewer than|greater than)\b`),
+			swapWord(map[string]string{"at least": "at most", "at most": "at least", "up to": "at least", "more than": "less than", "less than": "more than",
+				"fewer than": "more than", "greater than": "less than"}), 0},
 		{"key combinations (Ctrl+K → Ctrl+Shift+K)", regexp.MustCompile(`(?i)\b(?:ctrl|cmd|alt)\+[a-z0-9]+\b`), func(s string) string {
 			i := strings.Index(s, "+")
 			return s[:i] + "+Shift" + s[i:]
@@ -137,6 +147,11 @@ func probeTexts(t *testing.T) []string {
 	}
 	return texts
 }
+
+// koreanProbeOpposites are the Korean words the probe swaps, by their
+// opposites.
+var koreanProbeOpposites = map[string]string{"설치": "제거", "제거": "설치", "추가": "삭제", "삭제": "추가", "로컬": "원격", "원격": "로컬",
+	"내부": "외부", "외부": "내부", "활성화": "비활성화", "허용": "차단", "차단": "허용", "증가": "감소", "감소": "증가", "공개": "비공개"}
 
 // swapWord gives a word its counterpart in m, by its lower case too.
 func swapWord(m map[string]string) func(string) string {

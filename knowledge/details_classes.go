@@ -54,6 +54,63 @@ func classSwapped(dropped, added []string) bool {
 	return cx != "" && cy != "" && cx != cy && cx[:2] == cy[:2]
 }
 
+// swapOpposites are pairs of words whose swap in place says the opposite
+// and that neither WordNet's antonyms nor swapClasses give: particles of
+// direction (log in, log out; scale up, down; turn on, off), with and
+// without, and Korean words of action and place with the ending they share
+// (설치하면, 제거하면; 로컬에서, 원격에서), by their first word.
+var swapOpposites = map[string]string{"in": "out", "up": "down", "on": "off", "with": "without", "static": "dynamic",
+	"inbound": "outbound", "ingress": "egress", "upstream": "downstream",
+	"설치": "제거", "시작": "중지", "추가": "삭제", "로컬": "원격", "내부": "외부", "활성화": "비활성화", "허용": "차단",
+	"증가": "감소", "이상": "이하", "초과": "미만", "공개": "비공개", "높": "낮", "큰": "작은", "크게": "작게", "켜": "꺼",
+	"늘리": "줄이", "늘려": "줄여", "성공": "실패", "읽기": "쓰기", "입력": "출력"}
+
+// oppositeSwapped reports whether a swap of one word for one word (in each
+// place it occurs) puts a word's opposite in its place (swapOpposites); a
+// Korean word may go on with the same ending on both sides.
+func oppositeSwapped(dropped, added []string) bool {
+	x, y := distinct(dropped), distinct(added)
+	if len(x) != 1 || len(y) != 1 {
+		return false
+	}
+	return opposite(x[0], y[0]) || opposite(y[0], x[0])
+}
+
+func opposite(x, y string) bool {
+	if swapOpposites[x] == y {
+		return true
+	}
+	if !isHangulWord(x) {
+		return false
+	}
+	for p, q := range swapOpposites {
+		if !isHangulWord(p) {
+			continue
+		}
+		// 추가 alone is 추 in the words diffed: 가 reads as a particle.
+		if strings.HasPrefix(x, p) && strings.HasPrefix(y, q) && x[len(p):] == y[len(q):] ||
+			x == trimKorean(p) && (y == q || y == trimKorean(q)) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparisons are the phrases of a bound, by the bound they set: at least
+// and at most, more and less than.
+var comparisons = map[string]string{"at least": ">=", "or more": ">=", "minimum": ">=", "no less than": ">=",
+	"at most": "<=", "up to": "<=", "no more than": "<=", "or less": "<=", "maximum": "<=",
+	"more than": ">", "over": ">", "above": ">", "exceeds": ">", "greater than": ">", "longer than": ">", "larger than": ">",
+	"less than": "<", "under": "<", "below": "<", "fewer than": "<", "shorter than": "<", "smaller than": "<", "is below": "<"}
+
+// comparisonSwapped reports whether a swap puts one bound in place of
+// another (up to 10, at least 10): the words of each side, joined, are
+// phrases of comparisons with other bounds.
+func comparisonSwapped(dropped, added []string) bool {
+	x, y := comparisons[strings.Join(dropped, " ")], comparisons[strings.Join(added, " ")]
+	return x != "" && y != "" && x != y
+}
+
 // distinct is ws without its repeats, in order.
 func distinct(ws []string) []string {
 	var out []string

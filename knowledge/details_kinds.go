@@ -112,7 +112,7 @@ func versionsRival(x, y string) bool {
 // syllables alone out, and a text that says the antonym elsewhere too
 // hides the swap from a word set.
 func stopAntonymSwapped(dropped, added []string) bool {
-	if classSwapped(dropped, added) {
+	if classSwapped(dropped, added) || oppositeSwapped(dropped, added) || comparisonSwapped(dropped, added) {
 		return true
 	}
 	if len(dropped) != 1 || len(added) != 1 {
