@@ -161,7 +161,7 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 func modelRefuses(v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && !modelSpared(sents[i], v.directive) {
+		if instructionsModel.score(u) >= instructionsModel.threshold && !modelSpared(sents[i], v.directive) && !introducesExplained(sents[i], v) {
 			return true
 		}
 	}
@@ -173,7 +173,7 @@ func modelRefuses(v *views) bool {
 // check), a guard for the reader's person, an agent's lapse reported,
 // an agent fenced in, the rules of the writer's own product agent.
 func modelSpared(sn, directive string) bool {
-	return builderTalk(sn) && !reBuilderBypass.MatchString(sn) || guardsReader(sn) || lapseReported(sn, directive) || reFenceAdvice.MatchString(sn) || ownAgentRules(sn)
+	return builderTalk(sn) && !reBuilderBypass.MatchString(sn) || guardsReader(sn) || lapseReported(sn, directive) || reFenceAdvice.MatchString(sn) || ownAgentRules(sn) || evalReport(sn) || koPassiveIgnored(sn)
 }
 
 // reBuilderAddress speaks to someone building or running an agent, an

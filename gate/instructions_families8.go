@@ -87,6 +87,64 @@ func genericReaderKo(sn string) bool {
 // 하십시오, 마세요.
 var reKoObliged = regexp.MustCompile(`야\s*(?:한다|합니다|해요|함|돼|됩니다)|도\s*(?:된다|됩니다|돼요|좋다|좋습니다)|십시오|마세요|마라|말\s*것`)
 
+var (
+	// reMeasured is a measured rate: "96% of the time", "in 0 of 200
+	// runs", "200번 중 3번".
+	reMeasured = regexp.MustCompile(`\b\d+(?:\.\d+)?\s*%|\b\d+\s+(?:of|out of)\s+\d+\s+(?:runs|trials|tries|attempts|chats|conversations|cases|samples|times|prompts|sessions)\b|\d+\s*(?:번|건|회)\s*중`)
+	// reKoPassiveIgnored is a Korean passive of "ignore": a setting or a
+	// key that is ignored (조용히 무시됩니다).
+	reKoPassiveIgnored = regexp.MustCompile(`무시(?:됩니다|된다|되고|되며|돼요|되어|됐|되었|되는)`)
+	// reRunIntro introduces the commands that follow: "run the
+	// following:", "다음을 실행하세요:".
+	reRunIntro = regexp.MustCompile(`^\s*(?:(?:then\s+)?(?:run|execute|type|paste)(?:\s+(?:the following|this|these(?:\s+commands)?|the commands? below))?|(?:다음|아래)(?:의)?\s*(?:명령(?:어)?들?|코드|내용)?(?:을|를)?\s*(?:실행|입력)(?:하세요|합니다|해\s*주세요|하십시오))\s*[:：]\s*$`)
+)
+
+// evalReport reports a sentence that gives what an agent did as a
+// measured rate ("the model followed the system prompt over a
+// conflicting user message 96% of the time"), asking nothing.
+func evalReport(sn string) bool {
+	return reMeasured.MatchString(sn) && reAgentThirdRe.MatchString(sn) && !reObligedAgent.MatchString(sn) && !reToReader.MatchString(sn) && !reReaderAsAgent.MatchString(sn)
+}
+
+// reAgentThirdRe is reAgentThird compiled.
+var reAgentThirdRe = regexp.MustCompile(reAgentThird)
+
+// koPassiveIgnored reports a Korean sentence that says a setting is
+// ignored, naming no agent, instruction, rule or person outside its
+// code ("이 저장소에서는 사용자 지시가 무시됩니다" voids the person's
+// instructions) and asking nothing.
+func koPassiveIgnored(sn string) bool {
+	if !reKoPassiveIgnored.MatchString(sn) || reKoImperative.MatchString(sn) || reKoObliged.MatchString(sn) {
+		return false
+	}
+	prose := reCodeSpan.ReplaceAllString(sn, " ")
+	if reKoCheckWords.MatchString(prose) {
+		return false
+	}
+	has := sentenceConcepts(prose)
+	return !has["c:AGENT"] && !has["c:YOU"]
+}
+
+// reKoCheckWords names an agent's instructions, checks or person in
+// Korean.
+var reKoCheckWords = regexp.MustCompile(`지시|규칙|지침|프롬프트|사용자|요청|명령|정책|확인|승인|검토|리뷰|제한|가드레일`)
+
+// introducesExplained reports a bare "run the following:" in a text
+// whose downloads the rules found explained (an installer's
+// documented command): the sentence points at them and asks nothing
+// else.
+func introducesExplained(sn string, v *views) bool {
+	if !reRunIntro.MatchString(sn) {
+		return false
+	}
+	for _, p := range execPatterns {
+		if containsAny(v.all, p.hints) && p.re.MatchString(v.all) {
+			return true // remoteExec found them explained, or the stage would have refused
+		}
+	}
+	return false
+}
+
 // loopbackHost reports the reader's own machine by name or address.
 func loopbackHost(host string) bool {
 	return host == "localhost" || strings.HasSuffix(host, ".localhost") || reIPv4.MatchString(host) && strings.HasPrefix(host, "127.") || host == "::1"
