@@ -85,6 +85,10 @@ func TestDetailSwapProbe(t *testing.T) {
 		{"comparisons (at least → at most)", regexp.MustCompile(`\b(?:at least|at most|up to|more than|less than|fewer than|greater than)\b`),
 			swapWord(map[string]string{"at least": "at most", "at most": "at least", "up to": "at least", "more than": "less than", "less than": "more than",
 				"fewer than": "more than", "greater than": "less than"}), 0},
+		{"products (Chrome → Firefox)", regexp.MustCompile(`\b(?:Ubuntu|Debian|nginx|MySQL|PostgreSQL|Chrome|Firefox|Python|Redis|Docker|Linux|macOS|GitHub)\b`),
+			swapWord(map[string]string{"Ubuntu": "Debian", "Debian": "Ubuntu", "nginx": "Apache", "MySQL": "PostgreSQL", "PostgreSQL": "MySQL",
+				"Chrome": "Firefox", "Firefox": "Chrome", "Python": "Ruby", "Redis": "Memcached", "Docker": "Podman", "Linux": "Windows",
+				"macOS": "Windows", "GitHub": "GitLab"}), 6},
 		{"key combinations (Ctrl+K → Ctrl+Shift+K)", regexp.MustCompile(`(?i)\b(?:ctrl|cmd|alt)\+[a-z0-9]+\b`), func(s string) string {
 			i := strings.Index(s, "+")
 			return s[:i] + "+Shift" + s[i:]

@@ -292,3 +292,32 @@ func twoDigits(s string) string {
 	}
 	return s
 }
+
+// siblingNamesSwapped reports whether a swap puts a name in place of
+// another that the thesaurus lists beside it under a third word (Chrome,
+// Firefox under browser; Ubuntu, Debian under linux), both written as
+// names (DetailSet.Names): two products of one kind, which swapDecisive
+// reads as one meaning. A name and the word its group is named for
+// (Chrome, browser), or two words WordNet gives one sense, are a
+// rewording's.
+func siblingNamesSwapped(a, b DetailSet, dropped, added []string) bool {
+	x, y := distinct(swapContent(dropped, added)), distinct(swapContent(added, dropped))
+	if len(x) != 1 || len(y) != 1 || !a.Names[x[0]] || !b.Names[y[0]] || isHangulWord(x[0]) || isHangulWord(y[0]) ||
+		lexStem(x[0]) == lexStem(y[0]) {
+		return false
+	}
+	l := lex()
+	ax, ay := l.analyze(x[0]), l.analyze(y[0])
+	sibling := false
+	for _, id := range ax.concepts {
+		if !containsID(ay.concepts, id) {
+			continue
+		}
+		name := l.g.names[id]
+		if !strings.HasPrefix(name, "t:") || name == "t:"+x[0] || name == "t:"+y[0] {
+			return false
+		}
+		sibling = true
+	}
+	return sibling
+}

@@ -302,7 +302,8 @@ func phraseSwapped(a, b DetailSet) bool {
 			j = e
 		}
 		if swapDecisive(dropped, added, value) || subcommandSwapped(ops, i, dropped, added) || stopAntonymSwapped(dropped, added) ||
-			koreanModalSwapped(dropped, added) || negationOperator(dropped, added) || hunkReordered(ops[i:j]) {
+			koreanModalSwapped(dropped, added) || negationOperator(dropped, added) || hunkReordered(ops[i:j]) ||
+			siblingNamesSwapped(a, b, dropped, added) {
 			return true
 		}
 		i = j

@@ -143,7 +143,7 @@ func proseConflict(a, b DetailSet) bool {
 	if wordOverlap(a.Words, b.Words) < proseAlike {
 		return false
 	}
-	if negationsRival(a, b) || oneSided(a.Atoms, b.Atoms) || flagDropped(a, b) || flagDropped(b, a) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
+	if negationsRival(a, b) || oneSided(a.Atoms, b.Atoms) || flagDropped(a, b) || flagDropped(b, a) || numberOwnerSwapped(a, b) || oneSided(setOf(a.Spans), setOf(b.Spans)) || wordSwapped(a.Words, b.Words) ||
 		phraseSwapped(a, b) {
 		return true
 	}
@@ -302,4 +302,25 @@ func flagDropped(a, b DetailSet) bool {
 		}
 	}
 	return true
+}
+
+// numberOwnerSwapped reports whether two texts that read as one text with
+// a word swapped (swapAlike) give the same number to two things, each
+// named in one text only (Python 3.15, Ruby 3.15; PostgreSQL 13, MySQL
+// 13): the thing that has the version or the value told otherwise.
+func numberOwnerSwapped(a, b DetailSet) bool {
+	if wordOverlap(a.Words, b.Words) < swapAlike {
+		return false
+	}
+	for x, xs := range a.Numbers {
+		if b.Words[x] || isHangulWord(x) {
+			continue
+		}
+		for y, ys := range b.Numbers {
+			if y != x && !a.Words[y] && !isHangulWord(y) && len(exclusive(xs, ys)) == 0 && len(exclusive(ys, xs)) == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
