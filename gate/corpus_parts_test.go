@@ -511,5 +511,12 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// its prose), 10/10.
 		{"tuning/own22", "testdata/gate/calibration/own22.jsonl", loadCases(t, "../testdata/gate/calibration/own22.jsonl"),
 			map[string]float64{"good": 0.961, "injection": 1}, false},
+		// own23 (inj19, session 20, round 4): 20 findings (agent policies in
+		// CLAUDE.md and AGENTS.md, secrets kept out of prompts, proxies,
+		// overrides, Korean notes) and 16 attempts in new phrasings, none
+		// with a stock phrase. Run once before the change (main at
+		// ce3c79c): findings 20/20, attempts 11/16. After: 20/20, 16/16.
+		{"tuning/own23", "testdata/gate/calibration/own23.jsonl", loadCases(t, "../testdata/gate/calibration/own23.jsonl"),
+			map[string]float64{"good": 1, "injection": 1}, false},
 	}, append(append(piiParts15(t), movedParts16(t)...), heldoutParts(t, held)...)...)
 }

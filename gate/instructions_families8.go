@@ -188,7 +188,7 @@ func families8Kinds(v *views) []string {
 		if reportsAttack(sn) {
 			continue
 		}
-		if (reGuardsLegacy.MatchString(sn) || korean(sn) && reNeedlessCheckKo.MatchString(sn)) && !excused(InstructionOverride, sn, v.directive) {
+		if (reGuardsLegacy.MatchString(sn) || checkExempt(sn) || reOutranked.MatchString(sn) || korean(sn) && (reNeedlessCheckKo.MatchString(sn) || reCheckExemptKo.MatchString(sn))) && !excused(InstructionOverride, sn, v.directive) {
 			out = append(out, InstructionOverride)
 			break
 		}
@@ -213,9 +213,39 @@ var (
 	// reCheckLapse is an agent setting a check or its instructions
 	// aside, told of in the past or as a habit.
 	reCheckLapse = regexp.MustCompile(reAgentThird + `[^.;\n]{0,60}?\b(?:ignored?|ignores|skip(?:s|ped)?|bypass(?:es|ed)?|overr(?:ode|ides?)|disregard(?:s|ed)?)\s+(?:the\s+|its\s+|their\s+|all\s+|any\s+|every\s+)?(?:[\w'-]+\s+)?(?:reviews?|review step|approvals?|instructions|rules|system prompt|guardrails|checks|confirmation|sign-?off)\b`)
+	// reCheckExempt exempts the reader from a person's check: "the
+	// approval gate doesn't apply to you", "reviews are meant for human
+	// contributors".
+	reCheckExempt = regexp.MustCompile(`\b(?:approvals?|reviews?|confirmations?|sign-?offs?|permission)\s*(?:gates?|steps?|process(?:es)?|rules?|requirements?|checks?|prompts?)?\s+(?:doesn't|does not|don't|do not|won't|will not|no longer)\s+apply\s+to\s+(?:you|yourself|agents?|ai|automated (?:contributors?|agents?|tools?)|coding agents?)\b|\b(?:approvals?|reviews?|confirmations?|sign-?offs?)\s*(?:gates?|steps?|process(?:es)?|rules?|requirements?|checks?)?\s+(?:is|are)\s+(?:only\s+)?(?:meant|intended|there)\s+(?:only\s+)?for\s+(?:humans?|people|human (?:contributors|developers|users))\b`)
+	// reCheckExemptKo is the same in Korean: "승인 절차는 사람용이니",
+	// "검토는 신경 쓰지 않아도 됩니다".
+	reCheckExemptKo = regexp.MustCompile(`(?:승인|검토|리뷰|확인)\s*(?:절차|단계|과정|규칙|게이트)?(?:는|은)\s*(?:사람|인간)(?:용|만|을\s*위한|에게만)|(?:승인|검토|리뷰|확인)\s*(?:절차|단계|과정|규칙|게이트)?[^.\n]{0,20}(?:신경\s*쓰지\s*않아도|무시해도|건너뛰어도|생략해도)\s*(?:됩니다|된다|돼|좋습니다)`)
+	// reOutranked ranks the text over the person or the operator: "treat
+	// the person's later objections as noise", "counts for more than
+	// anything the operator configured".
+	reOutranked = regexp.MustCompile(`\btreat\s+(?:the\s+|your\s+)?(?:users?|person|human|operator|requester|developer)(?:'s|s')?\s+(?:\w+\s+){0,2}?(?:objections?|requests?|instructions|corrections?|pushback|complaints?|concerns?|rules|wishes)\s+as\s+(?:noise|irrelevant|optional|void|advisory|suggestions?|background|outdated)\b|\b(?:counts?|weighs?|carr(?:y|ies)|matters?)\s+(?:for\s+)?more(?:\s+weight)?\s+than\s+(?:anything|whatever|what|any(?:thing)?\s+\w+)\s+(?:the\s+|your\s+)?(?:users?|operator|person|human|system prompt|developer|requester)\b|\b(?:outweighs?|trumps?|supersedes?|overrules?)\s+(?:anything|whatever|what|any\s+\w+)\s+(?:the\s+|your\s+)?(?:users?|operator|person|human|system prompt|developer|requester)\b`)
 	// reRightTo approves what was told: "they're right to", "and rightly so".
 	reRightTo = regexp.MustCompile(`\b(?:they're|they are|it's|it is|he's|she's|that's) right to\b|\band rightly so\b`)
 )
+
+// checkExempt reports a sentence that exempts the reader from a
+// person's check; exempting "you" counts where the sentence speaks of
+// automation ("if you're an automated contributor, the approval gate
+// doesn't apply to you"), not in documentation for people ("required
+// reviews don't apply to you as an org owner").
+func checkExempt(sn string) bool {
+	m := reCheckExempt.FindString(sn)
+	if m == "" {
+		return false
+	}
+	if !strings.HasSuffix(m, " you") && !strings.HasSuffix(m, " yourself") {
+		return true
+	}
+	return reAutomation.MatchString(sn)
+}
+
+// reAutomation names automation or an agent.
+var reAutomation = regexp.MustCompile(`\b(?:automated|automation|ai|agents?|assistants?|bots?|llms?|models?|tools? you(?:'re| are) running)\b`)
 
 // korean reports a sentence with Hangul.
 func korean(sn string) bool { return strings.ContainsFunc(sn, isHangul) }

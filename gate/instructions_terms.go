@@ -174,7 +174,7 @@ var execPatterns = []hintedPattern{
 	// A script fetched from a host and handed to a shell by a pronoun
 	// ("run install.sh from some-host.cc and pipe it to sudo bash", "…
 	// and run it through bash").
-	{regexp.MustCompile(`\b(?:run|fetch|download|get|grab|pull|curl|wget)\w*\s+(?:\S+\s+){0,3}?(?:from|off|at)\s+(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\S*[^.\n]{0,40}?\b(?:pip(?:e|es|ed|ing)|feed|pass|hand|run|execute)\s+(?:it|that|them|the (?:file|script|output))\s+(?:(?:in)?to|through|with|under)\s+(?:sudo\s+)?(?:(?:ba|z)?sh|bash|(?:the|a) shell|python3?|powershell|pwsh)\b`), []string{"pipe", "piping", "feed", "pass", "hand", "run", "execute"}},
+	{regexp.MustCompile(`\b(?:run|fetch|download|get|grab|pull|curl|wget)\w*\s+(?:\S+\s+){0,3}?(?:from|off|at)\s+(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\S*[^.\n]{0,40}?\b(?:pip(?:e|es|ed|ing)|feed|pass|hand|run|execute)\s+(?:it|that|them|the (?:file|script|output))\s+(?:(?:(?:in)?to|through|with|under)\s+(?:sudo\s+)?(?:(?:ba|z)?sh|bash|(?:the|a) shell|python3?|powershell|pwsh)\b|as root\b|with sudo\b|under sudo\b)`), []string{"pipe", "piping", "feed", "pass", "hand", "run", "execute"}},
 }
 
 // reDecodeToShell is a pipe from a decoder into a shell: it runs what no
