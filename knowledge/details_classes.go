@@ -61,6 +61,11 @@ func classSwapped(dropped, added []string) bool {
 // (설치하면, 제거하면; 로컬에서, 원격에서), by their first word.
 var swapOpposites = map[string]string{"in": "out", "up": "down", "on": "off", "with": "without", "static": "dynamic",
 	"inbound": "outbound", "ingress": "egress", "upstream": "downstream",
+	// technical opposites WordNet lists no antonym for
+	"eager": "lazy", "shallow": "deep", "ephemeral": "persistent", "compressed": "uncompressed", "visible": "hidden",
+	"increase": "reduce", "raise": "lower", "raising": "lowering", "mutable": "immutable", "stateful": "stateless",
+	"optimistic": "pessimistic", "inclusive": "exclusive", "ascending": "descending", "allowlist": "denylist",
+	"whitelist": "blacklist", "explicit": "implicit", "leading": "trailing",
 	"설치": "제거", "시작": "중지", "추가": "삭제", "로컬": "원격", "내부": "외부", "활성화": "비활성화", "허용": "차단",
 	"증가": "감소", "이상": "이하", "초과": "미만", "공개": "비공개", "높": "낮", "큰": "작은", "크게": "작게", "켜": "꺼",
 	"늘리": "줄이", "늘려": "줄여", "성공": "실패", "읽기": "쓰기", "입력": "출력"}

@@ -49,9 +49,6 @@ var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, 
 // ownKnownMerges are the look-alikes a file is known to merge, with why:
 // each is a gap the README names, and any other look-alike merged fails.
 var ownKnownMerges = map[string]string{
-	// An adjective for an adjective reads as a rewording (private,
-	// internal) however technical the term it makes.
-	"b3-cv-en-adj-alike": "eager loading → lazy loading",
 	// WordNet's subset lists table and audit as verbs only, so the swap of
 	// one plain name before a noun is no noun for a noun.
 	"b3-id-en-word-alike": "sessions → audit",
