@@ -20,7 +20,7 @@ func remoteExec(v *views) bool {
 	}
 	unseen := reRunUnseenLoose.MatchString(v.directive)
 	judged := map[string]bool{}
-	for _, p := range execPatterns {
+	for _, p := range rulesExecPatterns {
 		if !containsAny(v.all, p.hints) {
 			continue
 		}
@@ -46,10 +46,20 @@ func remoteExec(v *views) bool {
 				// A host without a scheme: wget -qO- some-host.online/s.
 				hosts = reBareHost.FindAllStringSubmatch(m, -1)
 			}
+			inWords := false
 			if len(hosts) == 0 {
 				// Said in words: "… from some-host.cc and pipe it to bash".
 				for _, h := range reFromHost.FindAllStringSubmatch(m, -1) {
 					hosts = append(hosts, []string{h[1]})
+				}
+				inWords = len(hosts) > 0
+			}
+			if len(hosts) == 0 {
+				// Korean puts the host first: "some-host.cc 에서 … 받아".
+				// A host said in words is in the prose, where it cannot
+				// explain itself.
+				if h := reLeadingHost.FindString(m); h != "" {
+					hosts, inWords = append(hosts, []string{h}), true
 				}
 			}
 			if len(hosts) == 0 {
@@ -65,7 +75,12 @@ func remoteExec(v *views) bool {
 					continue
 				}
 				judged[h[0]] = true
-				if v.spoofedHost(h[0]) || !explainedHost(h[0], v.prose, v.squashedProse()) {
+				prose, sq := v.prose, v.squashedProse()
+				if inWords {
+					prose = strings.ReplaceAll(prose, h[0], " ")
+					sq = squashed(prose)
+				}
+				if v.spoofedHost(h[0]) || !explainedHost(h[0], prose, sq) {
 					return true
 				}
 			}
@@ -165,6 +180,9 @@ func hostExplained(target, prose, squashedProse string, wide bool) bool {
 		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 		codeHost = true
 		names = parts[:min(len(parts), 2)]
+		if len(names) == 2 && wide {
+			names[1] = strings.TrimSuffix(names[1], ".git") // a clone URL's repository
+		}
 	default:
 		// The registered name says whose host it is (sh.rustup.rs is
 		// rustup's); a subdomain (completions.some-host.net) says nothing.
