@@ -114,10 +114,16 @@ func Specificity(title, content string) (float64, []string) {
 	if matchAny(reError) {
 		add(signalError, 0.20)
 	}
-	if n := distinctMatches(reNumber, text); n > 0 {
+	// The number and identifier signals count at most 3 and 4 distinct
+	// matches: past that the weight is the same, so the count stops there.
+	if n := distinctMatches(reNumber, text, &folded, 3); n > 0 {
 		add(signalNumber, 0.15+0.05*math.Min(float64(n-1), 2))
 	}
-	if n := max(distinctMatches(reIdentifier, text), codeTokens(text)); n > 0 {
+	n := distinctMatches(reIdentifier, text, &folded, 4)
+	if n < 4 {
+		n = max(n, codeTokens(text))
+	}
+	if n > 0 {
 		add(signalIdentifier, 0.20+0.05*math.Min(float64(n-1), 3))
 	}
 	if reFlag.MatchString(text) {
@@ -140,7 +146,8 @@ func Specificity(title, content string) (float64, []string) {
 	}
 	terms := 0
 	for _, t := range techTermForms {
-		if containsWord(lower, t[0]) || containsWord(lower, t[1]) || containsWord(lower, t[2]) {
+		// Each form begins with the term: a text without it has none.
+		if strings.Contains(lower, t[0]) && (containsWord(lower, t[0]) || containsWord(lower, t[1]) || containsWord(lower, t[2])) {
 			terms++
 		}
 	}
@@ -282,18 +289,23 @@ func codeTokens(text string) int {
 
 var reCodeToken = regexp.MustCompile(`^[\^~]\d|_|[A-Za-z]\.[A-Za-z]|::|[()\[\]{}<>=$~|]|^[A-Za-z]+\d|\d[A-Za-z]|^[a-z]+[A-Z]|^[A-Z][a-z]+[A-Z]|^[A-Z]{2,}$`)
 
-func distinctMatches(res []*regexp.Regexp, text string) int {
+// distinctMatches counts the distinct strings among the first 8 matches
+// of each of res in text, up to limit: once limit are seen, the patterns
+// left are not run. folded is as for mayMatch.
+func distinctMatches(res []*regexp.Regexp, text string, folded *string, limit int) int {
 	seen := map[string]bool{}
-	var folded string
 	for _, re := range res {
-		if !mayMatch(re, text, &folded) {
+		if len(seen) >= limit {
+			return limit
+		}
+		if !mayMatch(re, text, folded) {
 			continue
 		}
 		for _, m := range re.FindAllString(text, 8) {
 			seen[m] = true
 		}
 	}
-	return len(seen)
+	return min(len(seen), limit)
 }
 
 // hasCodeBlock reports a fenced block whose body looks like code (brackets,

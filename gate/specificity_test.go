@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,4 +64,40 @@ func TestClockTimeIsADetail(t *testing.T) {
 			t.Fatalf("Specificity(%q) number = %v, want %v (%v)", text, got, want, found)
 		}
 	}
+}
+
+// TestDistinctMatchesLimit: the count that stops at its limit is the full
+// count capped there, on every tuning text, for the two lists Specificity
+// counts (a signal's weight stops growing at the limit).
+func TestDistinctMatchesLimit(t *testing.T) {
+	full := func(res []*regexp.Regexp, text string) int {
+		seen := map[string]bool{}
+		for _, re := range res {
+			for _, m := range re.FindAllString(text, 8) {
+				seen[m] = true
+			}
+		}
+		return len(seen)
+	}
+	capped := 0
+	for _, tc := range tuningTexts(t) {
+		text := tc[0] + "\n" + tc[1]
+		for _, c := range []struct {
+			res   []*regexp.Regexp
+			limit int
+		}{{reNumber, 3}, {reIdentifier, 4}} {
+			var folded string
+			want := min(full(c.res, text), c.limit)
+			if got := distinctMatches(c.res, text, &folded, c.limit); got != want {
+				t.Fatalf("distinctMatches(%q, limit %d) = %d, want %d", text, c.limit, got, want)
+			}
+			if want == c.limit {
+				capped++
+			}
+		}
+	}
+	if capped == 0 {
+		t.Fatal("no text reached a limit: the test checks nothing")
+	}
+	t.Logf("%d counts reached their limit", capped)
 }
