@@ -44,13 +44,18 @@ func familyKinds(v *views) []string {
 		if reportsAttack(sn) {
 			continue
 		}
-		if loc := reNoNeedToAsk.FindStringIndex(sn); loc != nil && !reNegatedBefore.MatchString(sn[:loc[0]]) && !otherLetOff(sn[:loc[0]]) {
+		var f string // sn folded, for the prefilters (matches)
+		var loc []int
+		if mayMatch(reNoNeedToAsk, sn, &f) {
+			loc = reNoNeedToAsk.FindStringIndex(sn)
+		}
+		if loc != nil && !reNegatedBefore.MatchString(sn[:loc[0]]) && !otherLetOff(sn[:loc[0]]) {
 			add(InstructionOverride)
 		}
-		if reOutrankScope.MatchString(sn) && (reToReader.MatchString(sn) || reToReaderNorm.MatchString(sn) || reObliged.MatchString(sn)) {
+		if matches(reOutrankScope, sn, &f) && (reToReader.MatchString(sn) || reToReaderNorm.MatchString(sn) || reObliged.MatchString(sn)) {
 			add(InstructionOverride)
 		}
-		if reMisname.MatchString(sn) && (reConcealTarget.MatchString(sn) || reConcealTargetKo.MatchString(sn)) {
+		if matches(reMisname, sn, &f) && (reConcealTarget.MatchString(sn) || reConcealTargetKo.MatchString(sn)) {
 			add(InstructionConceal)
 		}
 		for _, k := range requestFamilies(sn) {

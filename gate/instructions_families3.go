@@ -53,12 +53,13 @@ var (
 // of the directive view.
 func requestFamilies(sn string) []string {
 	var out []string
-	if reStopOutranked.MatchString(sn) || reStopOutrankedKo.MatchString(sn) ||
-		reTextOverUser.MatchString(sn) || reTextOverUserKo.MatchString(sn) ||
-		reConfirmRuledOut.MatchString(sn) || reConfirmRuledOutKo.MatchString(sn) || reGoOnUnasked.MatchString(sn) {
+	var f string // sn folded, for the prefilters (matches)
+	if matches(reStopOutranked, sn, &f) || matches(reStopOutrankedKo, sn, &f) ||
+		matches(reTextOverUser, sn, &f) || matches(reTextOverUserKo, sn, &f) ||
+		matches(reConfirmRuledOut, sn, &f) || matches(reConfirmRuledOutKo, sn, &f) || matches(reGoOnUnasked, sn, &f) {
 		out = append(out, InstructionOverride)
 	}
-	if reKeepQuiet.MatchString(sn) || reNoNeedToShowKo.MatchString(sn) || ownStepsHidden(sn) {
+	if matches(reKeepQuiet, sn, &f) || matches(reNoNeedToShowKo, sn, &f) || ownStepsHidden(sn, &f) {
 		out = append(out, InstructionConceal)
 	}
 	return out

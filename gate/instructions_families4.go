@@ -94,8 +94,8 @@ var (
 
 // ownStepsHidden reports a sentence that keeps what the reader did out of
 // its report.
-func ownStepsHidden(sn string) bool {
-	return reOwnStepsUnreported.MatchString(sn) || reDoNotMentionOwn.MatchString(sn) || reNoNeedToKnowKo.MatchString(sn)
+func ownStepsHidden(sn string, folded *string) bool {
+	return matches(reOwnStepsUnreported, sn, folded) || matches(reDoNotMentionOwn, sn, folded) || matches(reNoNeedToKnowKo, sn, folded)
 }
 
 var (
@@ -139,10 +139,11 @@ var reReaderNamed = regexp.MustCompile(`\b(?:you|your|agents?|assistants?|models
 // reader for earlier instructions to be the reader's (or the sentence
 // says they were received: 처음에 받은 수칙).
 func consentFamilies(sn, whole string) []string {
-	if reConsentForged.MatchString(sn) || reAskNotBefore.MatchString(sn) || reNoNeedToAskKo.MatchString(sn) || reOwnApproval.MatchString(sn) || reDiscardRulesKo.MatchString(sn) {
+	var f string // sn folded, for the prefilters (matches)
+	if matches(reConsentForged, sn, &f) || matches(reAskNotBefore, sn, &f) || matches(reNoNeedToAskKo, sn, &f) || matches(reOwnApproval, sn, &f) || matches(reDiscardRulesKo, sn, &f) {
 		return []string{InstructionOverride}
 	}
-	if (rePriorRulesVoid.MatchString(sn) || rePriorRulesVoidKo.MatchString(sn)) && (reReaderNamed.MatchString(whole) || strings.Contains(sn, "받은")) {
+	if (matches(rePriorRulesVoid, sn, &f) || matches(rePriorRulesVoidKo, sn, &f)) && (reReaderNamed.MatchString(whole) || strings.Contains(sn, "받은")) {
 		return []string{InstructionOverride}
 	}
 	return nil

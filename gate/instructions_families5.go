@@ -71,14 +71,15 @@ var (
 // reports, whose quoted payload sends "to the address below" to no one.
 func memoryFamilies(sn string, report bool) []string {
 	var out []string
-	if reChecksAdvisory.MatchString(sn) && reAgentWord.MatchString(sn) || reTextOverChat.MatchString(sn) {
+	var f string // sn folded, for the prefilters (matches)
+	if matches(reChecksAdvisory, sn, &f) && reAgentWord.MatchString(sn) || matches(reTextOverChat, sn, &f) {
 		out = append(out, InstructionOverride)
 	}
-	if reFalseReport.MatchString(sn) || reFalseReportKo.MatchString(sn) || reFalseNorm.MatchString(sn) && reAgentWord.MatchString(sn) ||
-		reKeptOutOfReport.MatchString(sn) && !(reSecretValue.MatchString(sn) && !reWithheldEvent.MatchString(sn)) {
+	if matches(reFalseReport, sn, &f) || matches(reFalseReportKo, sn, &f) || matches(reFalseNorm, sn, &f) && reAgentWord.MatchString(sn) ||
+		matches(reKeptOutOfReport, sn, &f) && !(reSecretValue.MatchString(sn) && !reWithheldEvent.MatchString(sn)) {
 		out = append(out, InstructionConceal)
 	}
-	if !report && reTheAddressGiven.MatchString(sn) && reSendVerb.MatchString(sn) && reSensitive.MatchString(sn) {
+	if !report && matches(reTheAddressGiven, sn, &f) && reSendVerb.MatchString(sn) && reSensitive.MatchString(sn) {
 		out = append(out, InstructionExfiltrate)
 	}
 	return out

@@ -58,13 +58,14 @@ func families6Kinds(v *views) []string {
 		if len(sn) < 12 || reportsAttack(sn) {
 			continue
 		}
-		if reAgentLeave.MatchString(sn) || reOverPersonAsks.MatchString(sn) {
+		var f string // sn folded, for the prefilters (matches)
+		if matches(reAgentLeave, sn, &f) || matches(reOverPersonAsks, sn, &f) {
 			add(InstructionOverride, sn)
 		}
-		if reFalseState.MatchString(sn) || reAgentsNotSurface.MatchString(sn) || reKeptFromClient.MatchString(sn) {
+		if matches(reFalseState, sn, &f) || matches(reAgentsNotSurface, sn, &f) || matches(reKeptFromClient, sn, &f) {
 			add(InstructionConceal, sn)
 		}
-		if rePasteConversation.MatchString(sn) && reConversationWhole.MatchString(sn) && sentenceConcepts(sn)["c:AGENT"] {
+		if matches(rePasteConversation, sn, &f) && reConversationWhole.MatchString(sn) && sentenceConcepts(sn)["c:AGENT"] {
 			add(InstructionExfiltrate, sn)
 		}
 	}

@@ -207,6 +207,23 @@ func init() {
 	for _, re := range []*regexp.Regexp{reAttackWords, reThreatNamed, reAgentKey, reToolResultLabel, reToolResultJSON, reAgentAttr, reToolResultFence, reAttackWordsBase, reAttackWords17, reActOnQuoted, reExampleWord, reSensitiveSource, reToReaderKo} {
 		add(re)
 	}
+	// The families the directive view is read for sentence by sentence
+	// (familyKinds, families6Kinds): most sentences of a finding hold none
+	// of their words.
+	for _, re := range []*regexp.Regexp{reNoNeedToAsk, reOutrankScope, reMisname,
+		reStopOutranked, reStopOutrankedKo, reTextOverUser, reTextOverUserKo, reConfirmRuledOut, reConfirmRuledOutKo, reGoOnUnasked, reKeepQuiet, reNoNeedToShowKo,
+		reOwnStepsUnreported, reDoNotMentionOwn, reNoNeedToKnowKo,
+		reConsentForged, reAskNotBefore, reNoNeedToAskKo, reOwnApproval, reDiscardRulesKo, rePriorRulesVoid, rePriorRulesVoidKo,
+		reChecksAdvisory, reTextOverChat, reFalseReport, reFalseReportKo, reFalseNorm, reKeptOutOfReport, reTheAddressGiven,
+		reAgentLeave, reOverPersonAsks, reFalseState, reAgentsNotSurface, reKeptFromClient, rePasteConversation} {
+		add(re)
+	}
+}
+
+// matches is re.MatchString(text), skipped when re's prefilter says it
+// cannot match; lower is as for prefilter.may.
+func matches(re *regexp.Regexp, text string, lower *string) bool {
+	return mayMatch(re, text, lower) && re.MatchString(text)
 }
 
 // mayMatch reports whether re can match text, by its prefilter when it has
