@@ -86,8 +86,16 @@ var (
 // techSenseMasked blanks out the technical senses of set-aside words in
 // a clause, leaving what a request to the reader would say.
 func techSenseMasked(c string) string {
-	c = reIgnoreNoun.ReplaceAllString(c, " ")
+	// Most clauses hold neither "ignore" nor a check's name: the
+	// prefilters skip the replacements, which copy c even without a match.
+	var f1, f2 string
+	if mayMatch(reIgnoreNoun, c, &f1) {
+		c = reIgnoreNoun.ReplaceAllString(c, " ")
+	}
 	c = maintenanceMasked(c)
+	if !mayMatch(reNoCheckFact, c, &f2) {
+		return c
+	}
 	return reNoCheckFact.ReplaceAllStringFunc(c, func(m string) string {
 		if strings.Contains(m, "needed") || strings.Contains(m, "required") || strings.Contains(m, "necessary") {
 			return m // "there is no review needed": a waiver

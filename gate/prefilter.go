@@ -208,14 +208,15 @@ func init() {
 		add(re)
 	}
 	// The families the directive view is read for sentence by sentence
-	// (familyKinds, families6Kinds): most sentences of a finding hold none
-	// of their words.
+	// (familyKinds, families6Kinds, techSenseMasked): most sentences of a
+	// finding hold none of their words.
 	for _, re := range []*regexp.Regexp{reNoNeedToAsk, reOutrankScope, reMisname,
 		reStopOutranked, reStopOutrankedKo, reTextOverUser, reTextOverUserKo, reConfirmRuledOut, reConfirmRuledOutKo, reGoOnUnasked, reKeepQuiet, reNoNeedToShowKo,
 		reOwnStepsUnreported, reDoNotMentionOwn, reNoNeedToKnowKo,
 		reConsentForged, reAskNotBefore, reNoNeedToAskKo, reOwnApproval, reDiscardRulesKo, rePriorRulesVoid, rePriorRulesVoidKo,
 		reChecksAdvisory, reTextOverChat, reFalseReport, reFalseReportKo, reFalseNorm, reKeptOutOfReport, reTheAddressGiven,
-		reAgentLeave, reOverPersonAsks, reFalseState, reAgentsNotSurface, reKeptFromClient, rePasteConversation} {
+		reAgentLeave, reOverPersonAsks, reFalseState, reAgentsNotSurface, reKeptFromClient, rePasteConversation,
+		reIgnoreNoun, reNoCheckFact} {
 		add(re)
 	}
 }
