@@ -285,7 +285,11 @@ func knownHost(host string, hosts []string) bool {
 // variables, credentials, keys, the conversation or system prompt, the
 // repository — to a destination: a URL, an address, an issue or PR.
 func exfiltrates(v *views) bool {
+	var folded string // v.all folded, for the prefilters
 	for _, re := range exfilCommands {
+		if !mayMatch(re, v.all, &folded) {
+			continue
+		}
 		for _, loc := range re.FindAllStringIndex(v.all, 4) {
 			// A write-up quoting what an injected text asked for.
 			// A request to the machine itself sends nothing away, and an

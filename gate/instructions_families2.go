@@ -79,7 +79,8 @@ func familyKinds(v *views) []string {
 	// Erasing its own traces is asked of the reader wherever the text
 	// says it (a script to review and run, a config's comments); a
 	// finding about shell history gives a reason of its own.
-	if reOwnTraces.MatchString(v.all) && reTraceGoal.MatchString(v.all) && !namesAttack(v) {
+	var folded string // v.all folded, for the prefilters (matches)
+	if matches(reOwnTraces, v.all, &folded) && reTraceGoal.MatchString(v.all) && !namesAttack(v) {
 		add(InstructionConceal)
 	}
 	return out

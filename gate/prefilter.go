@@ -216,7 +216,11 @@ func init() {
 		reConsentForged, reAskNotBefore, reNoNeedToAskKo, reOwnApproval, reDiscardRulesKo, rePriorRulesVoid, rePriorRulesVoidKo,
 		reChecksAdvisory, reTextOverChat, reFalseReport, reFalseReportKo, reFalseNorm, reKeptOutOfReport, reTheAddressGiven,
 		reAgentLeave, reOverPersonAsks, reFalseState, reAgentsNotSurface, reKeptFromClient, rePasteConversation,
-		reIgnoreNoun, reNoCheckFact} {
+		reIgnoreNoun, reNoCheckFact, reOwnTraces} {
+		add(re)
+	}
+	// The commands that send data away, run over every text (exfiltrates).
+	for _, re := range exfilCommands {
 		add(re)
 	}
 }
