@@ -249,7 +249,7 @@ func excused(kind, sn, text string) bool {
 	case InstructionOverride:
 		// What an agent did or tends to do against its instructions is
 		// the topic of a write-up, not a request.
-		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) || genericReaderKo(sn) {
+		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) || genericReaderKo(sn) || flagSkipsPrompt(sn) {
 			return true
 		}
 		// What cannot be set aside, or a tool's own prompt skipped in

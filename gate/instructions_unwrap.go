@@ -26,7 +26,7 @@ var (
 // collapseDotted joins letters spelled out with a mark between them into
 // words, line by line, and reports whether it joined any. A line is read
 // so only when its spelled-out words hold eight letters or more and one
-// of them four: abbreviations (e.g., i.e., U.S.), flags (-Fc) and runs
+// of them four, or one of them six: abbreviations (e.g., i.e., U.S.), flags (-Fc) and runs
 // with digits (v1.2.3, 10.0.0.1) stay as they are, and a snake_case or
 // kebab-case name has parts longer than one letter.
 func collapseDotted(s string) (string, bool) {
@@ -39,11 +39,14 @@ func collapseDotted(s string) (string, bool) {
 		if !reDottedLong.MatchString(l) {
 			continue
 		}
-		letters := 0
+		letters, longest := 0, 0
 		for _, m := range reDottedWord.FindAllStringSubmatch(l, -1) {
-			letters += len([]rune(reDottedMark.ReplaceAllString(m[2], "")))
+			n := len([]rune(reDottedMark.ReplaceAllString(m[2], "")))
+			letters, longest = letters+n, max(longest, n)
 		}
-		if letters < 8 {
+		// One word of six letters spelled out (f_o_r_g_e_t) is read
+		// too: no abbreviation is that long.
+		if letters < 8 && longest < 6 {
 			continue
 		}
 		lines[i] = reDottedWord.ReplaceAllStringFunc(l, func(w string) string {
