@@ -189,6 +189,7 @@ var piiRules = []piiRule{
 	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, near: notIBANTail, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
+	{kind: PIINationalID, re: reAadhaarRun, valid: validAadhaar, near: aadhaarNear, placeholder: idPlaceholder, example: exampleOrSample, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}\b`), valid: validIntlPhone, placeholder: phonePlaceholder, example: examplePhone},
 	{kind: PIIPhone, re: regexp.MustCompile(`\b01[016789][ .-]?\d{3,4}[ .-]?\d{4}\b`), valid: validKRMobile, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`\b0(?:2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}\b|\(0(?:2|[3-6][1-5])\) ?\d{3,4}-\d{4}\b`), valid: standalone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
@@ -205,6 +206,7 @@ var piiRules = []piiRule{
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	// A home's or a user's coordinates (pii_location.go).
 	{kind: PIILocation, re: reHomeCoords, valid: validCoords, example: exampleValue, hints: []string{"lat", "coord", "loc", "position", "geo", "좌표", "위치"}},
+	{kind: PIILocation, re: reCoordPair, valid: validCoordPair, near: coordsHolder, example: exampleValue},
 	// A person's machine and a person's own address (pii_devices.go).
 	{kind: PIIDeviceID, re: reMAC, valid: validMAC, near: personalMachine, example: exampleValue},
 	{kind: PIIDeviceID, re: reDeviceSerial, valid: validSerial, near: personalMachine, example: exampleValue, hints: []string{"serial", "시리얼", "s/n"}},

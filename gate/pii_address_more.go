@@ -48,7 +48,7 @@ func addressNamedWide(text string, lo, hi int) bool {
 // nameFieldIn reports a record's name field with a person's name in s.
 func nameFieldIn(s string) bool {
 	for _, loc := range reNameField.FindAllStringSubmatchIndex(s, -1) {
-		if loc[2] >= 0 && koreanName(s[loc[2]:loc[3]]) || loc[4] >= 0 && !techName(s[loc[4]:loc[5]]) {
+		if personNameAt(s, loc) {
 			return true
 		}
 	}

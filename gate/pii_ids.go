@@ -66,6 +66,16 @@ func validAadhaar(m string) bool {
 	return c == 0
 }
 
+// reAadhaarRun is an Aadhaar number as a form field or a log stores it:
+// twelve digits in a run, or hyphenated 4-4-4 (aadhaar=483927160523).
+// With its Verhoeff check, a word for Aadhaar beside it, in its field's
+// name or in the title decides (an AWS account id has twelve digits too).
+var reAadhaarRun = regexp.MustCompile(`\b[2-9]\d{3}(?:\d{4}\d{4}|-\d{4}-\d{4})\b`)
+
+func aadhaarNear(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, aadhaarWords) || titleNames(text, aadhaarWords)
+}
+
 // reChinaID is an 18-character resident identity number: region, birth
 // date, sequence and a check character (a digit or X).
 var reChinaID = regexp.MustCompile(`\b[1-8]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]\b`)
@@ -240,7 +250,7 @@ func dniNamed(text string, lo, hi int) bool {
 			return true
 		}
 	}
-	return idFieldNamed(text, lo, hi)
+	return idFieldNamed(text, lo, hi) || titleNames(text, dniWords)
 }
 
 // aadhaarWords name an Aadhaar number. In a text that names it, a number

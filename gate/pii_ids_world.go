@@ -26,10 +26,20 @@ func (w worldID) rule() piiRule {
 	if len(w.words) > 0 {
 		words, strong := w.words, strongIDChecks[w.words[0]]
 		r.near = func(text string, lo, hi int) bool {
-			return wordsNear(text, lo, hi, words) || idFieldNamed(text, lo, hi) || strong && textNames(text, words)
+			return wordsNear(text, lo, hi, words) || idFieldNamed(text, lo, hi) || strong && textNames(text, words) || titleNames(text, words)
 		}
 	}
 	return r
+}
+
+// titleNames reports whether the text's first line (a finding's title)
+// names one of words: "PESEL validation in the signup form" is about the
+// number the body quotes, however far below.
+func titleNames(text string, words []string) bool {
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i]
+	}
+	return textNames(text, words)
 }
 
 func dropSeparator(r rune) rune {
@@ -59,7 +69,8 @@ var worldIDs = []worldID{
 	// Norway's fødselsnummer: birth date, serial, two mod-11 checks.
 	{regexp.MustCompile(`\b\d{6} ?\d{5}\b`), validNorwayFNR, []string{"fødselsnummer", "fodselsnummer", "fnr", "d-nummer", "norwegian"}},
 	// Denmark's CPR number: birth date and serial (no check since 2007).
-	{regexp.MustCompile(`\b\d{6}-\d{4}\b`), validDDMMYY, []string{"cpr", "cpr-nummer", "cpr-nr", "danish"}},
+	// Systems store it without its dash as often (cpr=1204851237).
+	{regexp.MustCompile(`\b\d{6}-?\d{4}\b`), validDDMMYY, []string{"cpr", "cpr-nummer", "cpr-nr", "danish"}},
 	// Finland's henkilötunnus: birth date, century sign, serial, check
 	// character (mod 31).
 	{regexp.MustCompile(`\b\d{6}[-+ABCDEFUVWXY]\d{3}[0-9A-FHJ-NPR-Y]\b`), validHETU, []string{"hetu", "henkilötunnus", "henkilotunnus",
@@ -95,7 +106,8 @@ var worldIDs = []worldID{
 	// The US ITIN: 9xx, a group the IRS issues, serial.
 	{regexp.MustCompile(`\b9\d{2}-(?:5\d|6[0-5]|7\d|8[0-8]|9[0-24-9])-\d{4}\b`), func(string) bool { return true }, []string{"itin", "taxpayer identification"}},
 	// Malaysia's MyKad: birth date, place of birth, serial.
-	{regexp.MustCompile(`\b\d{6}-\d{2}-\d{4}\b`), validDDMMYYRev, []string{"mykad", "mykid", "kad pengenalan", "malaysian", "malaysia", "ic no"}},
+	{regexp.MustCompile(`\b\d{6}-\d{2}-\d{4}\b`), validDDMMYYRev, []string{"mykad", "mykid", "kad pengenalan", "malaysian", "malaysia", "ic no",
+		"ic number", "i/c", "no. kp", "no kp", "nric", "identity card"}},
 	// Indonesia's NIK: region, birth date (day + 40 for women), serial.
 	{regexp.MustCompile(`\b\d{16}\b`), validNIK, []string{"nik", "ktp", "nomor induk kependudukan", "indonesian"}},
 }
@@ -407,8 +419,8 @@ func init() {
 			break
 		}
 	}
-	rules := make([]piiRule, 0, len(worldIDs)+len(worldIDsEurope))
-	for _, w := range append(worldIDs[:len(worldIDs):len(worldIDs)], worldIDsEurope...) {
+	rules := make([]piiRule, 0, len(worldIDs)+len(worldIDsEurope)+len(worldIDsMore))
+	for _, w := range append(append(worldIDs[:len(worldIDs):len(worldIDs)], worldIDsEurope...), worldIDsMore...) {
 		rules = append(rules, w.rule())
 	}
 	piiRules = append(piiRules[:at:at], append(rules, piiRules[at:]...)...)

@@ -24,3 +24,20 @@ func validCoords(m string) bool {
 	lng, err2 := strconv.ParseFloat(g[2], 64)
 	return err1 == nil && err2 == nil && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 && (lat != 0 || lng != 0)
 }
+
+// reCoordPair is a latitude and a longitude as a record's two fields
+// ("lat": 40.741895, "lng": -73.989308; lat=…&lon=…), whoever's they are.
+var reCoordPair = regexp.MustCompile(`(?i)["']?\blat(?:itude)?["']?\s*[:=]\s*["']?(-?\d{1,2}\.\d{4,})["']?\s*[,&]\s*["']?(?:lng|lon|long|longitude)["']?\s*[:=]\s*["']?(-?\d{1,3}\.\d{4,})`)
+
+func validCoordPair(m string) bool {
+	g := reCoordPair.FindStringSubmatch(m)
+	lat, err1 := strconv.ParseFloat(g[1], 64)
+	lng, err2 := strconv.ParseFloat(g[2], 64)
+	return err1 == nil && err2 == nil && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 && (lat != 0 || lng != 0)
+}
+
+// coordsHolder passes a coordinate pair in a record that names the
+// person it places: a name field on its line (an analytics event's
+// "name": "Ethan Clark") or an owner in its sentence. A store's or a
+// sensor's coordinates stand beside no one.
+func coordsHolder(text string, lo, hi int) bool { return holderNear(text, lo, hi) }

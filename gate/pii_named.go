@@ -17,9 +17,25 @@ import (
 // reNameField is a person's name as a record's field gives it: a Korean
 // name after a label for a person (성명, 이름, 차주, 수령인, 사용자, name=),
 // or two or three capitalised words after name=, full_name: or "name": on
-// the same line.
+// the same line; or a traveller's name as airlines' reservation systems
+// write it, SURNAME/GIVEN and a title (pax=OKAFOR/CHIDI MR).
 var reNameField = regexp.MustCompile(`(?:성명|이름|차주|소유자|명의자|수령인|예금주|사용자|고객명|회원명|\bname)\s*[=:：]\s*["']?(` + koreanSurnames + `[가-힣]{1,3})|` +
-	`(?i:\b(?:full[_ ]?name|first[_ ]?name|last[_ ]?name|given[_ ]?name|surname|holder|name1|name))["']?\s*[=:]\s*["']?(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){1,2})\b`)
+	`(?i:\b(?:full[_ ]?name|first[_ ]?name|last[_ ]?name|given[_ ]?name|surname|holder|name1|name))["']?\s*[=:]\s*["']?(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){1,2})\b|` +
+	`\b([A-Z]{2,}/[A-Z]{2,}(?: [A-Z]{2,})? (?:MR|MRS|MS|MISS|MSTR|DR))\b`)
+
+// personNameAt reports whether a reNameField match (its submatch indexes
+// in s) gives a person's name.
+func personNameAt(s string, loc []int) bool {
+	return loc[2] >= 0 && koreanName(s[loc[2]:loc[3]]) || loc[4] >= 0 && !techName(s[loc[4]:loc[5]]) ||
+		loc[6] >= 0 && !samplePNR(s[loc[6]:loc[7]])
+}
+
+// samplePNR reports a reservation's name that is documentation's sample
+// person (SMITH/JOHN MR is John Smith).
+func samplePNR(n string) bool {
+	family, rest, _ := strings.Cut(strings.ToLower(n), "/")
+	return containsString(samplePersons, strings.Fields(rest)[0]+" "+family)
+}
 
 // nameFieldNear reports a name field on the value's line within wordsNear's
 // reach whose name is a person's: a Korean name that koreanName accepts,
@@ -35,7 +51,7 @@ func nameFieldNear(text string, lo, hi int) bool {
 		if from+loc[1] < lo-64 || from+loc[0] > hi+64 {
 			continue
 		}
-		if loc[2] >= 0 && koreanName(line[loc[2]:loc[3]]) || loc[4] >= 0 && !techName(line[loc[4]:loc[5]]) {
+		if personNameAt(line, loc) {
 			return true
 		}
 	}

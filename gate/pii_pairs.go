@@ -33,9 +33,14 @@ var rePair = regexp.MustCompile(`(?i)\bname["']?\s*:\s*["']?([A-Za-z_][\w.-]*)["
 	`"key"\s*:\s*"([A-Za-z_][\w.-]*)"\s*,\s*"value"\s*:\s*"([^"\\]+)"|` +
 	`<entry\s+key\s*=\s*"([^"]+)"\s*>([^<>\s]{4,})</entry>|` +
 	`<(?:property|param|parameter|setting)\s+name\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"|` +
-	`\bmachine\s+\S+\s+login\s+\S+\s+(password)\s+(\S+)`)
+	`\bmachine\s+\S+\s+login\s+\S+\s+(password)\s+(\S+)|` +
+	// PHP's constants (wp-config.php's define('DB_PASSWORD', '…')) and
+	// Redis's directives (requirepass …, masterauth …), a name and a value
+	// with no = between them.
+	`\bdefine\s*\(\s*['"]([A-Za-z_]\w*)['"]\s*,\s*['"]([^'"\s]{4,})['"]|` +
+	`\b(requirepass|masterauth)\s+["']?([^\s"'\x60]{4,})`)
 
-var pairHints = []string{"value", "default", "</", "<add", "machine"}
+var pairHints = []string{"value", "default", "</", "<add", "machine", "define", "requirepass", "masterauth"}
 
 // pairName returns the name of a rePair match.
 func pairName(m string) string {
@@ -59,7 +64,8 @@ func passwordName(name string) bool {
 		}
 	}
 	return strings.Contains(l, "password") || strings.Contains(l, "passwd") || strings.Contains(l, "passphrase") ||
-		strings.HasSuffix(l, "pwd") || strings.HasSuffix(l, "_pass") || strings.HasSuffix(l, "-pass") || l == "pass"
+		strings.HasSuffix(l, "pwd") || strings.HasSuffix(l, "_pass") || strings.HasSuffix(l, "-pass") || l == "pass" ||
+		l == "requirepass" || l == "masterauth"
 }
 
 func pairPassword(m string) bool { return passwordName(pairName(m)) }
