@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Evidence the accept rule weighs beside the specificity score. The score
@@ -232,6 +233,11 @@ const vagueCountedHedges = 2
 // that reach the floor so, none holds more than one hedge
 // (testdata/gate/calibration/long-vague.jsonl's platitudes two to four).
 // The stored score is unchanged.
+//
+// An identifier that is only a number glued to its unit or a multiplier
+// (100ms, 10x) or a process's acronym (PR, CI), and a technology that is
+// only such an acronym (CI), name nothing a reader could look up either:
+// "keep builds under 10 minutes where possible" names no build system.
 func vagueCounted(text string, found []string) bool {
 	detail := false
 	for _, f := range found {
@@ -239,11 +245,58 @@ func vagueCounted(text string, found []string) bool {
 		case signalNumber, signalError:
 			detail = true
 		case signalCause, signalTerms, signalPlatitude:
+		case signalIdentifier:
+			if !weakIdentifiers(text) {
+				return false
+			}
+		case signalTech:
+			if !processNamesOnly(text) {
+				return false
+			}
 		default:
 			return false
 		}
 	}
 	return detail && hedgeCount(strings.ToLower(text), vagueCountedHedges) >= vagueCountedHedges
+}
+
+// reWeakToken is a code token that names nothing: a number with a unit or
+// a multiplier glued on (100ms, 10x, 24h), or the acronym of a team's
+// process (PR, MR, CI, QA). An acronym that names a mechanism (TTL, DNS,
+// TLS) is a name a reader can look up.
+var reWeakToken = regexp.MustCompile(`^\d+(?:\.\d+)?(?:x|ms|s|m|h|d|k|kb|mb|gb|tb|%)$|^(?:PRs?|MRs?|CI|QA)$`)
+
+// weakIdentifiers reports a text whose identifier signal rests on weak
+// tokens alone: no identifier pattern matches and every code token is a
+// reWeakToken.
+func weakIdentifiers(text string) bool {
+	var folded string
+	if distinctMatches(reIdentifier, text, &folded, 1) > 0 {
+		return false
+	}
+	for _, f := range strings.Fields(text) {
+		w := strings.Trim(f, ",.;:!?\"'`()")
+		if len(w) >= 2 && utf8.ValidString(w) && reCodeToken.MatchString(w) && !reWeakToken.MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// processNames are the technologies namedTech finds that name a practice,
+// not a tool: continuous integration.
+var processNames = []string{"CI"}
+
+// processNamesOnly reports a text whose named technologies are all
+// processNames.
+func processNamesOnly(text string) bool {
+	tools := namedTech(text, strings.ToLower(text))
+	for _, t := range tools {
+		if !containsString(processNames, t) {
+			return false
+		}
+	}
+	return len(tools) > 0 && !reTechPattern.MatchString(text)
 }
 
 // reCodeName is a name as code writes it, which a reader can look up as a

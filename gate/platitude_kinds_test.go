@@ -63,3 +63,25 @@ func TestVagueCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestVagueCountedWeakNames: advice whose only names are a number glued
+// to its unit or a multiplier (10x, 100ms), a process's acronym (PR, CI)
+// and a limit left to the reader ("where possible", 가능하면) is refused;
+// the same subjects with a tool, a path or a command pass.
+func TestVagueCountedWeakNames(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		pass           bool
+	}{
+		{"Plan for scale", "Design your system with growth in mind. It is wise to plan for 10x your current load and revisit the architecture every year or so.", false},
+		{"Fast CI", "A fast CI pipeline keeps developers productive. Keep builds under 10 minutes where possible and fix flaky tests quickly.", false},
+		{"코드 리뷰", "코드 리뷰는 문제를 일찍 발견하고 지식을 공유하는 좋은 방법입니다. PR 은 가능하면 400줄 이하로 작게 유지하고 리뷰어는 2명 이상 두는 것이 좋습니다.", false},
+		{"빠른 CI", "빠른 CI 는 개발 생산성을 높여 줍니다. 빌드는 가능하면 10분 이내로 유지하고 불안정한 테스트는 빨리 고치세요.", false},
+		{"Go module cache in CI", "In GitHub Actions, cache ~/go/pkg/mod with actions/cache keyed on hashFiles('**/go.sum'); where possible the job then skips go mod download and builds drop from 9 to 3 minutes.", true},
+		{"PR 크기 경고", "danger.js 의 `danger.github.pr.additions` 가 400 을 넘으면 경고 코멘트를 달게 하면, 가능하면 PR 을 나누라는 안내가 리뷰 전에 붙는다.", true},
+	} {
+		if got := Check(c.title, c.content); got.Pass != c.pass {
+			t.Errorf("Check(%q) pass = %v (%s %v), want %v", c.title, got.Pass, got.Stage, got.Details, c.pass)
+		}
+	}
+}

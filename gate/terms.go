@@ -427,6 +427,9 @@ var hedges = []string{
 	// Korean's "consider": a thought to have in place of a step (자동화를
 	// 고민해 보세요, 읽을 사람을 생각하면서).
 	"고민", "생각해 보", "생각하면서", "염두에",
+	// A limit the writer leaves to the reader's judgement: "under 10
+	// minutes where possible", "가능하면 400줄 이하로".
+	"where possible", "when possible", "if you can", "if possible", "가능하면", "가급적",
 }
 
 // consequences are the words with which a practice states what it does,
