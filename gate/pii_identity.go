@@ -125,7 +125,7 @@ func validPlate(m string) bool {
 const dateForm = `(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d\d|(?:19|20)\d\d[/.-]\d{1,2}[/.-]\d{1,2}|` +
 	`\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d|` +
 	`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+(?:19|20)\d\d|` +
-	`(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일)`
+	`(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|(?:19|20)\d\d\s*年\s*\d{1,2}\s*月\s*\d{1,2}\s*日)`
 
 // compactDate is a date as eight digits, YYYYMMDD, as records store it.
 const compactDate = `(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b`
@@ -142,7 +142,7 @@ const codeDate = `(?:(?:date|datetime|LocalDate\.of|new\s+Date)\(\s*(?:19|20)\d\
 // "birthDate": "…", dob:, birth=19950218): separators _ . - or camelCase
 // between the words, the key's quotes around the sign, and there a date
 // written as eight digits.
-var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate[\s_.-]*of[\s_.-]*birth|\bbirth[\s_.-]*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?)["']?\s*(?:[:：=]|is|was)?\s*["']?(?:` + dateForm + `|` + compactDate + `|` + codeDate + `)` +
+var reBirthDate = regexp.MustCompile(`(?i)(?:\bd\.?o\.?b\b\.?|\bdate[\s_.-]*of[\s_.-]*birth|\bbirth[\s_.-]*date|\bbirthday|\bborn(?:\s+on)?|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|생년월일|생일|출생일?|生年月日|出生年月日|出生日期|誕生日)["']?\s*(?:[:：=]|is|was)?\s*["']?(?:` + dateForm + `|` + compactDate + `|` + codeDate + `)` +
 	`|\bbirth["']?\s*[:=]\s*["']?(?:` + dateForm + `|` + compactDate + `)` +
 	`|(?:19|20)\d\d\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:생|출생)`)
 
@@ -184,7 +184,8 @@ func birthPlaceholder(m string) bool {
 
 var reDateNumber = regexp.MustCompile(`\d+`)
 
-var birthHints = []string{"dob", "d.o.b", "birth", "born", "geburt", "geboren", "né", "nacimiento", "생년월일", "생일", "출생", "일생"}
+var birthHints = []string{"dob", "d.o.b", "birth", "born", "geburt", "geboren", "né", "nacimiento", "생년월일", "생일", "출생", "일생",
+	"生年月日", "出生", "誕生日"}
 
 // exampleValue reports a value the words around it call an example, or
 // that belongs to the sample person documentation and forms fill in
@@ -310,9 +311,9 @@ var reNextWord = regexp.MustCompile(`^ ([a-z]+)\b`)
 // French (12 rue de la Paix), Spanish, Italian and Portuguese (Calle Mayor
 // 10, Via Roma 5, Rua Augusta 27), Korean road addresses (마포구 월드컵북로
 // 402) and Japanese blocks (3丁目2-1).
-var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?[\s+]+(?:[A-Z][a-z]+[\s+]+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Boulevard|Blvd|Terrace|Crescent|Close|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Mews)\b\.?|` +
+var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?[\s+]+(?:[A-Z][a-z]+[\s+]+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl|Way|Circle|Cir|Trail|Square|Boulevard|Blvd|Terrace|Crescent|Close|Parkway|Pkwy|Highway|Hwy|Gardens|Grove|Mews)\b\.?|` +
 	`\b[A-ZÄÖÜ][a-zäöüß]+(?:strasse|straße|str\.|weg|gasse|allee|platz|laan|straat|gracht)\s+\d{1,4}[a-z]?\b|` +
-	`\b\d{1,4},?\s+(?:rue|avenue|boulevard|chemin|allée|impasse)\s+(?:d[eu]s?\s+|de\s+la\s+|d')?[A-Z]\w+|` +
+	`\b\d{1,4},?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Cc]hemin|[Aa]llée|[Ii]mpasse)\s+(?:d[eu]s?\s+|de\s+la\s+|d')?[A-Z]\w+|` +
 	`\b(?:Calle|Avenida|Via|Viale|Rua|Carrer|Plaza|Praça)\s+(?:d[eoa]s?\s+|del\s+)?[A-Z][\wáéíóúãç]+(?:\s+[A-Z][\wáéíóúãç]+){0,2},?\s+\d{1,4}\b|` +
 	`[가-힣]{1,6}(?:구|군|시)\s+[가-힣0-9]{1,12}(?:로|길)\s?\d{1,4}(?:-\d{1,4})?|` +
 	`\d{1,2}\s?丁目\s?\d{1,4}(?:番地?|-)\s?\d{1,4}`)

@@ -28,6 +28,27 @@ var worldIDsMore = []worldID{
 	// Argentina's DNI as printed, with dots between its groups (30.482.915).
 	{regexp.MustCompile(`\b\d{1,2}\.\d{3}\.\d{3}\b`), func(d string) bool { return len(d) >= 7 && d[0] != '0' }, []string{"dni",
 		"documento nacional", "documento", "argentina", "argentino", "argentine"}},
+	// Germany's health insurance number (KVNR): a letter, eight digits and
+	// a check digit over the letter's number and the digits.
+	{regexp.MustCompile(`\b[A-Z]\d{9}\b`), validKVNR, []string{"kvnr", "krankenversicherungsnummer", "versichertennummer",
+		"versicherten-nr", "egk", "krankenversichertennummer"}},
+}
+
+// validKVNR checks the KVNR's digit: the letter as two digits (A = 01)
+// and the first eight digits, weighted 1, 2 alternately, each product's
+// digits summed, modulo 10.
+func validKVNR(d string) bool {
+	if len(d) != 10 || d[0] < 'A' || d[0] > 'Z' || !allDigits(d[1:]) {
+		return false
+	}
+	n := int(d[0]-'A') + 1
+	s := string(rune('0'+n/10)) + string(rune('0'+n%10)) + d[1:9]
+	sum := 0
+	for i := 0; i < len(s); i++ {
+		p := digitAt(s, i) * (1 + i%2)
+		sum += p/10 + p%10
+	}
+	return sum%10 == digitAt(d, 9)
 }
 
 func validEmiratesID(d string) bool {

@@ -8,10 +8,11 @@ import (
 // TestPIIProbes20 pins carriers written as probes in session 20, none from
 // testdata/gate: other countries' identity numbers (the UAE's, Viet Nam's,
 // the Philippines', Argentina's dotted DNI, Denmark's CPR without its
-// dash, Malaysia's IC number, Aadhaar as a field stores it), a Spanish DNI
+// dash, Malaysia's IC number, Aadhaar as a field stores it, Germany's KVNR), a Spanish DNI
 // the title names, secrets in PHP's define() and Redis's directives, a
 // person's coordinates in an event and a passport beside a reservation's
-// name. Each refusal fails on the rules before this session; each
+// name, a customer's address in an error string (a Dr, a capital Rue) and a
+// Japanese date of birth. Each refusal fails on the rules before this session; each
 // look-alike beside them passes.
 func TestPIIProbes20(t *testing.T) {
 	for _, c := range []struct {
@@ -29,12 +30,18 @@ func TestPIIProbes20(t *testing.T) {
 		{"requirepass", "redis.conf `requirepass Jx8mV2qL7kTz` is readable by every user on the host; CONFIG GET requirepass also returns it.", PIIPassword},
 		{"User location in analytics", "analytics event `{\"user\":\"u_88213\",\"name\":\"Ethan Clark\",\"lat\":40.741895,\"lng\":-73.989308,\"ts\":1707650000}` is sent before consent.", PIILocation},
 		{"Passport number in booking log", "booking API log: `pax=OKAFOR/CHIDI MR passport=533821976 nat=GBR dob=12MAR84` — the airline's GDS echoes it back.", PIINationalID},
+		{"Customer address in the geocoder error", "Geocoder error for customer Megan Turner: `cannot resolve 1847 Maple Ridge Dr, Columbus, OH 43215` — log the order id instead.", PIIAddress},
+		{"Shipping address in error", "ShippingError: cannot geocode '42 Rue de la Paix, 75002 Paris' for customer Élodie Martin — log the order id, not the address.", PIIAddress},
+		{"生年月日", "会員登録ログ `氏名=鈴木一郎 生年月日=1985年4月12日` が残っている。", PIIBirthDate},
+		{"Krankenversicherungsnummer", "Die eGK-Abfrage für Lena Fischer mit KVNR K274918367 schlägt fehl.", PIINationalID},
 		// Look-alikes: no word for the number, a documented or placeholder
 		// value, a place that is no one's.
 		{"Bucket owner", "The AWS account 483927160523 owns the bucket; its KMS key lives in another account.", ""},
 		{"Ticket ids", "Zendesk ticket 34-2817465-9 was merged into 12-3456789-0.", ""},
 		{"redis auth", "Set requirepass in redis.conf (the sample uses requirepass foobared) and restart; clients then need AUTH.", ""},
 		{"wp-config sample", "wp-config-sample.php ships `define( 'DB_PASSWORD', 'password_here' );` — copy it to wp-config.php first.", ""},
+		{"KVNR check", "KVNR K274918368 fails the check digit, as the validator should report.", ""},
+		{"HQ", "Our office is at 1 Infinite Way, Cupertino; the VPN endpoint is vpn.acme.io.", ""},
 		{"Store locator", "The locator returns `{\"store\":\"Gangnam\",\"lat\":37.497942,\"lng\":127.027621}` for the nearest branch.", ""},
 	} {
 		got := DetectPII(c.title + "\n" + c.content)
