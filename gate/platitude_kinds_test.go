@@ -85,3 +85,21 @@ func TestVagueCountedWeakNames(t *testing.T) {
 		}
 	}
 }
+
+// TestVendorCopy: a vendor's praise ("cutting-edge", "world-class",
+// "game-changer") with a tacked-on figure is a platitude; a finding that
+// quotes the word to correct it (seamless failover) names its mechanism
+// and passes.
+func TestVendorCopy(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		pass           bool
+	}{
+		{"Meet the new observability suite", "Our cutting-edge observability suite gives you world-class visibility across every service in seconds. Seamless onboarding, 99.99% uptime and 24/7 support make it the game-changer your SRE team needs.", false},
+		{"Seamless failover is not seamless in RDS Multi-AZ", "RDS Multi-AZ failover flips the DNS CNAME of the endpoint, so clients that cache DNS (the JVM's networkaddress.cache.ttl defaults to forever with a security manager) keep connecting to the old primary for minutes; set networkaddress.cache.ttl=5.", true},
+	} {
+		if got := Check(c.title, c.content); got.Pass != c.pass {
+			t.Errorf("Check(%q) pass = %v (%s %v), want %v", c.title, got.Pass, got.Stage, got.Details, c.pass)
+		}
+	}
+}

@@ -155,6 +155,11 @@ var platitudes = []string{
 	"항상", "중요하다", "중요합니다", "중요해요", "잊지 말", "신경 써야", "신경써야", "주의해야", "좋은 코드",
 	"깨끗한 코드", "꼼꼼히", "열심히", "기본이다", "기본입니다", "명심", "조심하자", "꾸준히", "도움이 됩니다",
 	"적절히", "좋다.",
+	// A vendor's copy: praise in place of a detail ("harness the full power
+	// of your data", "best-in-class performance").
+	"harness the full power", "next-generation", "enterprise-grade", "best-in-class", "industry leaders", "industry-leading",
+	"trusted by", "world-class", "cutting-edge", "game-changer", "game-changing", "supercharge", "seamless",
+	"혁신적인", "업계 최고", "업계 선도",
 }
 
 // Narrative stage lists (lowercase; a trailing "*" marks a prefix).
