@@ -66,13 +66,7 @@ func passportNamed(text string, lo, hi int) bool {
 	if !containsAny(beside, passportWords) {
 		return false
 	}
-	after := strings.ToLower(strings.TrimLeft(text[hi:], " "))
-	for _, u := range countUnits {
-		if strings.HasPrefix(after, u) && !startsWord(after[len(u):]) {
-			return false
-		}
-	}
-	return true
+	return !countedAfter(text, hi)
 }
 
 // countUnits follow a number that counts or measures something.

@@ -26,10 +26,25 @@ func (w worldID) rule() piiRule {
 	if len(w.words) > 0 {
 		words, strong := w.words, strongIDChecks[w.words[0]]
 		r.near = func(text string, lo, hi int) bool {
+			if countedAfter(text, hi) {
+				return false
+			}
 			return wordsNear(text, lo, hi, words) || idFieldNamed(text, lo, hi) || strong && textNames(text, words) || titleNames(text, words)
 		}
 	}
 	return r
+}
+
+// countedAfter reports a unit right after a number (2384716508 bytes, 41
+// ms, 1200 rows): it counts or measures, and is no one's number.
+func countedAfter(text string, hi int) bool {
+	after := strings.ToLower(strings.TrimLeft(text[hi:], " "))
+	for _, u := range countUnits {
+		if strings.HasPrefix(after, u) && !startsWord(after[len(u):]) {
+			return true
+		}
+	}
+	return false
 }
 
 // titleNames reports whether the text's first line (a finding's title)

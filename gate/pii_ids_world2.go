@@ -32,6 +32,110 @@ var worldIDsMore = []worldID{
 	// a check digit over the letter's number and the digits.
 	{regexp.MustCompile(`\b[A-Z]\d{9}\b`), validKVNR, []string{"kvnr", "krankenversicherungsnummer", "versichertennummer",
 		"versicherten-nr", "egk", "krankenversichertennummer"}},
+	// Serbia's and the former Yugoslav states' JMBG (EMŠO in Slovenia):
+	// birth date, region, serial, mod-11 check.
+	{regexp.MustCompile(`\b\d{13}\b`), validJMBG, []string{"jmbg", "emšo", "emso", "матични број", "maticni broj", "matični broj"}},
+	// Bulgaria's EGN: birth date (the month carries the century), serial,
+	// weighted check.
+	{regexp.MustCompile(`\b\d{10}\b`), validEGN, []string{"egn", "егн", "единен граждански номер"}},
+	// Russia's SNILS: nine digits and a two-digit check.
+	{regexp.MustCompile(`\b\d{3}-\d{3}-\d{3}[ -]\d{2}\b|\b\d{11}\b`), validSNILS, []string{"snils", "снилс"}},
+	// Iceland's kennitala: birth date, two digits, a mod-11 check digit,
+	// the century.
+	{regexp.MustCompile(`\b\d{6}-?\d{4}\b`), validKennitala, []string{"kennitala", "kt."}},
+	// New Zealand's IRD number: eight or nine digits, mod-11 check.
+	{regexp.MustCompile(`\b\d{2,3}-\d{3}-\d{3}\b|\b\d{8,9}\b`), validIRD, []string{"ird", "ird number", "inland revenue"}},
+	// Pakistan's CNIC (5-7-1).
+	{regexp.MustCompile(`\b\d{5}-\d{7}-\d\b`), allDigits, []string{"cnic", "nadra", "national identity card"}},
+	// Egypt's national number: century, birth date, governorate, serial.
+	{regexp.MustCompile(`\b[23]\d{13}\b`), validEgyptID, []string{"national id", "national number", "الرقم القومي", "egypt",
+		"egyptian"}},
+	// Saudi Arabia's national id and iqama: 1 or 2, eight digits, Luhn.
+	{regexp.MustCompile(`\b[12]\d{9}\b`), func(d string) bool { return len(d) == 10 && allDigits(d) && luhn(d) }, []string{"iqama",
+		"إقامة", "الإقامة", "saudi", "absher", "أبشر"}},
+	// Nigeria's Bank Verification Number and National Identification
+	// Number: eleven digits.
+	{regexp.MustCompile(`\b\d{11}\b`), allDigits, []string{"bvn", "bank verification number", "nimc", "nin"}},
+	// Peru's and Argentina's DNI as digits alone, and Colombia's and
+	// Ecuador's cédula: no published check, the word decides.
+	{regexp.MustCompile(`\b\d{7,8}\b`), func(d string) bool { return d[0] != '0' }, []string{"dni", "reniec", "documento nacional"}},
+	{regexp.MustCompile(`\b\d{6,10}\b`), func(d string) bool { return d[0] != '0' }, []string{"cédula", "cedula", "cédula de ciudadanía"}},
+}
+
+func validJMBG(d string) bool {
+	if len(d) != 13 || !allDigits(d) || !validDate(two(d, 0), two(d, 2)) {
+		return false
+	}
+	c := 11 - weighted(d[:12], []int{7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2})%11
+	if c > 9 {
+		c = 0
+	}
+	return c == digitAt(d, 12)
+}
+
+func validEGN(d string) bool {
+	if len(d) != 10 || !allDigits(d) || !validDate(two(d, 4), two(d, 2)%20) {
+		return false
+	}
+	c := weighted(d[:9], []int{2, 4, 8, 5, 10, 9, 7, 3, 6}) % 11
+	if c == 10 {
+		c = 0
+	}
+	return c == digitAt(d, 9)
+}
+
+func validSNILS(d string) bool {
+	if len(d) != 11 || !allDigits(d) || strings.Count(d[:9], d[:1]) == 9 {
+		return false
+	}
+	s := weighted(d[:9], []int{9, 8, 7, 6, 5, 4, 3, 2, 1})
+	if s > 101 {
+		s %= 101
+	}
+	if s == 100 || s == 101 {
+		s = 0
+	}
+	return s == two(d, 9)
+}
+
+func validKennitala(d string) bool {
+	if len(d) != 10 || !allDigits(d) || !validDate(two(d, 0), two(d, 2)) || !strings.ContainsRune("089", rune(d[9])) {
+		return false
+	}
+	c := 11 - weighted(d[:8], []int{3, 2, 7, 6, 5, 4, 3, 2})%11
+	if c == 11 {
+		c = 0
+	}
+	return c == digitAt(d, 8)
+}
+
+// validIRD checks an IRD number (10,000,000 to 150,000,000, padded to nine
+// digits): the primary weights, or the secondary ones where they give 10.
+func validIRD(d string) bool {
+	if len(d) == 8 {
+		d = "0" + d
+	}
+	if len(d) != 9 || !allDigits(d) || d < "010000000" || d > "150000000" {
+		return false
+	}
+	for _, w := range [][]int{{3, 2, 7, 6, 5, 4, 3, 2}, {7, 4, 3, 2, 5, 2, 7, 6}} {
+		c := weighted(d[:8], w) % 11
+		if c != 0 {
+			c = 11 - c
+		}
+		if c != 10 {
+			return c == digitAt(d, 8)
+		}
+	}
+	return false
+}
+
+func validEgyptID(d string) bool {
+	if len(d) != 14 || !allDigits(d) || !validDate(two(d, 5), two(d, 3)) {
+		return false
+	}
+	g := two(d, 7)
+	return g >= 1 && g <= 35 || g == 88
 }
 
 // validKVNR checks the KVNR's digit: the letter as two digits (A = 01)

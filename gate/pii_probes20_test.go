@@ -8,7 +8,10 @@ import (
 // TestPIIProbes20 pins carriers written as probes in session 20, none from
 // testdata/gate: other countries' identity numbers (the UAE's, Viet Nam's,
 // the Philippines', Argentina's dotted DNI, Denmark's CPR without its
-// dash, Malaysia's IC number, Aadhaar as a field stores it, Germany's KVNR), a Spanish DNI
+// dash, Malaysia's IC number, Aadhaar as a field stores it, Germany's KVNR,
+// Serbia's JMBG, Bulgaria's EGN, Russia's SNILS, Iceland's kennitala, New
+// Zealand's IRD, Pakistan's CNIC, Egypt's national number, Saudi iqama,
+// Nigeria's BVN, Peru's DNI and Colombia's cédula), a Spanish DNI
 // the title names, secrets in PHP's define() and Redis's directives, a
 // person's coordinates in an event and a passport beside a reservation's
 // name, a customer's address in an error string (a Dr, a capital Rue) and a
@@ -34,6 +37,17 @@ func TestPIIProbes20(t *testing.T) {
 		{"Shipping address in error", "ShippingError: cannot geocode '42 Rue de la Paix, 75002 Paris' for customer Élodie Martin — log the order id, not the address.", PIIAddress},
 		{"生年月日", "会員登録ログ `氏名=鈴木一郎 生年月日=1985年4月12日` が残っている。", PIIBirthDate},
 		{"Krankenversicherungsnummer", "Die eGK-Abfrage für Lena Fischer mit KVNR K274918367 schlägt fehl.", PIINationalID},
+		{"JMBG u izvozu", "Izvoz korisnika sadrži `JMBG 1507985710016, Marko Petrović` u CSV-u.", PIINationalID},
+		{"ЕГН в лога", "Логът на регистрацията съдържа `egn=8503124815 name=Georgi Ivanov`.", PIINationalID},
+		{"СНИЛС в логе", "В логе Госуслуг: `snils=112-233-445 95 fio=Иванов Пётр` — маскировать.", PIINationalID},
+		{"Kennitala in CRM", "CRM contact Jón Jónsson has kennitala 120485-3939; the import strips the dash.", PIINationalID},
+		{"IRD number in the payroll file", "Payday filing for Ngaio Walker rejects IRD number 129-187-239.", PIINationalID},
+		{"CNIC in signup", "NADRA verification for Ayesha Khan fails when CNIC 35202-4817263-5 is sent with dashes.", PIINationalID},
+		{"الرقم القومي", "Customer Ahmed Hassan's national ID 28503121401234 fails the Fawry KYC check because of Arabic digits.", PIINationalID},
+		{"Iqama in HR", "HR system stores iqama number 2384716508 for employee Imran Ali in plain text.", PIINationalID},
+		{"BVN in the loan log", "Loan API log: `bvn=22184736512 name=Chinedu Okeke` — BVN must be masked.", PIINationalID},
+		{"DNI peruano en RENIEC", "La consulta RENIEC para Lucía Quispe con DNI 47281936 devuelve 404.", PIINationalID},
+		{"Cédula en el log", "Log de pagos: `cedula=1020487361 nombre=Valentina Ríos` en texto plano.", PIINationalID},
 		// Look-alikes: no word for the number, a documented or placeholder
 		// value, a place that is no one's.
 		{"Bucket owner", "The AWS account 483927160523 owns the bucket; its KMS key lives in another account.", ""},
@@ -42,6 +56,9 @@ func TestPIIProbes20(t *testing.T) {
 		{"wp-config sample", "wp-config-sample.php ships `define( 'DB_PASSWORD', 'password_here' );` — copy it to wp-config.php first.", ""},
 		{"KVNR check", "KVNR K274918368 fails the check digit, as the validator should report.", ""},
 		{"HQ", "Our office is at 1 Infinite Way, Cupertino; the VPN endpoint is vpn.acme.io.", ""},
+		{"Iqama renewals", "The iqama renewal job processed 2384716508 bytes of scans in 41 minutes.", ""},
+		{"DNI format", "A Peruvian DNI has 8 digits, e.g. 12345678, and no check digit.", ""},
+		{"Build ids", "CI build 1507985710016 published the image; Saudi region me-central-1 pulled it.", ""},
 		{"Store locator", "The locator returns `{\"store\":\"Gangnam\",\"lat\":37.497942,\"lng\":127.027621}` for the nearest branch.", ""},
 	} {
 		got := DetectPII(c.title + "\n" + c.content)
