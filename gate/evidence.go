@@ -250,7 +250,7 @@ func vagueCounted(text string, found []string) bool {
 				return false
 			}
 		case signalTech:
-			if !processNamesOnly(text) {
+			if !processNamesOnly(text) && !oneTechOnly(text) {
 				return false
 			}
 		default:
@@ -305,3 +305,9 @@ func processNamesOnly(text string) bool {
 // (MULTI/EXEC) or a braced tag ({user42}). A product's name (Kubeflow,
 // MLflow) is none.
 var reCodeName = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\b|\b[A-Za-z_]\w*\(\)|\b[A-Z]{3,}/[A-Z]{3,}\b|\{[\w:-]+\}`)
+
+// oneTechOnly reports a text that names one technology and nothing in its
+// syntax: advice about Git or React at large.
+func oneTechOnly(text string) bool {
+	return len(namedTech(text, strings.ToLower(text))) == 1 && !reTechPattern.MatchString(text)
+}

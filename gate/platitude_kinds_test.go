@@ -103,3 +103,22 @@ func TestVendorCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestVagueOneTech: advice about one technology at large, a limit tacked
+// on and two hedges (React's re-renders, Git's commit sizes), is vague;
+// a finding about the same technology that names its mechanism passes.
+func TestVagueOneTech(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		pass           bool
+	}{
+		{"React performance", "React apps can get slow if you are not careful. Avoid unnecessary re-renders, keep components small and measure before optimizing; a 16ms frame budget is the goal.", false},
+		{"Git workflow", "A clean Git history helps everyone. Commit often, write meaningful messages and rebase when it makes sense; keep commits under 200 lines.", false},
+		{"리액트 성능", "리액트 앱은 신경 쓰지 않으면 느려집니다. 불필요한 리렌더링을 피하고 컴포넌트를 작게 유지하며, 최적화 전에 측정하세요. 목표는 16ms 프레임입니다.", false},
+		{"React context re-renders", "Every consumer of a React context re-renders when the provider's value changes identity; wrap the value in useMemo so a parent render that keeps the same state does not re-render 200 list rows.", true},
+	} {
+		if got := Check(c.title, c.content); got.Pass != c.pass {
+			t.Errorf("Check(%q) pass = %v (%s %v), want %v", c.title, got.Pass, got.Stage, got.Details, c.pass)
+		}
+	}
+}
