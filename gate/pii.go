@@ -54,6 +54,11 @@ type piiRule struct {
 	// format ordinary codes share counts only beside the words that name
 	// it.
 	near func(text string, lo, hi int) bool
+	// lineNear is near for a condition that reads the match's whole line
+	// (or the title): the scan hands it a memo of the last line's verdict,
+	// one per rule and text, so a long line of matches is read once, not
+	// once per match.
+	lineNear func(text string, lo, hi int, m *lineMemo) bool
 	// placeholder, when set and true, lets a documentation value pass. It
 	// judges the value: the last group of re that matched, else the match.
 	placeholder func(v string) bool
@@ -170,7 +175,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reChinaID, valid: validChinaID, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reChinaID, near: chinaIDNamed, placeholder: idPlaceholder},
 	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoNamedFar},
-	{kind: PIINationalID, re: reNINO, valid: validNINO, near: ninoRecord, example: personalExempt},
+	{kind: PIINationalID, re: reNINO, valid: validNINO, lineNear: ninoRecord, example: personalExempt},
 	{kind: PIINationalID, re: reHMRCExample, placeholder: standalone},
 	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedFarUK, example: exampleValue},
 	{kind: PIIDriverLicence, re: reKRDriverLicence, near: krLicenceNamed, example: exampleValue, digits: true},
@@ -211,8 +216,8 @@ var piiRules = []piiRule{
 	{kind: PIIDeviceID, re: reMAC, valid: validMAC, near: personalMachine, example: exampleValue},
 	{kind: PIIDeviceID, re: reDeviceSerial, valid: validSerial, near: personalMachine, example: exampleValue, hints: []string{"serial", "시리얼", "s/n"}},
 	{kind: PIIIPAddress, re: reSSHAccepted, valid: sshLoginIP, hints: []string{"accepted "}},
-	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: loginLineUser, example: exampleValue, hints: loginHints},
-	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, near: homeIPNamed, example: exampleValue, hints: homeIPHints},
+	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, lineNear: loginLineUser, example: exampleValue, hints: loginHints},
+	{kind: PIIIPAddress, re: reHostIPv4Host, valid: homeIP, lineNear: homeIPNamed, example: exampleValue, hints: homeIPHints},
 	// Last: a number in Aadhaar's form in a text naming it, whatever its check.
 	{kind: PIINationalID, re: reAadhaar, near: aadhaarNamed, placeholder: idPlaceholder, digits: true},
 }
@@ -275,6 +280,7 @@ func scanPII(text string) (map[string]bool, int) {
 	var folded string
 	var runs [][]int
 	for _, r := range piiRules {
+		var memo lineMemo
 		if !mayMatch(r.re, text, &folded) {
 			continue
 		}
@@ -309,6 +315,9 @@ func scanPII(text string) (map[string]bool, int) {
 				continue
 			}
 			if r.near != nil && !r.near(text, loc[0], loc[1]) {
+				continue
+			}
+			if r.lineNear != nil && !r.lineNear(text, loc[0], loc[1], &memo) {
 				continue
 			}
 			for g := len(loc)/2 - 1; g > 0; g-- {

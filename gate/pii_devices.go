@@ -121,13 +121,17 @@ func homeIP(m string) bool { return publicIP(strings.TrimSuffix(m, "/32")) }
 // homeIPNamed asks for the phrase within 400 bytes of the address (the
 // title or the sentence before a command's code block), and no software
 // named home there.
-func homeIPNamed(text string, lo, hi int) bool {
+func homeIPNamed(text string, lo, hi int, m *lineMemo) bool {
 	if lo > 0 && (text[lo-1] == '.' || text[lo-1] == 'v') || hi < len(text) && text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9' {
 		return false
 	}
-	title := text
+	end := len(text)
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		title = text[:i]
+		end = i
+	}
+	// The title is read once a text (m), not once an address.
+	if named, _ := m.get(text, 0, end, homeNamedIn); named {
+		return true
 	}
 	from, to := max(lo-400, 0), min(hi+400, len(text))
 	for from > 0 && text[from]&0xC0 == 0x80 {
@@ -136,12 +140,14 @@ func homeIPNamed(text string, lo, hi int) bool {
 	for to < len(text) && text[to]&0xC0 == 0x80 {
 		to++
 	}
-	for _, s := range []string{title, text[from:to]} {
-		if reHomeIP.MatchString(notHomes.ReplaceAllString(s, "")) {
-			return true
-		}
-	}
-	return false
+	named, _ := homeNamedIn(text, from, to)
+	return named
+}
+
+// homeNamedIn reports whether text[from:to] names a person's own address
+// (reHomeIP, once notHomes are left out).
+func homeNamedIn(text string, from, to int) (bool, bool) {
+	return reHomeIP.MatchString(notHomes.ReplaceAllString(text[from:to], "")), false
 }
 
 // reHostIPv4Host is an address alone or as a single host's /32.

@@ -40,7 +40,7 @@ var genericAccounts = []string{"root", "admin", "administrator", "test", "tester
 // an account no example or scanner writes: the line ties a person's
 // account to the address they came from (a brute force's target is named
 // with its attacker, a user's successful login with their home).
-func loginLineUser(text string, lo, hi int) bool {
+func loginLineUser(text string, lo, hi int, m *lineMemo) bool {
 	if lo > 0 && (text[lo-1] == '.' || text[lo-1] == 'v') || hi < len(text) && text[hi] == '.' && hi+1 < len(text) && text[hi+1] >= '0' && text[hi+1] <= '9' {
 		return false
 	}
@@ -49,17 +49,46 @@ func loginLineUser(text string, lo, hi int) bool {
 	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
 		to = hi + i
 	}
-	line := text[from:to]
-	if !reLoginEvent.MatchString(line) && !reClientIPField.MatchString(text[max(from, lo-24):lo]) {
+	event, user := m.get(text, from, to, loginLine)
+	if !event && !reClientIPField.MatchString(text[max(from, lo-24):lo]) {
 		return false
 	}
+	return user
+}
+
+// loginLine reports whether text[from:to], a line, records a login event
+// and whether it names an account no example or scanner writes.
+func loginLine(text string, from, to int) (event, user bool) {
+	line := text[from:to]
+	event = reLoginEvent.MatchString(line)
 	for _, m := range reLoginUser.FindAllStringSubmatch(line, -1) {
 		u := strings.ToLower(strings.Trim(m[1]+m[2], `"'<>()[]`))
 		if len(u) >= 3 && !containsString(genericAccounts, u) && !strings.ContainsAny(u, `*$<{%\`) && !strings.Contains(u, "example") {
-			return true
+			return event, true
 		}
 	}
-	return false
+	return event, false
+}
+
+// lineMemo keeps what a pure function of one text's line decided for the
+// last line it was asked about. scanPII makes one per rule and text, so
+// the text is always the same: the line's bounds are the key. A near
+// condition that reads a match's whole line was otherwise run over the
+// line once per match, quadratic on a long one (a 12,000-character line
+// of client_ip= fields, 650 addresses: DetectPII 5.5 s).
+type lineMemo struct {
+	set      bool
+	from, to int
+	a, b     bool
+}
+
+// get returns f(text, from, to), remembered for the last bounds asked.
+func (m *lineMemo) get(text string, from, to int, f func(text string, from, to int) (bool, bool)) (bool, bool) {
+	if !m.set || m.from != from || m.to != to {
+		m.a, m.b = f(text, from, to)
+		m.set, m.from, m.to = true, from, to
+	}
+	return m.a, m.b
 }
 
 // reKRBankNamed is a Korean bank's name right before an account number
@@ -104,31 +133,35 @@ var employmentWords = []string{"payroll", "employee", "employees", "staff", "hr"
 // tab-separated paste) that holds a UK postcode, or a name in a text
 // about employees (payroll, HR, PAYE). An order id in the same form sits
 // beside products and prices.
-func ninoRecord(text string, lo, hi int) bool {
+func ninoRecord(text string, lo, hi int, m *lineMemo) bool {
 	from := strings.LastIndexByte(text[:lo], '\n') + 1
 	to := len(text)
 	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
 		to = hi + i
 	}
+	postcode, name := m.get(text, from, to, ninoLine)
+	return postcode || name && textNames(text, employmentWords)
+}
+
+// ninoLine reports whether text[from:to], a line, is a delimited row
+// (three cells or more by one separator) with a UK postcode for a cell,
+// and whether such a row has a person's name for one.
+func ninoLine(text string, from, to int) (postcode, name bool) {
 	line := strings.TrimSpace(text[from:to])
 	for _, sep := range []string{",", "\t", ";", "|"} {
 		cells := strings.Split(line, sep)
 		if len(cells) < 3 {
 			continue
 		}
-		name := false
 		for _, c := range cells {
 			c = strings.Trim(strings.TrimSpace(c), `"`)
 			if reUKPostcodeCell.MatchString(c) {
-				return true
+				return true, name
 			}
 			name = name || reCSVName.MatchString(c) && !techName(c)
 		}
-		if name && textNames(text, employmentWords) {
-			return true
-		}
 	}
-	return false
+	return false, name
 }
 
 // reHL7PID is an HL7 v2 message's patient identification segment (PID),

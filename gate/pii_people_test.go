@@ -2,6 +2,7 @@ package gate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -72,5 +73,53 @@ func TestPIIPeople(t *testing.T) {
 		if c.want == "" && len(got) != 0 || c.want != "" && !slices.Contains(got, c.want) {
 			t.Errorf("DetectPII(%q) = %v, want %q", c.text, got, c.want)
 		}
+	}
+}
+
+// TestLineMemoChangesNothing: the rules whose near condition reads a
+// match's whole line (lineNear) decide each match of a text as they do
+// with a memo of their own, on every tuning text, TestPIIPeople's kinds of
+// text and long lines of matches, where the memo spares reading the line
+// once per match.
+func TestLineMemoChangesNothing(t *testing.T) {
+	texts := []string{
+		"login failed " + strings.Repeat("user=root 8.8.4.4 ", 40) + "user=park.sy88 8.8.8.8",
+		strings.Repeat("client_ip=8.8.4.4 ", 30) + "user=dahye.yoon client_ip=61.74.210.33\nLOGIN_FAIL user=bob 9.9.9.9",
+		"payroll\n" + strings.Repeat("JW583102A,x,", 20) + "\nJW583102A,Megan Price,Swansea\nid,name,postcode\nJW583102A,Megan Price,SA1 4PQ",
+		"my home IP " + strings.Repeat("94.23.117.8 ", 20) + "\nand 94.23.117.9 at home",
+	}
+	for _, tc := range tuningTexts(t) {
+		texts = append(texts, tc[0]+"\n"+tc[1])
+	}
+	rules, compared := 0, 0
+	for _, r := range piiRules {
+		if r.lineNear == nil {
+			continue
+		}
+		rules++
+		for _, text := range texts {
+			var shared lineMemo
+			for _, loc := range r.re.FindAllStringIndex(text, -1) {
+				var own lineMemo
+				want := r.lineNear(text, loc[0], loc[1], &own)
+				if got := r.lineNear(text, loc[0], loc[1], &shared); got != want {
+					t.Fatalf("%s rule: lineNear(%q, %d, %d) = %v with the text's memo, %v with its own", r.kind, text, loc[0], loc[1], got, want)
+				}
+				compared++
+			}
+		}
+	}
+	if rules != 3 || compared == 0 {
+		t.Fatalf("%d lineNear rules, %d matches compared: the test checks nothing", rules, compared)
+	}
+	t.Logf("%d rules, %d matches decided alike", rules, compared)
+}
+
+// BenchmarkLongLinePII is DetectPII on a 12,000-character line of
+// client_ip= fields, each a public address with no account.
+func BenchmarkLongLinePII(b *testing.B) {
+	text := strings.Repeat("client_ip=8.8.4.4 ", 650)
+	for b.Loop() {
+		DetectPII(text)
 	}
 }
