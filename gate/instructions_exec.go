@@ -131,7 +131,9 @@ func explainedHost(target, prose, squashedProse string) bool {
 // trained on it, without session 20's wider reading (the reader's own
 // machine, listed hosts on any top-level name, package registries,
 // domain hacks, vendors' prefixes): the model's features stay the ones
-// its weights were fitted to.
+// its weights were fitted to, but for one: a host under a private
+// top-level name (privateHost, 0bca6cc) is explained for the model too,
+// so its "unexplained host" feature is no longer set for such hosts.
 func modelExplainedHost(target, prose, squashedProse string) bool {
 	return hostExplained(target, prose, squashedProse, false)
 }
