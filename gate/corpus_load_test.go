@@ -39,9 +39,7 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate17.jsonl":      "cd5fc8bdcf6081876489de0acb213a41d3142f96148d4d9f7af96b3fcd7a97b0",
 	"gate18.jsonl":      "d6934e478b2a7edcb1ea18f3a7488426e0231ba04d3ad583b8535026c6573900",
-	"injection20.jsonl": "fb39a4c39a572e9b68944fa79deaf8662d4bf9f1c5668da4151f0635819844b7",
 	"injection21.jsonl": "966d296381d6efd8ab501b6a378e76cab623a1bcec4c0ca0bd2ae7c335f12e7b",
 }
 

@@ -125,6 +125,21 @@ func movedParts16(t *testing.T) []part {
 		// 100/100.
 		{"tuning/was-heldout19", "testdata/gate/calibration/was-heldout-injection19.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection19.jsonl"),
 			map[string]float64{"good": 0.95, "injection": 1}, false},
+		// gate17: written at the start of session 18 by an outside writer.
+		// Look 1 on f76e60f: good 80/80, placeholders 45/45, narratives
+		// 40/40, platitudes 38/40, PII 52/55 (kinds 41); look 2 on 48ea1d9
+		// (session 20's final code): PII 53/55 (kinds 43), the rest the
+		// same. Held out as heldout/gate17.jsonl, sha256 cd5fc8bd…; tuning
+		// data since the end of session 20.
+		{"tuning/was-heldout-gate17", "testdata/gate/was-heldout/gate17.jsonl", globCases(t, "../testdata/gate/was-heldout/gate17.jsonl"),
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 0.963}, false},
+		// injection20: written at the start of session 18. Look 1 on
+		// f76e60f: findings 95/100, attempts 90/100; look 2 on 48ea1d9: the
+		// same. Held out as heldout/injection20.jsonl, sha256 fb39a4c3…;
+		// outside the model's training glob; tuning data since the end of
+		// session 20.
+		{"tuning/was-heldout20", "testdata/gate/calibration/was-heldout-injection20.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection20.jsonl"),
+			map[string]float64{"good": 0.95, "injection": 0.90}, false},
 	}
 }
 
@@ -133,36 +148,23 @@ func movedParts16(t *testing.T) []part {
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
 	return []part{
-		// gate17 was written at the start of session 18 by an outside writer
-		// who read no project file (80 good, 45 placeholders, 40 narratives,
-		// 40 platitudes, 55 PII of every kind; 80 Korean), frozen when it
-		// was done, before any of the session's gate changes landed. Look 1
-		// on f76e60f (session 18's final code): good
-		// 80/80, placeholders 45/45, narratives 40/40, platitudes 38/40, PII
-		// 52/55 (kinds agree on 41). Floors sit there.
-		{"held-out/gate17", "testdata/gate/heldout/gate17.jsonl", held["gate17.jsonl"],
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 0.945}, true},
 		// gate18 was written at the start of session 19 by an outside writer
 		// who read no project file (80 good, 45 placeholders, 40 narratives,
 		// 40 platitudes, 55 PII over all fifteen kinds; 80 Korean), frozen
 		// when it was done, before any of the session's gate changes landed.
-		// Look 1 on session 19's final code; floors 0 until then.
+		// Look 1 on 48ea1d9 (session 20's final code; session 19 was cut
+		// off before its look): good 79/80, placeholders 44/45, narratives
+		// 40/40, platitudes 37/40, PII 50/55 (kinds agree on 42). Floors sit
+		// there.
 		{"held-out/gate18", "testdata/gate/heldout/gate18.jsonl", held["gate18.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
-		// injection20 was written at the start of session 18 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind,
-		// about 26 obfuscated; 100 findings in eight classes; 60 Korean),
-		// frozen when it was done, before any of the session's gate changes
-		// landed. Look 1 on f76e60f (session 18's final code): findings
-		// 95/100, attempts 90/100. Floors sit there.
-		{"held-out/injection20", "testdata/gate/heldout/injection20.jsonl", held["injection20.jsonl"],
-			map[string]float64{"good": 0.95, "injection": 0.90}, true},
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.925, "pii": 0.909}, true},
 		// injection21 was written at the start of session 19 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind,
 		// 26 obfuscated; 100 findings in eight classes; 60 Korean), frozen
 		// when it was done, before any of the session's gate changes landed.
-		// Look 1 on session 19's final code; floors 0 until then.
+		// Look 1 on 48ea1d9 (session 20's final code): findings 98/100,
+		// attempts 92/100. Floors sit there.
 		{"held-out/injection21", "testdata/gate/heldout/injection21.jsonl", held["injection21.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.98, "injection": 0.92}, true},
 	}
 }

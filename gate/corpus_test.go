@@ -378,12 +378,13 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // as a plate or a VIN, dates of birth as fields, MRZ lines, home IPs and
 // devices: gate11 49 → 53, gate12 41 → 42, gate13 38 → 48, gate14 33 → 49.
 // Session 18 (the move of gate15): 38 of its 48 refused agree on kinds;
-// at its end, the move of gate16: 41 of its 53.
+// at its end, the move of gate16: 41 of its 53. Session 20's end, the
+// move of gate17: 43 of its 53.
 // Session 18 (pii18): bank records, an IMEI and a serial named in fields, a
 // birth date's column: gate15 38 → 45, gate12 42 → 43, gate13 48 → 49.
 // Session 19 (pii19), the carriers of pii_people.go: gate15 45 → 47,
 // gate16 41 → 43.
-var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
+var kindsAgreeFloors = map[string]int{"tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -129,18 +129,18 @@ var (
 	// its two looks (the second on f76e60f), tuning data since the end of
 	// session 18.
 	tuning18Part = corpusPart{name: "tuning-18", dir: "retrieval18"}
-	// heldOut19Part was written at the start of session 18 by an outside
-	// writer who read no project file (vue, swiftui, kotlin-coroutines,
-	// nats, traefik, rocksdb, haproxy, podman, k6), and frozen when it was
-	// done, before any of the session's retrieval changes landed.
-	heldOut19Part = corpusPart{name: "held-out-19", dir: "heldout19", heldOut: true}
+	// tuning19Part was session 18's held-out batch (heldout19/: vue,
+	// swiftui, kotlin-coroutines, nats, traefik, rocksdb, haproxy, podman,
+	// k6), spent by its two looks (the second on 48ea1d9), tuning data
+	// since the end of session 20.
+	tuning19Part = corpusPart{name: "tuning-19", dir: "retrieval19"}
 	// heldOut20Part was written at the start of session 19 by an outside
 	// writer who read no project file (angular, istio, etcd, argocd,
 	// temporal, tauri, sentry, pulumi, cockroachdb), and frozen when it was
 	// done, before any of the session's retrieval changes landed.
 	heldOut20Part = corpusPart{name: "held-out-20", dir: "heldout20", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, heldOut19Part, heldOut20Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, heldOut20Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -162,11 +162,10 @@ var (
 // pairs a6584563…; heldout16's, retrieval16 now: findings 032f88af…,
 // queries a9e59b05…, pairs 373ae13d…; heldout17's, retrieval17 now:
 // findings f525d84a…, queries c113c3c8…, pairs 56112963…; heldout18's,
-// retrieval18 now: findings 7f41f09d…, queries a2533373…, pairs e619ac42…).
+// retrieval18 now: findings 7f41f09d…, queries a2533373…, pairs e619ac42…;
+// heldout19's, retrieval19 now: findings dd059b82…, queries f4401dc5…,
+// pairs 12a37d9b…).
 var heldOutSums = map[string]string{
-	"heldout19/findings.jsonl": "dd059b8217cdf1fb0c1b40b1905f4217c70a70ed10d18d475308a9c8962744a4",
-	"heldout19/queries.jsonl":  "f4401dc5ecd4461111b0bdfea63f1713b8b42354ae31f2c88a3ca5de3a860460",
-	"heldout19/pairs.jsonl":    "12a37d9bda010da72e80fe419e6838eb4fcc743dc4f288dc6aed700c6259ba64",
 	"heldout20/findings.jsonl": "baa009f79313d54fcf6821159720fb4f4d0f6141039a78f5633b714d26e19773",
 	"heldout20/queries.jsonl":  "026687c7398237e0c236dda745afbfa85167a6c53c6064dbae9a90995bd2e00d",
 	"heldout20/pairs.jsonl":    "cbb8e9bb2a210a5892e5c25476d68169d4613eec774be1ccdf2ba3d687e48ce7",
