@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -27,7 +28,12 @@ import (
 // it waits restartWait at most, and restartWaitLong once the WAL passes
 // walLimit: writers pause that long rather than let the WAL grow.
 // Readers are short (one statement or one listing), so a RESTART rarely
-// waits at all.
+// waits at all. A writer that finds the WAL past walLimit (it looks every
+// kickEvery commits) waits for the checkpointer's next pass, restartWaitLong
+// at most: on a machine so busy that the goroutine is not scheduled, the
+// WAL grew with every commit until it was (9 MiB beside a 2 MiB limit in a
+// test under -race with every package's tests beside it), and a waiting
+// writer gives it the CPU.
 const (
 	checkpointEvery = 256
 	kickEvery       = 32
@@ -51,6 +57,10 @@ type checkpointer struct {
 	// restarts counts the RESTART checkpoints that finished; busy those
 	// that readers kept from finishing.
 	restarts, busy atomic.Int64
+	// passed is closed when the goroutine finishes its next checkpoint,
+	// and then made anew (under passMu): what an awaitCheckpoint waits on.
+	passMu sync.Mutex
+	passed chan struct{}
 }
 
 // walPath is the WAL file's path.
@@ -64,6 +74,7 @@ func (s *Store) startCheckpointer() {
 		c.target, c.limit = walTarget, walLimit
 	}
 	c.kick, c.stop, c.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	c.passed = make(chan struct{})
 	go func() {
 		defer close(c.done)
 		t := time.NewTicker(checkpointIdle)
@@ -73,6 +84,10 @@ func (s *Store) startCheckpointer() {
 			tick := false
 			select {
 			case <-c.stop:
+				c.passMu.Lock()
+				close(c.passed) // no pass will come: nobody waits for one
+				c.passed = nil
+				c.passMu.Unlock()
 				return
 			case <-c.kick:
 			case <-t.C:
@@ -92,6 +107,10 @@ func (s *Store) startCheckpointer() {
 			if err := s.checkpoint(size); err != nil {
 				s.log.Warn("WAL checkpoint (retried after the next commits)", "err", err)
 			}
+			c.passMu.Lock()
+			close(c.passed)
+			c.passed = make(chan struct{})
+			c.passMu.Unlock()
 		}
 	}()
 }
@@ -154,6 +173,26 @@ func (s *Store) kickCheckpoint() {
 	select {
 	case s.ckpt.kick <- struct{}{}:
 	default:
+	}
+}
+
+// awaitCheckpoint asks for a checkpoint and waits until the checkpointer
+// has run one, wait at most (or until it stops); at once when it is not
+// running.
+func (s *Store) awaitCheckpoint(wait time.Duration) {
+	c := &s.ckpt
+	c.passMu.Lock()
+	passed := c.passed
+	c.passMu.Unlock()
+	if passed == nil {
+		return
+	}
+	s.kickCheckpoint()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-passed:
+	case <-t.C:
 	}
 }
 

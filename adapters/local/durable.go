@@ -50,6 +50,9 @@ func (s *Store) committed() {
 	w.mu.Unlock()
 	if kick {
 		s.kickCheckpoint()
+		if fileSize(s.walPath()) > s.ckpt.limit {
+			s.awaitCheckpoint(restartWaitLong)
+		}
 	}
 }
 
