@@ -14,7 +14,7 @@ set -euo pipefail
 # CHROMIUM_VERSION is the version Debian bookworm(-security) offered when the
 # test was written; Debian replaces security builds, so when apt no longer
 # offers it the current candidate is installed and the difference is logged.
-CHROMIUM_VERSION="${PUMASI_CHROMIUM_VERSION:-156.0.8078.114-1~deb12u1}"
+CHROMIUM_VERSION="${PUMASI_CHROMIUM_VERSION:-156.0.8078.129-1~deb12u1}"
 # FONTS_NANUM gives headless chromium Korean glyphs: the page shows Korean
 # file names and the screenshots must too (Debian's chromium pulls no CJK font).
 FONTS_NANUM_VERSION="20200506-1"
