@@ -180,6 +180,13 @@ type DetailSet struct {
 	// Errors are the errors the text reports, by errno name or HTTP
 	// status (details_errors.go): Permission denied and EACCES are eacces.
 	Errors map[string]bool
+	// Figures are the numbers the text writes in digits as numbers of
+	// their own (not in a name: UTF-8, v2c), by atom, each with the
+	// quantities it states (details_figures.go); Stated every value the
+	// text states in any form: its digit runs and their parts, those
+	// quantities, its number words.
+	Figures map[string][]string
+	Stated  map[string]bool
 }
 
 // identToken is an identifier as written, for DetailSet.Parts.
@@ -243,8 +250,10 @@ var (
 // ParseDetails finds the details of text (see DetailSet).
 func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
-		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}, Negated: map[string]bool{}}
+		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}, Negated: map[string]bool{},
+		Figures: map[string][]string{}, Stated: map[string]bool{}}
 	d.addErrors(text)
+	d.addFigures(text)
 	d.Seq, d.SeqValues = seqTokens(text)
 	for _, w := range identToken.FindAllString(text, -1) {
 		parts := identParts(w)
@@ -348,6 +357,7 @@ func ParseDetails(text string) DetailSet {
 			}
 		}
 	}
+	d.pruneStated() // details_figures.go
 	return d
 }
 

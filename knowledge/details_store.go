@@ -25,7 +25,7 @@ import (
 // Bump it with every change to what ParseDetails finds: stored details of
 // another version are then parsed again on read. TestDetailsVersion pins
 // what this version finds on the tuning corpora.
-const detailsVersion = 8
+const detailsVersion = 9
 
 // detailsFormat is an encoded value's byte 0: its layout.
 const detailsFormat = 'D'
@@ -98,6 +98,8 @@ func encodeDetails(all, line DetailSet) []byte {
 			}
 		}
 		e.set(d.Errors)
+		e.lists(d.Figures)
+		e.set(d.Stated)
 	}
 	size := len(detailsHeader()) + len(e.body) + 2*len(e.table) + 4
 	for _, s := range e.table {
@@ -296,6 +298,8 @@ func (r *detailsReader) detailSet() DetailSet {
 		}
 	}
 	d.Errors = r.set()
+	d.Figures = r.lists()
+	d.Stated = r.set()
 	return d
 }
 

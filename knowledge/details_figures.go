@@ -1,0 +1,234 @@
+package knowledge
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Figures written in digits (issue 23, item 4): a look-alike an outside
+// writer makes of a finding rewords it and changes one number on the way
+// (Port 2222, Port 2022; surefire 3.0.0, 2.22.2; --timeout 120, 300;
+// gc_grace_seconds to 86400, to 3600), where no word before the number is
+// the same on both sides for numbersRival to pair them. A rewording keeps
+// its figures or states them otherwise: 40k and 4만, 4 hours and 14400 s,
+// 40 pods and Forty pods, 09:00 and 9시. So a figure one text writes and
+// the other states in no form is unexplained, and an unexplained figure on
+// each side, of one shape (two integers, two versions), is one figure told
+// otherwise (figuresRival). What a text states is read generously (every
+// digit run and its parts, a quantity in another unit, a number word): a
+// figure explained by mistake only lets a merge through, as before.
+
+var (
+	// figureRun is a number as written: 2222, 3.0.0, 09:00, 100,000.
+	figureRun = regexp.MustCompile(`\d+(?:[.,:]\d+)*`)
+	// multiplierAfter is a multiplier written after a number: 40k is
+	// unitAfter's; these are the words and the Korean ones (4만, 5천만).
+	multiplierAfter = regexp.MustCompile(`^ ?(천만|백만|십만|만|천|백|억|thousand|million|billion)`)
+	// nativeNumeral is a native Korean number as a word of its own or
+	// before a counter (세 배, 한 번도, 다섯 번째).
+	nativeNumeral = regexp.MustCompile(`(?:^|[^\p{Hangul}])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무)(?:\s|번|개|명|시간|가지|차례|배|회|째)`)
+)
+
+// multipliers are the values of multiplierAfter's words and of unitAfter's
+// units that may count things rather than measure them (40k, 50M rows).
+var multipliers = map[string]float64{"천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 100, "억": 1e8,
+	"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "g": 1e9}
+
+// unitSeconds are unitAfter's time units in seconds ("m" is minutes or
+// millions: both are stated).
+var unitSeconds = map[string]float64{"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+// numberWords are the English words of numbers, for what a text states.
+var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+	"once": 1, "twice": 2, "dozen": 12}
+
+// addFigures fills d.Figures and d.Stated from text.
+func (d DetailSet) addFigures(text string) {
+	state := func(k string) { d.Stated[k] = true }
+	for _, ix := range figureRun.FindAllStringIndex(text, -1) {
+		run, after := text[ix[0]:ix[1]], text[ix[1]:]
+		key := atomKey(run)
+		if key == "" {
+			continue
+		}
+		state(key)
+		for _, p := range strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ',' || r == ':' }) {
+			state(atomKey(p))
+		}
+		qs := quantities(run, after)
+		for _, q := range qs {
+			state(q)
+		}
+		if standaloneFigure(text[:ix[0]], after) {
+			if _, ok := d.Figures[key]; !ok {
+				d.Figures[key] = []string{}
+			}
+			for _, q := range qs {
+				if !slices.Contains(d.Figures[key], q) {
+					d.Figures[key] = append(d.Figures[key], q)
+				}
+			}
+		}
+	}
+	for start, i := -1, 0; i <= len(text); i++ {
+		letter := i < len(text) && ('a' <= text[i]|0x20 && text[i]|0x20 <= 'z')
+		switch {
+		case letter && start < 0:
+			start = i
+		case !letter && start >= 0:
+			if w := text[start:i]; len(w) >= 3 && len(w) <= 8 {
+				if n, ok := numberWords[strings.ToLower(w)]; ok {
+					state(strconv.Itoa(n))
+				}
+			}
+			start = -1
+		}
+	}
+	if strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Hangul, r) }) {
+		for _, m := range nativeNumeral.FindAllStringSubmatch(text, -1) {
+			state(strconv.Itoa(nativeNumbers[m[1]]))
+		}
+	}
+}
+
+// standaloneFigure reports whether a digit run between before and after is
+// a figure of its own: not part of a name (UTF-8, v2c, x86_64, gp3, 51st)
+// but a number, with a unit, a multiplier or a Korean particle after it
+// or none.
+func standaloneFigure(before, after string) bool {
+	if r, n := utf8.DecodeLastRuneInString(before); n > 0 {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' {
+			return false
+		}
+		if r == '-' {
+			if p, m := utf8.DecodeLastRuneInString(before[:len(before)-n]); m > 0 && (unicode.IsLetter(p) || unicode.IsDigit(p)) {
+				return false
+			}
+		}
+	}
+	r, n := utf8.DecodeRuneInString(after)
+	if n == 0 || !unicode.IsLetter(r) || unicode.Is(unicode.Hangul, r) {
+		return true
+	}
+	return unitAttached.MatchString(after)
+}
+
+// quantities are the values a number with what follows it states beyond
+// its digits: "n" and the count (40k: n40000), "t" and the seconds (4
+// hours: t14400), and the hour of a time on the hour (09:00: 9). A bare
+// number states its digits only, which stand for any of these
+// (explainedBy).
+func quantities(run, after string) []string {
+	if h, m, ok := strings.Cut(run, ":"); ok {
+		if strings.Trim(m, "0") == "" && !strings.Contains(m, ":") {
+			return []string{atomKey(h)}
+		}
+		return nil
+	}
+	if strings.Count(run, ".") > 1 {
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(run, ",", ""), 64)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	add := func(kind string, x float64) {
+		if x > 0 && x < 1e15 && math.Abs(x-math.Round(x)) < 1e-9 {
+			out = append(out, kind+strconv.FormatInt(int64(math.Round(x)), 10))
+		}
+	}
+	u := unitAfter(after)
+	if m := multiplierAfter.FindStringSubmatch(strings.ToLower(after)); m != nil && u == "" {
+		u = m[1]
+	}
+	u = strings.TrimSuffix(u, "i") // Ki, Mi: a count of their own is near enough
+	if f, ok := multipliers[u]; ok {
+		add("n", v*f)
+	}
+	if f, ok := unitSeconds[u]; ok {
+		add("t", v*f)
+	}
+	return out
+}
+
+// figuresRival reports whether each text writes a figure the other states
+// in no form, the two of one shape (figureShape): one number told
+// otherwise. A rewording restates its figures; it may add one (a count
+// it works out, 40 pods of 5 need 200) but not change one it keeps.
+func figuresRival(a, b DetailSet) bool {
+	ua := unexplainedFigures(a, b)
+	if len(ua) == 0 {
+		return false
+	}
+	for _, y := range unexplainedFigures(b, a) {
+		for _, x := range ua {
+			if figureShape(x) == figureShape(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unexplainedFigures are the figures a writes that b states in no form.
+func unexplainedFigures(a, b DetailSet) []string {
+	var out []string
+	for x, qs := range a.Figures {
+		if b.states(x) {
+			continue
+		}
+		explained := false
+		for _, q := range qs {
+			explained = explained || explainedBy(q, b)
+		}
+		if !explained {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// explainedBy reports whether b states quantity q: as a quantity, or as
+// its digits alone (14400 for 4 hours: t14400), a bare number being read
+// in whatever unit the quantity needs.
+func explainedBy(q string, b DetailSet) bool {
+	return b.states(q) || len(q) > 1 && (q[0] == 'n' || q[0] == 't') && b.states(q[1:])
+}
+
+// states reports whether d states value v: Stated leaves out what Atoms
+// holds (pruneStated).
+func (d DetailSet) states(v string) bool { return d.Stated[v] || d.Atoms[v] }
+
+// pruneStated drops from d.Stated the values d.Atoms holds, which states
+// reads there: most of a text's digit runs are atoms, and an entry's
+// details are read for every contribution that probes it.
+func (d DetailSet) pruneStated() {
+	for v := range d.Stated {
+		if d.Atoms[v] {
+			delete(d.Stated, v)
+		}
+	}
+}
+
+// figureShape is a figure's kind of number: an integer, a decimal, a
+// version (two dots or more) or a time.
+func figureShape(x string) string {
+	switch {
+	case strings.Contains(x, ":"):
+		return "time"
+	case strings.Count(x, ".") > 1:
+		return "version"
+	case strings.Contains(x, "."):
+		return "decimal"
+	}
+	return "integer"
+}

@@ -1,0 +1,39 @@
+package knowledge
+
+import "testing"
+
+// TestFiguresRival: a figure each text writes and the other states in no
+// form is one figure told otherwise; a figure restated in another unit, with
+// a multiplier or in words, or a number inside a name, is no such figure.
+func TestFiguresRival(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"a port told otherwise", "We changed `Port 2222` in sshd_config and the firewall only allowed 22.",
+			"Edited sshd_config to `Port 2022`; ufw only permitted 22.", true},
+		{"a version told otherwise, in Korean", "surefire를 3.0.0으로 명시하니 JUnit 5 테스트가 실행됐다.",
+			"pom에 surefire 버전을 2.22.2로 고정한 뒤 JUnit 5 테스트가 돌았다.", true},
+		{"a value after a setting's name", "we lowered `gc_grace_seconds` to 86400 (default 864000).",
+			"we set `gc_grace_seconds` to 3600, default 864000.", true},
+		{"the same figures", "--timeout 120 after 30 seconds", "after 30s we set --timeout 120", false},
+		{"a multiplier and a Korean one", "Logs showed 40k POSTs/hour to /xmlrpc.php.", "로그에 시간당 4만 건의 /xmlrpc.php POST 가 있었다.", false},
+		{"a quantity in another unit", "TTL merges run every 4 hours.", "TTL merges run every merge_with_ttl_timeout (14400 s).", false},
+		{"a number word", "40 pods each opened a pool of 5.", "Forty pods with a pool of 5 each need 200 connections.", false},
+		{"a Korean number word", "한글 한 글자가 3으로 계산된다.", "`len(\"한글\")` 이 6 인 이유, 세 배가 나온다.", false},
+		{"a time on the hour", "한국 시간 09:00 실행은 UTC 로 쓴다.", "KST 오전 9시는 UTC 자정이다.", false},
+		{"another hour", "KST 09:00 is midnight UTC, port 8080", "KST 10:00 is 1 AM UTC, port 8080", true},
+		{"numbers inside names", "UTF-8 bytes, use -v2c", "six bytes with SNMPv3", false},
+		{"an ordinal and an address", "server app1 10.0.0.5:8080 maxconn 50", "the 51st request waited, maxconn 50", false},
+		{"one side adds a figure", "maxconn 50", "maxconn 50 and 3 retries", false},
+		{"figures of other shapes", "PostgreSQL 1.5 behaves", "it takes 3 tries", false},
+	}
+	for _, c := range cases {
+		if got := figuresRival(ParseDetails(c.a), ParseDetails(c.b)); got != c.want {
+			t.Errorf("%s: figuresRival = %v, want %v", c.name, got, c.want)
+		}
+		if got := figuresRival(ParseDetails(c.b), ParseDetails(c.a)); got != c.want {
+			t.Errorf("%s, the other way: figuresRival = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
