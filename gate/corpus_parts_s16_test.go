@@ -166,5 +166,15 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// attempts 92/100. Floors sit there.
 		{"held-out/injection21", "testdata/gate/heldout/injection21.jsonl", held["injection21.jsonl"],
 			map[string]float64{"good": 0.98, "injection": 0.92}, true},
+		// gate19 was written at the start of session 21 by an outside writer
+		// who read no project file (80 good, 45 placeholders, 40 narratives,
+		// 40 platitudes, 55 PII, among them kinds the gate does not name:
+		// name_with_record, health; 80 Korean), frozen when it was done,
+		// before any of the session's gate changes landed. Look 1 on
+		// f69cc62 (session 20's final code): good 79/80, placeholders 43/45,
+		// narratives 40/40, platitudes 39/40, PII 48/55 (kinds agree on 18).
+		// Floors sit there.
+		{"held-out/gate19", "testdata/gate/heldout/gate19.jsonl", held["gate19.jsonl"],
+			map[string]float64{"good": 0.987, "placeholder": 0.955, "narrative": 1, "platitude": 0.975, "pii": 0.872}, true},
 	}
 }
