@@ -174,3 +174,68 @@ func restated(tx, ty []string, a, b DetailSet) bool {
 	}
 	return said(tx, ty, b) && said(ty, tx, a)
 }
+
+// spanSwapped reports whether two texts that share two code spans or more
+// each hold a one-word span of one shape (spanShape) that the other text
+// writes nowhere: one setting, feature or name put in place of another
+// (`node-linker=hoisted` and `shamefully-hoist=true` in .npmrc; the
+// `rt-multi-thread` and the `macros` feature of tokio). A rewording keeps
+// the spans it shares with its original and the one it names as the fix;
+// with fewer spans shared, a one-word span each side is as often a detail
+// each adds (.await beside tokio::task::spawn_blocking).
+func spanSwapped(a, b DetailSet) bool {
+	shared := 0
+	for _, x := range a.Spans {
+		if slices.Contains(b.Spans, x) {
+			shared++
+		}
+	}
+	if shared < 2 {
+		return false
+	}
+	ua, ub := unwrittenSpans(a, b), unwrittenSpans(b, a)
+	for _, x := range ua {
+		for _, y := range ub {
+			if spanShape(x) == spanShape(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unwrittenSpans are a's one-word spans that b writes nowhere: not a span,
+// nor inside one, nor an atom, a word or a setting of its prose.
+func unwrittenSpans(a, b DetailSet) []string {
+	var out []string
+	for _, x := range a.Spans {
+		if strings.ContainsFunc(x, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) || !isASCII(x) {
+			continue
+		}
+		if b.Atoms[atomKey(x)] || b.Words[x] || b.Settings[x] != nil ||
+			slices.ContainsFunc(b.Spans, func(y string) bool { return strings.Contains(y, x) }) {
+			continue
+		}
+		if k, v, ok := strings.Cut(x, "="); ok && slices.Contains(b.Settings[k], v) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// spanShape is what a one-word span is: a setting given a value, a path,
+// a flag, code (a call, an index, a tag) or a plain name.
+func spanShape(x string) string {
+	switch {
+	case strings.Contains(x, "="):
+		return "setting"
+	case strings.Contains(x, "/"):
+		return "path"
+	case strings.HasPrefix(x, "-"):
+		return "flag"
+	case strings.ContainsAny(x, "([<{\"'"):
+		return "code"
+	}
+	return "name"
+}
