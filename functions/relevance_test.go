@@ -119,6 +119,13 @@ var relevanceParts = []struct {
 	// look 1 on 48ea1d9 (session 20's final code; session 19 was cut off
 	// before its look).
 	{"held-out-21", "heldout21.jsonl", true, "40fc65ee3f855ceef415684d3608834018e2687cfbce8a1eeeb068cc279a1233"},
+	// Written at the start of session 21 by a writer who read only the
+	// corpus (100 related over 100 entries, 110 unrelated, most sharing an
+	// entry's tool or domain; 65 Korean, 28 of them about English
+	// entries), frozen when it was done, before any of the session's
+	// relevance changes landed; look 1 on f69cc62 (session 20's final
+	// code).
+	{"held-out-22", "heldout22.jsonl", true, "5503602c7ef70031199c7d8e1b625aa72339c3d258c4822fe7d00f865516efb3"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -233,6 +240,9 @@ func TestRelevanceFloor(t *testing.T) {
 		// Frozen at the start of session 19; look 1 on 48ea1d9 (session
 		// 20's final code): 105/110, 97/100. Floors sit there.
 		"held-out-21": {0.954, 0.97},
+		// Frozen at the start of session 21; look 1 on f69cc62 (session
+		// 20's final code): 107/110, 94/100. Floors sit there.
+		"held-out-22": {0.972, 0.94},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit
