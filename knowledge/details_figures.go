@@ -118,7 +118,37 @@ func standaloneFigure(before, after string) bool {
 	if n == 0 || !unicode.IsLetter(r) || unicode.Is(unicode.Hangul, r) {
 		return true
 	}
-	return unitAttached.MatchString(after)
+	if unitAttached.MatchString(beforeHangul(after)) {
+		return true
+	}
+	// Another short suffix is a unit too (10pt, 2em, 4096x32), but for an
+	// ordinal's (51st, 3rd).
+	i := 0
+	for i < len(after) && i <= 3 && ('a' <= after[i]|0x20 && after[i]|0x20 <= 'z') {
+		i++
+	}
+	if i > 3 || ordinalSuffix[strings.ToLower(after[:i])] {
+		return false
+	}
+	r, _ = utf8.DecodeRuneInString(after[i:])
+	return i == len(after) || !unicode.IsLetter(r) || unicode.Is(unicode.Hangul, r)
+}
+
+// ordinalSuffix are the endings of English ordinals.
+var ordinalSuffix = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
+
+// beforeHangul is s up to a Hangul letter that follows its leading Latin
+// letters: a Korean particle written on a unit (10s인데, 512MB로) ends
+// the unit as a space would.
+func beforeHangul(s string) string {
+	i := 0
+	for i < len(s) && ('a' <= s[i]|0x20 && s[i]|0x20 <= 'z') {
+		i++
+	}
+	if r, _ := utf8.DecodeRuneInString(s[i:]); i > 0 && unicode.Is(unicode.Hangul, r) {
+		return s[:i]
+	}
+	return s
 }
 
 // quantities are the values a number with what follows it states beyond
@@ -146,7 +176,7 @@ func quantities(run, after string) []string {
 			out = append(out, kind+strconv.FormatInt(int64(math.Round(x)), 10))
 		}
 	}
-	u := unitAfter(after)
+	u := unitAfter(beforeHangul(after))
 	if m := multiplierAfter.FindStringSubmatch(strings.ToLower(after)); m != nil && u == "" {
 		u = m[1]
 	}

@@ -27,6 +27,9 @@ func TestFiguresRival(t *testing.T) {
 		{"an ordinal and an address", "server app1 10.0.0.5:8080 maxconn 50", "the 51st request waited, maxconn 50", false},
 		{"one side adds a figure", "maxconn 50", "maxconn 50 and 3 retries", false},
 		{"figures of other shapes", "PostgreSQL 1.5 behaves", "it takes 3 tries", false},
+		{"a unit before a Korean particle", "기본 scrape_timeout이 10s인데 응답에 15초 걸렸다.", "기본 scrape_timeout 37s를 넘겨 15초 걸렸다.", true},
+		{"a unit of its own", "set text(size: 10pt) in the template", "set text(size: 12pt) in the template", true},
+		{"a size written on its width", "builds the 4096x32 memory from registers", "builds the 2048x32 mem from registers", true},
 	}
 	for _, c := range cases {
 		if got := figuresRival(ParseDetails(c.a), ParseDetails(c.b)); got != c.want {

@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "97bc44bb75f10c25cf9e1609207f4658cb96567e725fa0fe00633ad6284d22b8"
+const detailsDigest = "ab30f0dd5ea0721567e56e13b6296a9264536c681aa81cd03c04106907dc9a1b"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then
