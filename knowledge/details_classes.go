@@ -326,3 +326,53 @@ func siblingNamesSwapped(a, b DetailSet, dropped, added []string) bool {
 	}
 	return sibling
 }
+
+// protocolFamilies are the protocols a finding names by the family one may
+// stand in for another of (TCP, UDP; HTTPS, HTTP, gRPC; IPv4, IPv6), each
+// by its own value: outside writers' look-alikes tell a finding over again
+// with another protocol. "rest" counts only as an atom (REST, `rest`): in
+// prose it is the rest of something.
+var protocolFamilies = map[string]string{"tcp": "l4:tcp", "udp": "l4:udp", "quic": "l4:quic", "sctp": "l4:sctp",
+	"http": "app:http", "https": "app:https", "grpc": "app:grpc", "rest": "app:rest", "websocket": "app:ws",
+	"websockets": "app:ws", "graphql": "app:graphql", "ipv4": "ip:4", "ipv6": "ip:6", "tls": "sec:tls",
+	"ssl": "sec:tls", "mtls": "sec:mtls", "sftp": "file:sftp", "ftp": "file:ftp", "ftps": "file:ftps",
+	"smtp": "mail:smtp", "imap": "mail:imap", "pop3": "mail:pop3", "amqp": "mq:amqp", "mqtt": "mq:mqtt",
+	"stomp": "mq:stomp", "nfs": "fs:nfs", "smb": "fs:smb", "cifs": "fs:smb", "iscsi": "fs:iscsi"}
+
+// protocolsRival reports whether each text names a protocol of one family
+// that the other does not name at all (TCP in one, UDP in the other): a
+// rewording keeps the protocol it speaks of, however it words the rest.
+func protocolsRival(a, b DetailSet) bool {
+	pa, pb := protocolsNamed(a), protocolsNamed(b)
+	for x := range pa {
+		if pb[x] {
+			continue
+		}
+		for y := range pb {
+			if !pa[y] && x[:strings.IndexByte(x, ':')] == y[:strings.IndexByte(y, ':')] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// protocolsNamed are the protocol values (protocolFamilies) d names.
+func protocolsNamed(d DetailSet) map[string]bool {
+	var m map[string]bool
+	add := func(w string, prose bool) {
+		if v, ok := protocolFamilies[w]; ok && !(prose && w == "rest") {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[v] = true
+		}
+	}
+	for w := range d.Words {
+		add(w, true)
+	}
+	for t := range d.Atoms {
+		add(t, false)
+	}
+	return m
+}

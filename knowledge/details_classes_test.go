@@ -85,3 +85,27 @@ func TestClassRules(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocolsRival: a protocol of one family in each text that the other
+// does not name is one finding told over another protocol; the same
+// protocol, or the rest of something in prose, is not.
+func TestProtocolsRival(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"transport", "Open port 51820/UDP in the security group for WireGuard.", "WireGuard needs 51820 over TCP open in the security group.", true},
+		{"application", "The health check speaks HTTPS to /healthz.", "The health check uses plain HTTP against /healthz.", true},
+		{"the same protocol", "Open 51820/UDP for WireGuard.", "WireGuard listens on UDP 51820.", false},
+		{"rest in prose", "Expose the service over gRPC and keep the rest as is.", "The service speaks gRPC; the rest of the API stays.", false},
+		{"rest as a name", "Expose the service over gRPC.", "Expose the service as a REST API.", true},
+		{"different families", "Mount it over NFS.", "Fetch it with HTTPS, then mount.", false},
+	}
+	for _, c := range cases {
+		for _, ab := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			if got := protocolsRival(ParseDetails(ab[0]), ParseDetails(ab[1])); got != c.want {
+				t.Errorf("%s (%q, %q): protocolsRival = %v, want %v", c.name, ab[0], ab[1], got, c.want)
+			}
+		}
+	}
+}
