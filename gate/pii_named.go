@@ -3,6 +3,7 @@ package gate
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Documents' numbers and plates whose word stands farther off than
@@ -41,9 +42,19 @@ func samplePNR(n string) bool {
 // reach whose name is a person's: a Korean name that koreanName accepts,
 // or capitalised words that name no software (techName).
 func nameFieldNear(text string, lo, hi int) bool {
-	from := strings.LastIndexByte(text[:lo], '\n') + 1
-	to := len(text)
-	if i := strings.IndexByte(text[hi:], '\n'); i >= 0 {
+	// The line is read within ownerWindow of the value (the fields it
+	// weighs sit within 64 bytes), so a long line of values costs each
+	// value the window, not the line.
+	wlo, whi := max(lo-ownerWindow, 0), min(hi+ownerWindow, len(text))
+	for wlo > 0 && !utf8.RuneStart(text[wlo]) {
+		wlo--
+	}
+	for whi < len(text) && !utf8.RuneStart(text[whi]) {
+		whi++
+	}
+	from := wlo + strings.LastIndexByte(text[wlo:lo], '\n') + 1
+	to := whi
+	if i := strings.IndexByte(text[hi:whi], '\n'); i >= 0 {
 		to = hi + i
 	}
 	line := text[from:to]

@@ -126,10 +126,26 @@ var softwareOwned = []string{"file", "files", "repo", "repository", "bucket", "t
 	"queue", "branch", "module", "package", "service", "team", "org", "group", "socket", "mutex", "thread", "goroutine",
 	"pid", "uid", "gid", "chown", "sudo"}
 
+// ownerWindow is how far from the value ownerNear reads its sentence: the
+// 48 bytes its tests look at and room for a name that reaches into them.
+const ownerWindow = 192
+
 // ownerNear reports an owner of the value at text[lo:hi] in its own
 // sentence and near it.
 func ownerNear(text string, lo, hi int) bool {
-	from, to := sentenceAround(text, lo, hi)
+	// Every test below reads at most 48 bytes either side of the value (a
+	// name may start before and end inside that), so the sentence is read
+	// within ownerWindow of it: a long sentence of values (a row of 540
+	// cells) costs each value the window, not the sentence.
+	wlo, whi := max(lo-ownerWindow, 0), min(hi+ownerWindow, len(text))
+	for wlo > 0 && !utf8.RuneStart(text[wlo]) {
+		wlo--
+	}
+	for whi < len(text) && !utf8.RuneStart(text[whi]) {
+		whi++
+	}
+	from, to := sentenceAround(text[wlo:whi], lo-wlo, hi-wlo)
+	from, to = from+wlo, to+wlo
 	s, l, h := text[from:to], lo-from, hi-from
 	if wordsNear(s, l, h, ownerWords) || personOwner(s, l, h) {
 		return true
