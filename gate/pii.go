@@ -127,6 +127,7 @@ var piiRules = []piiRule{
 	{kind: PIISecret, re: reHookURL, valid: hookToken, hints: []string{"hook"}},
 	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
 	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
+	{kind: PIIPassword, re: reSQLInsert, valid: sqlInsertPassword, hints: []string{"insert"}},
 	{kind: PIIPassword, re: reWrappedPassword, placeholder: secretPlaceholder, hints: []string{`value`}},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value
 	// settings. Values that are templates, masks or placeholder words pass.
@@ -155,7 +156,7 @@ var piiRules = []piiRule{
 	// Secret-looking values assigned to secret names.
 	{kind: PIISecret, re: reQuotedSecret, valid: secretName, placeholder: quotedSecretPlaceholder, named: true, hints: []string{"secret", "token", "key"}},
 	{kind: PIISecret, re: reSecretAssignment, valid: secretName, placeholder: secretValuePlaceholder, named: true, hints: []string{"secret", "token", "key", "authorization"}},
-	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), valid: mailAddress, placeholder: emailPlaceholder},
+	{kind: PIIEmail, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b`), valid: mailAddress, near: notRemoteTarget, placeholder: emailPlaceholder},
 	{kind: PIIEmail, re: reObfuscatedEmail, placeholder: obfuscatedEmailPlaceholder, hints: []string{"at]", "at)"}},
 	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder, example: exampleIBAN},
@@ -209,6 +210,7 @@ var piiRules = []piiRule{
 	{kind: PIIBirthDate, re: reColumnDate, near: birthColumn, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
+	{kind: PIIAddress, re: reJPAddress, near: jpAddressNamed, example: personalExempt, hints: []string{"都", "道", "府", "県"}},
 	// A home's or a user's coordinates (pii_location.go).
 	{kind: PIILocation, re: reHomeCoords, valid: validCoords, example: exampleValue, hints: []string{"lat", "coord", "loc", "position", "geo", "좌표", "위치"}},
 	{kind: PIILocation, re: reCoordPair, valid: validCoordPair, near: coordsHolder, example: exampleValue},

@@ -66,3 +66,19 @@ func countingHouse(m string) bool {
 	}
 	return false
 }
+
+// reJPAddress is a Japanese street address: a postcode (〒150-0041), a
+// prefecture (東京都, 北海道, 大阪府, 神奈川県), a city, ward, town or village
+// and the block's numbers (神南1-19-11, 3丁目5番2号).
+var reJPAddress = regexp.MustCompile(`(?:〒\s?)?\d{3}-\d{4}\s*(?:東京都|北海道|京都府|大阪府|\p{Han}{2,3}県)\p{Han}{1,6}?[市区町村郡]\p{Han}{0,8}?(?:\d+丁目\d+(?:番地?)?(?:\d+号?)?|\d+-\d+(?:-\d+)?)`)
+
+// jpRecipientWords name whom a Japanese address is for: 様 and さん after a
+// name, the fields of a parcel (お届け先, 受取人, 宛先) and of a person (氏名).
+var jpRecipientWords = []string{"様", "さん", "お届け先", "届け先", "受取人", "宛先", "氏名", "配送先", "自宅", "住所"}
+
+// jpAddressNamed reports a Japanese address with whom it is for beside it:
+// a recipient's word or a holder (a name, a name field). A company's
+// published office address stands alone.
+func jpAddressNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, jpRecipientWords) || wordsNear(text, lo, hi, recipientWords) || holderNear(text, lo, hi)
+}

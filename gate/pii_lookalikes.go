@@ -38,6 +38,17 @@ func mailAddress(m string) bool {
 	return true
 }
 
+// reRemotePath is what follows user@host in an scp, rsync or git target:
+// a colon and a path (deploy@build01.lan:/srv/www/, git@github.com:org/
+// repo.git, backup@nas.local:~/snap). No mail address is written so.
+var reRemotePath = regexp.MustCompile(`^:(?:[/~.]|[\w.-]+/)`)
+
+// notRemoteTarget refuses a user@host that an scp, rsync or git target
+// writes before its path.
+func notRemoteTarget(text string, _, hi int) bool {
+	return !reRemotePath.MatchString(text[hi:])
+}
+
 // epochMillis reports thirteen digits that read as a Unix time in
 // milliseconds between 2000 and 2040 on a whole second (1710028800000):
 // JavaScript's Date.now() and every log's epoch in ms have a resident

@@ -1,0 +1,27 @@
+package gate
+
+import "testing"
+
+// ownParts21 are the tuning parts session 21 (gate21) wrote for issue 23
+// item 5 by family, from no held-out case, reported after ownParts20.
+// Each was run once on main (91eef70) before the change it came with.
+func ownParts21(t *testing.T) []part {
+	t.Helper()
+	return []part{
+		// own26-pii: personal data in many countries' formats and carriers
+		// (log, CSV, JSON, curl, env, SQL, commit message) and 18
+		// look-alikes. Before: pii 32/40, placeholders 7/8, good 8/10.
+		// After (the SQL INSERT password, Japanese addresses beside whom
+		// they are for, scp/rsync/git targets no mail): 34/40, 7/8, 9/10.
+		// Left: health data of a named person (no health kind), a US
+		// address in a verification log, a GCP key id, a masked SSN and a
+		// Korean order-number note the specificity stage refuses.
+		{"tuning/own26-pii", "testdata/gate/calibration/own26-pii.jsonl", loadCases(t, "../testdata/gate/calibration/own26-pii.jsonl"),
+			map[string]float64{"pii": 0.85, "placeholder": 0.875, "good": 0.9}, false},
+		// own26-vague: 22 platitudes that name tools and jargon but no
+		// detail a reader could look up (10 Korean), 16 specific findings
+		// in the same topics. Before: platitudes 13/22, good 16/16.
+		{"tuning/own26-vague", "testdata/gate/calibration/own26-vague.jsonl", loadCases(t, "../testdata/gate/calibration/own26-vague.jsonl"),
+			map[string]float64{"platitude": 0.59, "good": 1}, false},
+	}
+}
