@@ -12,12 +12,13 @@ func ownParts21(t *testing.T) []part {
 		// (log, CSV, JSON, curl, env, SQL, commit message) and 18
 		// look-alikes. Before: pii 32/40, placeholders 7/8, good 8/10.
 		// After (the SQL INSERT password, Japanese addresses beside whom
-		// they are for, scp/rsync/git targets no mail): 34/40, 7/8, 9/10.
+		// they are for, scp/rsync/git targets no mail): 34/40, 7/8, 9/10;
+		// with a GCP key file's private_key_id and app passwords 35/40.
 		// Left: health data of a named person (no health kind), a US
-		// address in a verification log, a GCP key id, a masked SSN and a
+		// address in a verification log, a masked SSN and a
 		// Korean order-number note the specificity stage refuses.
 		{"tuning/own26-pii", "testdata/gate/calibration/own26-pii.jsonl", loadCases(t, "../testdata/gate/calibration/own26-pii.jsonl"),
-			map[string]float64{"pii": 0.85, "placeholder": 0.875, "good": 0.9}, false},
+			map[string]float64{"pii": 0.875, "placeholder": 0.875, "good": 0.9}, false},
 		// own26-vague: 22 platitudes that name tools and jargon but no
 		// detail a reader could look up (10 Korean), 16 specific findings
 		// in the same topics. Before: platitudes 13/22, good 16/16.

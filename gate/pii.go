@@ -127,6 +127,8 @@ var piiRules = []piiRule{
 	{kind: PIISecret, re: reHookURL, valid: hookToken, hints: []string{"hook"}},
 	// A key in a URL's query (OpenWeather's appid=, api_key=, access_token=).
 	{kind: PIISecret, re: reQuerySecret, placeholder: secretValuePlaceholder, hints: []string{"?", "&"}},
+	{kind: PIIPassword, re: reAppPassword, placeholder: appPasswordPlaceholder, hints: []string{"app"}},
+	{kind: PIISecret, re: reGCPKeyID, near: keyIDAlone, placeholder: tokenPlaceholder, hints: []string{"private_key_id"}},
 	{kind: PIIPassword, re: reSQLInsert, valid: sqlInsertPassword, hints: []string{"insert"}},
 	{kind: PIIPassword, re: reWrappedPassword, placeholder: secretPlaceholder, hints: []string{`value`}},
 	// Passwords: a URL's userinfo, a Go MySQL DSN, key=value and key: value

@@ -8,7 +8,7 @@ import (
 // TestPIIProbes21 pins session 21's carriers (testdata/gate/calibration/
 // own26-pii.jsonl's families, none from a held-out case): a password
 // under its column in an SQL INSERT, a Japanese address beside whom it is
-// for, and an scp, rsync or git target that is no mail address. Each
+// for, a Google or Apple app password, a GCP key file's private_key_id, and an scp, rsync or git target that is no mail address. Each
 // refusal failed on the rules before; each look-alike beside it passes.
 func TestPIIProbes21(t *testing.T) {
 	for _, c := range []struct {
@@ -26,6 +26,12 @@ func TestPIIProbes21(t *testing.T) {
 		{"rsync target", "Deploy copies with `rsync -avz --delete ./dist/ deploy@build01.lan:/srv/www/`; the trailing slash matters.", ""},
 		{"scp target", "Backups go out with `scp snap.tar.gz backup@nas.local:~/snapshots/` every night.", ""},
 		{"git remote", "Switch the remote with `git remote set-url origin git@gitlab.acme.io:platform/api.git`.", ""},
+		{"Gmail app password", "SMTP for the alerts box: smtp.gmail.com:587, app password `qwrt zxcv bnml asdf`.", PIIPassword},
+		{"Apple app-specific password", "notarytool needs an app-specific password: vbnm-qwer-tyui-plkj for the CI Apple ID.", PIIPassword},
+		{"App password template", "Create an app password (it looks like xxxx xxxx xxxx xxxx) and store it in the keychain.", ""},
+		{"App password words", "The app password page lists when each password was last used; revoke the ones from old phones.", ""},
+		{"GCP key id", "The leaked file had `\"private_key_id\": \"3f1c9a7b2e8d4f60a1b5c7d9e0f2a4b6c8d0e1f3\"`; disable that key in IAM.", PIISecret},
+		{"GCP key id placeholder", "A key file holds `\"private_key_id\": \"<KEY_ID>\"` and the PEM key below it.", ""},
 		{"Mail after a colon", "Escalate to the account owner: jane.doe@acme-mail.com: she approves refunds.", PIIEmail},
 	} {
 		got := DetectPII(c.title + "\n" + c.content)

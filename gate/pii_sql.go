@@ -55,3 +55,25 @@ func sqlInsertPassword(m string) bool {
 	}
 	return false
 }
+
+// reAppPassword is an app password as Google and Apple print it: sixteen
+// lowercase letters in four groups, beside the words "app password" or
+// "app-specific password" (app password `qwrt zxcv bnml asdf`).
+var reAppPassword = regexp.MustCompile(`(?i:app[ -]?(?:specific[ -])?passwords?)[^a-z\n]{0,40}\b([a-z]{4}[ -][a-z]{4}[ -][a-z]{4}[ -][a-z]{4})\b`)
+
+// appPasswordPlaceholder passes the groups documentation prints: one
+// letter repeated (xxxx xxxx xxxx xxxx) or a counting run (abcd efgh …).
+func appPasswordPlaceholder(v string) bool {
+	l := strings.ReplaceAll(strings.ReplaceAll(v, " ", ""), "-", "")
+	return strings.Trim(l, l[:1]) == "" || strings.Contains("abcdefghijklmnopqrstuvwxyz", l)
+}
+
+// reGCPKeyID is a Google service account key file's private_key_id: forty
+// hex digits that name the key in IAM, found only in the key file itself.
+var reGCPKeyID = regexp.MustCompile(`"private_key_id"\s*:\s*"([0-9a-f]{40})"`)
+
+// keyIDAlone passes a key id beside its key: the private key names the
+// key file, and the id adds nothing to it.
+func keyIDAlone(text string, _, _ int) bool {
+	return !strings.Contains(text, "PRIVATE KEY")
+}
