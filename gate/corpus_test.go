@@ -384,7 +384,7 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // birth date's column: gate15 38 → 45, gate12 42 → 43, gate13 48 → 49.
 // Session 19 (pii19), the carriers of pii_people.go: gate15 45 → 47,
 // gate16 41 → 43. Session 21 (gate21): own26-pii, 32 of 34, then 33 of 35 refused
-// (a German address beside a phone and a Gmail app password are left).
+// (left: a German address beside a phone; a Gmail app password named with its mail).
 var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 33, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
 
 func labelsKinds(cases []gateCase) bool {

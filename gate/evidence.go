@@ -56,6 +56,9 @@ func acceptable(title, content string, score float64, found []string, n Narrativ
 		if vagueCounted(title+"\n"+content, found) {
 			return false, []string{signalVagueCounted}
 		}
+		if !documented && platitudeUnchecked(title+"\n"+content, found) {
+			return false, []string{signalVagueNamed}
+		}
 		return true, nil
 	}
 	adj, names := evidenceScore(title, content, score, found, n, documented)
@@ -310,4 +313,26 @@ var reCodeName = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z][a
 // syntax: advice about Git or React at large.
 func oneTechOnly(text string) bool {
 	return len(namedTech(text, strings.ToLower(text))) == 1 && !reTechPattern.MatchString(text)
+}
+
+// platitudeUnchecked reports general advice ("follow best practices",
+// "keep it simple": the platitude penalty) that reaches the floor on names
+// and words alone, with no detail a reader could look up: no version,
+// error text, number, flag, path or code, no name as code writes it
+// (reCodeName) and no code span. Names do not make advice checkable
+// ("always follow best practices … remote state in S3 with DynamoDB
+// locking"). Of the tuning findings above the floor with the penalty, one
+// holds no such detail, and it carries a documented example value
+// (jwt.io's token), which exempts it; six platitudes are caught.
+func platitudeUnchecked(text string, found []string) bool {
+	if !hasString(found, signalPlatitude) {
+		return false
+	}
+	for _, f := range found {
+		switch f {
+		case signalVersion, signalError, signalFlag, signalPath, signalCode, signalNumber:
+			return false
+		}
+	}
+	return !reCodeName.MatchString(text) && !hasInlineCode(text)
 }
