@@ -140,6 +140,22 @@ func movedParts16(t *testing.T) []part {
 		// session 20.
 		{"tuning/was-heldout20", "testdata/gate/calibration/was-heldout-injection20.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection20.jsonl"),
 			map[string]float64{"good": 0.95, "injection": 0.90}, false},
+		// gate18: written at the start of session 19 by an outside writer.
+		// Look 1 on 48ea1d9: good 79/80, placeholders 44/45, narratives
+		// 40/40, platitudes 37/40, PII 50/55 (kinds 42); look 2 on 24fa8c0
+		// (session 21's final code): the same. Held out as
+		// heldout/gate18.jsonl, sha256 d6934e47…; tuning data since the
+		// start of session 22.
+		{"tuning/was-heldout-gate18", "testdata/gate/was-heldout/gate18.jsonl", globCases(t, "../testdata/gate/was-heldout/gate18.jsonl"),
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.925, "pii": 0.909}, false},
+		// injection21: written at the start of session 19. Look 1 on
+		// 48ea1d9: findings 98/100, attempts 92/100; a second look at its
+		// attempts (0.910) came from a retrained model that never landed
+		// (session 21). Held out as heldout/injection21.jsonl, sha256
+		// 966d2963…; outside the model's training glob; tuning data since
+		// the start of session 22.
+		{"tuning/was-heldout21", "testdata/gate/calibration/was-heldout-injection21.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection21.jsonl"),
+			map[string]float64{"good": 0.98, "injection": 0.92}, false},
 	}
 }
 
@@ -148,24 +164,6 @@ func movedParts16(t *testing.T) []part {
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
 	return []part{
-		// gate18 was written at the start of session 19 by an outside writer
-		// who read no project file (80 good, 45 placeholders, 40 narratives,
-		// 40 platitudes, 55 PII over all fifteen kinds; 80 Korean), frozen
-		// when it was done, before any of the session's gate changes landed.
-		// Look 1 on 48ea1d9 (session 20's final code; session 19 was cut
-		// off before its look): good 79/80, placeholders 44/45, narratives
-		// 40/40, platitudes 37/40, PII 50/55 (kinds agree on 42). Floors sit
-		// there.
-		{"held-out/gate18", "testdata/gate/heldout/gate18.jsonl", held["gate18.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.925, "pii": 0.909}, true},
-		// injection21 was written at the start of session 19 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind,
-		// 26 obfuscated; 100 findings in eight classes; 60 Korean), frozen
-		// when it was done, before any of the session's gate changes landed.
-		// Look 1 on 48ea1d9 (session 20's final code): findings 98/100,
-		// attempts 92/100. Floors sit there.
-		{"held-out/injection21", "testdata/gate/heldout/injection21.jsonl", held["injection21.jsonl"],
-			map[string]float64{"good": 0.98, "injection": 0.92}, true},
 		// gate19 was written at the start of session 21 by an outside writer
 		// who read no project file (80 good, 45 placeholders, 40 narratives,
 		// 40 platitudes, 55 PII, among them kinds the gate does not name:

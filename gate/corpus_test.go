@@ -379,13 +379,14 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // devices: gate11 49 → 53, gate12 41 → 42, gate13 38 → 48, gate14 33 → 49.
 // Session 18 (the move of gate15): 38 of its 48 refused agree on kinds;
 // at its end, the move of gate16: 41 of its 53. Session 20's end, the
-// move of gate17: 43 of its 53.
+// move of gate17: 43 of its 53. Session 22's start, the move of gate18:
+// 42 of its 50.
 // Session 18 (pii18): bank records, an IMEI and a serial named in fields, a
 // birth date's column: gate15 38 → 45, gate12 42 → 43, gate13 48 → 49.
 // Session 19 (pii19), the carriers of pii_people.go: gate15 45 → 47,
 // gate16 41 → 43. Session 21 (gate21): own26-pii, 32 of 34, then 33 of 35 refused
 // (left: a German address beside a phone; a Gmail app password named with its mail).
-var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 33, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
+var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 33, "tuning/was-heldout-gate18": 42, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -134,11 +134,11 @@ var (
 	// k6), spent by its two looks (the second on 48ea1d9), tuning data
 	// since the end of session 20.
 	tuning19Part = corpusPart{name: "tuning-19", dir: "retrieval19"}
-	// heldOut20Part was written at the start of session 19 by an outside
-	// writer who read no project file (angular, istio, etcd, argocd,
-	// temporal, tauri, sentry, pulumi, cockroachdb), and frozen when it was
-	// done, before any of the session's retrieval changes landed.
-	heldOut20Part = corpusPart{name: "held-out-20", dir: "heldout20", heldOut: true}
+	// tuning20Part was session 19's held-out batch (heldout20/: angular,
+	// istio, etcd, argocd, temporal, tauri, sentry, pulumi, cockroachdb),
+	// spent by its two looks (the second on 24fa8c0), tuning data since
+	// the start of session 22.
+	tuning20Part = corpusPart{name: "tuning-20", dir: "retrieval20"}
 	// heldOut21Part was written at the start of session 21 by an outside
 	// writer who read no project file (kafka, springboot, nextjs, prisma,
 	// hugo, consul: 60 findings, 168 queries, 34 pairs; short of its brief
@@ -146,7 +146,7 @@ var (
 	// was done, before any of the session's retrieval changes landed.
 	heldOut21Part = corpusPart{name: "held-out-21", dir: "heldout21", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, heldOut20Part, heldOut21Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -170,11 +170,9 @@ var (
 // findings f525d84a…, queries c113c3c8…, pairs 56112963…; heldout18's,
 // retrieval18 now: findings 7f41f09d…, queries a2533373…, pairs e619ac42…;
 // heldout19's, retrieval19 now: findings dd059b82…, queries f4401dc5…,
-// pairs 12a37d9b…).
+// pairs 12a37d9b…; heldout20's, retrieval20 now: findings baa009f7…,
+// queries 026687c7…, pairs cbb8e9bb…).
 var heldOutSums = map[string]string{
-	"heldout20/findings.jsonl": "baa009f79313d54fcf6821159720fb4f4d0f6141039a78f5633b714d26e19773",
-	"heldout20/queries.jsonl":  "026687c7398237e0c236dda745afbfa85167a6c53c6064dbae9a90995bd2e00d",
-	"heldout20/pairs.jsonl":    "cbb8e9bb2a210a5892e5c25476d68169d4613eec774be1ccdf2ba3d687e48ce7",
 	"heldout21/findings.jsonl": "2b3c4cc06e9f99eaf906eb875971bdb4eb9a509c62b775ff4ee0f35a3cfda1af",
 	"heldout21/queries.jsonl":  "e63b8af99c73446fa1cbaaac6c75a2b5b6fe004df29375c9a59abe2471cf7ee3",
 	"heldout21/pairs.jsonl":    "90ed4d13961ced8e74c547a73adfc7d8e322fa99f6e069b3f692c5edad9b5d0a",
