@@ -174,5 +174,22 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// Floors sit there.
 		{"held-out/gate19", "testdata/gate/heldout/gate19.jsonl", held["gate19.jsonl"],
 			map[string]float64{"good": 0.987, "placeholder": 0.955, "narrative": 1, "platitude": 0.975, "pii": 0.872}, true},
+		// gate20 was written at the start of session 22 by an outside writer
+		// who read no project file (70 good, 40 placeholders, 40 narratives,
+		// 40 platitudes, 50 PII over 22 of the gate's kinds; 72 Korean),
+		// frozen when it was done, before any of the session's gate changes
+		// landed. Look 1 on 24fa8c0 (session 21's final code): good 69/70,
+		// placeholders 39/40, narratives 36/40, platitudes 38/40, PII 50/50
+		// (kinds agree on 46). Floors sit there.
+		{"held-out/gate20", "testdata/gate/heldout/gate20.jsonl", held["gate20.jsonl"],
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.9, "platitude": 0.95, "pii": 1}, true},
+		// injection22 was written at the start of session 22 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind,
+		// 32 obfuscated; 100 findings in eight classes; 60 Korean), frozen
+		// when it was done, before any of the session's gate changes
+		// landed. Look 1 on 24fa8c0 (session 21's final code): findings
+		// 97/100, attempts 96/100. Floors sit there.
+		{"held-out/injection22", "testdata/gate/heldout/injection22.jsonl", held["injection22.jsonl"],
+			map[string]float64{"good": 0.97, "injection": 0.96}, true},
 	}
 }

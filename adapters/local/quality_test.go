@@ -145,8 +145,14 @@ var (
 	// of 90, 237 and 80, the writer's time ran out), and frozen when it
 	// was done, before any of the session's retrieval changes landed.
 	heldOut21Part = corpusPart{name: "held-out-21", dir: "heldout21", heldOut: true}
+	// heldOut22Part was written at the start of session 22 by an outside
+	// writer who read no project file (fastapi, caddy, trino, ansible, bun,
+	// opentelemetry-collector: 60 findings, 160 queries, 40 pairs), and
+	// frozen when it was done, before any of the session's retrieval
+	// changes landed.
+	heldOut22Part = corpusPart{name: "held-out-22", dir: "heldout22", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part, heldOut22Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -176,6 +182,9 @@ var heldOutSums = map[string]string{
 	"heldout21/findings.jsonl": "2b3c4cc06e9f99eaf906eb875971bdb4eb9a509c62b775ff4ee0f35a3cfda1af",
 	"heldout21/queries.jsonl":  "e63b8af99c73446fa1cbaaac6c75a2b5b6fe004df29375c9a59abe2471cf7ee3",
 	"heldout21/pairs.jsonl":    "90ed4d13961ced8e74c547a73adfc7d8e322fa99f6e069b3f692c5edad9b5d0a",
+	"heldout22/findings.jsonl": "099b35c1a2ad5c8be56d181a718286315bb291beacf763b0bada878717a64dc1",
+	"heldout22/queries.jsonl":  "3973c691a0803316c34f6c7cd854e7d1207710d1e72dca3108cf4dc661ca7116",
+	"heldout22/pairs.jsonl":    "2fd72bff11ff5c286ce34b1667cba1c5662b295450ddd5402c651119ee0d945f",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
