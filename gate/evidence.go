@@ -49,6 +49,9 @@ const reasonedMargin = 0.15
 // documented says whether the text holds a documented example value
 // (scanPII's count, which Check has from the PII stage).
 func acceptable(title, content string, score float64, found []string, n NarrativeResult, documented bool) (bool, []string) {
+	if !documented && adviceList(title, content, found) {
+		return false, []string{signalAdviceList}
+	}
 	if score >= SpecificityFloor {
 		if vagueNamed(title+"\n"+content, found) {
 			return false, []string{signalVagueNamed}
