@@ -177,7 +177,7 @@ func quantities(run, after string) []string {
 		}
 	}
 	u := unitAfter(beforeHangul(after))
-	if m := multiplierAfter.FindStringSubmatch(strings.ToLower(after)); m != nil && u == "" {
+	if m := multiplierAfter.FindStringSubmatch(strings.ToLower(prefix(after, 16))); m != nil && u == "" {
 		u = m[1]
 	}
 	u = strings.TrimSuffix(u, "i") // Ki, Mi: a count of their own is near enough
@@ -261,4 +261,14 @@ func figureShape(x string) string {
 		return "decimal"
 	}
 	return "integer"
+}
+
+// prefix is s's first n bytes at most: what a pattern that reads a few
+// bytes after a number needs of the rest of a text, which copying whole
+// for each of its numbers made quadratic in the text's length.
+func prefix(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

@@ -257,14 +257,36 @@ func numbersRival(a, b map[string][]string) bool {
 	return false
 }
 
+// exclusive are the values of xs that no value of ys is the same as
+// (sameValue).
 func exclusive(xs, ys []string) []string {
+	if len(xs)*len(ys) <= 64 {
+		return exclusiveScan(xs, ys)
+	}
+	// sameValue(x, y) holds when x == y, or when one of them is the
+	// other's number with a unit (30s, 30): ys indexed as written and by
+	// their numbers keep this linear in long texts' many values.
+	written, numbers := make(map[string]bool, len(ys)), make(map[string]bool, len(ys))
+	for _, y := range ys {
+		written[y] = true
+		numbers[strings.TrimRightFunc(y, notDigit)] = true
+	}
 	var out []string
 	for _, x := range xs {
-		found := false
-		for _, y := range ys {
-			found = found || sameValue(x, y)
-		}
+		nx := strings.TrimRightFunc(x, notDigit)
+		found := written[x] || nx != "" && isNumber(nx) && (nx == x && numbers[nx] || nx != x && written[nx])
 		if !found {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// exclusiveScan is exclusive by comparing every pair, for short lists.
+func exclusiveScan(xs, ys []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.ContainsFunc(ys, func(y string) bool { return sameValue(x, y) }) {
 			out = append(out, x)
 		}
 	}
