@@ -1,7 +1,7 @@
 package knowledge
 
 import (
-	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,8 +27,9 @@ var (
 	// figureRun is a number as written: 2222, 3.0.0, 09:00, 100,000.
 	figureRun = regexp.MustCompile(`\d+(?:[.,:]\d+)*`)
 	// multiplierAfter is a multiplier written after a number: 40k is
-	// unitAfter's; these are the words and the Korean ones (4만, 5천만).
-	multiplierAfter = regexp.MustCompile(`^ ?(천만|백만|십만|만|천|백|억|thousand|million|billion)`)
+	// unitAfter's; these are the English words (Korean ones are
+	// koreanAmount's).
+	multiplierAfter = regexp.MustCompile(`^ ?(thousand|million|billion)`)
 	// nativeNumeral is a native Korean number as a word of its own or
 	// before a counter (세 배, 한 번도, 다섯 번째).
 	nativeNumeral = regexp.MustCompile(`(?:^|[^\p{Hangul}])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무)(?:\s|번|개|명|시간|가지|차례|배|회|째)`)
@@ -36,12 +37,30 @@ var (
 
 // multipliers are the values of multiplierAfter's words and of unitAfter's
 // units that may count things rather than measure them (40k, 50M rows).
-var multipliers = map[string]float64{"천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 100, "억": 1e8,
-	"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "g": 1e9}
+var multipliers = map[string]*big.Rat{"thousand": ratOf("1000"), "million": ratOf("1000000"), "billion": ratOf("1000000000"),
+	"k": ratOf("1000"), "m": ratOf("1000000"), "g": ratOf("1000000000")}
 
 // unitSeconds are unitAfter's time units in seconds ("m" is minutes or
-// millions: both are stated).
-var unitSeconds = map[string]float64{"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+// millions: both are stated), exact: 500ms and 500000us are one half of a
+// second.
+var unitSeconds = map[string]*big.Rat{"ns": ratOf("1/1000000000"), "us": ratOf("1/1000000"), "ms": ratOf("1/1000"), "s": ratOf("1"),
+	"m": ratOf("60"), "h": ratOf("3600"), "d": ratOf("86400"), "w": ratOf("604800")}
+
+// koreanSmall and koreanLarge are the Korean numerals written after a
+// number: within a group of four digits (5천, 3백) and of the groups (4만,
+// 1억, 3조), read together by koreanAmount (1억 2천만, 3천5백만, 5천억).
+var (
+	koreanSmall = map[string]int64{"십": 10, "백": 100, "천": 1000}
+	koreanLarge = map[string]int64{"만": 1e4, "억": 1e8, "조": 1e12}
+)
+
+func ratOf(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("knowledge: bad constant " + s)
+	}
+	return r
+}
 
 // numberWords are the English words of numbers, for what a text states.
 var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -53,6 +72,7 @@ var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "fou
 // addFigures fills d.Figures and d.Stated from text.
 func (d DetailSet) addFigures(text string) {
 	state := func(k string) { d.Stated[k] = true }
+	amountEnd := 0 // the end of the Korean amount a figure began (1억 2천만)
 	for _, ix := range figureRun.FindAllStringIndex(text, -1) {
 		run, after := text[ix[0]:ix[1]], text[ix[1]:]
 		key := atomKey(run)
@@ -63,7 +83,11 @@ func (d DetailSet) addFigures(text string) {
 		for _, p := range strings.FieldsFunc(run, func(r rune) bool { return r == '.' || r == ',' || r == ':' }) {
 			state(atomKey(p))
 		}
-		qs := quantities(run, after)
+		if ix[0] < amountEnd {
+			continue // 2 of 1억 2천만: the amount's figure holds it
+		}
+		qs, n := quantities(run, after)
+		amountEnd = ix[1] + n
 		for _, q := range qs {
 			state(q)
 		}
@@ -152,29 +176,36 @@ func beforeHangul(s string) string {
 }
 
 // quantities are the values a number with what follows it states beyond
-// its digits: "n" and the count (40k: n40000), "t" and the seconds (4
-// hours: t14400), and the hour of a time on the hour (09:00: 9). A bare
-// number states its digits only, which stand for any of these
-// (explainedBy).
-func quantities(run, after string) []string {
+// its digits: "n" and the count (40k, 4만: n40000), "t" and the seconds (4
+// hours: t14400; 500ms: t0.5), and the hour of a time on the hour (09:00:
+// 9), with how many bytes of after a Korean amount took (1억 2천만, whose
+// 2 is no figure of its own). A bare number states its digits only, which
+// stand for any of these (explainedBy). Values are exact (big.Rat): a
+// figure of many digits, or 500ms beside 500000us, loses nothing to
+// floating point.
+func quantities(run, after string) ([]string, int) {
 	if h, m, ok := strings.Cut(run, ":"); ok {
 		if strings.Trim(m, "0") == "" && !strings.Contains(m, ":") {
-			return []string{atomKey(h)}
+			return []string{atomKey(h)}, 0
 		}
-		return nil
+		return nil, 0
 	}
-	if strings.Count(run, ".") > 1 {
-		return nil
+	if strings.Count(run, ".") > 1 || len(run) > 40 {
+		return nil, 0
 	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(run, ",", ""), 64)
-	if err != nil {
-		return nil
+	v, ok := new(big.Rat).SetString(strings.ReplaceAll(run, ",", ""))
+	if !ok {
+		return nil, 0
 	}
 	var out []string
-	add := func(kind string, x float64) {
-		if x > 0 && x < 1e15 && math.Abs(x-math.Round(x)) < 1e-9 {
-			out = append(out, kind+strconv.FormatInt(int64(math.Round(x)), 10))
+	add := func(kind string, x *big.Rat) {
+		if q := exactDecimal(x); q != "" {
+			out = append(out, kind+q)
 		}
+	}
+	if amount, n := koreanAmount(v, after); n > 0 {
+		add("n", amount)
+		return out, n
 	}
 	u := unitAfter(beforeHangul(after))
 	if m := multiplierAfter.FindStringSubmatch(strings.ToLower(prefix(after, 16))); m != nil && u == "" {
@@ -182,12 +213,85 @@ func quantities(run, after string) []string {
 	}
 	u = strings.TrimSuffix(u, "i") // Ki, Mi: a count of their own is near enough
 	if f, ok := multipliers[u]; ok {
-		add("n", v*f)
+		add("n", new(big.Rat).Mul(v, f))
 	}
 	if f, ok := unitSeconds[u]; ok {
-		add("t", v*f)
+		add("t", new(big.Rat).Mul(v, f))
 	}
-	return out
+	return out, 0
+}
+
+// koreanAmount reads the Korean numerals after a number v, and the numbers
+// and numerals that continue it: 4만 is 40000, 5천억 500000000000, 1억
+// 2천만 120000000, 3천5백만 35000000. n is how many bytes of after it
+// read, 0 when no numeral follows v.
+func koreanAmount(v *big.Rat, after string) (amount *big.Rat, n int) {
+	total, group, cur := new(big.Rat), new(big.Rat), new(big.Rat).Set(v)
+	i, end := 0, 0
+	if strings.HasPrefix(after, " ") {
+		i = 1 // 4 만
+	}
+	for i < len(after) {
+		r, w := utf8.DecodeRuneInString(after[i:])
+		if f, ok := koreanSmall[string(r)]; ok {
+			group.Add(group, cur.Mul(cur, big.NewRat(f, 1)))
+			cur.SetInt64(0)
+			i += w
+			end = i
+			continue
+		}
+		if f, ok := koreanLarge[string(r)]; ok {
+			group.Add(group, cur)
+			total.Add(total, group.Mul(group, big.NewRat(f, 1)))
+			group.SetInt64(0)
+			cur.SetInt64(0)
+			i += w
+			end = i
+			continue
+		}
+		// A number written on after a numeral continues the amount when
+		// a numeral follows it too (1억 2천만, 3천5백만, 10만 5천).
+		j := i
+		if end == 0 || j != end {
+			break
+		}
+		if after[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(after) && k-j < 5 && '0' <= after[k] && after[k] <= '9' {
+			k++
+		}
+		if k == j || k == len(after) {
+			break
+		}
+		r, _ = utf8.DecodeRuneInString(after[k:])
+		if _, small := koreanSmall[string(r)]; !small && koreanLarge[string(r)] == 0 {
+			break
+		}
+		cur.SetString(after[j:k])
+		i = k
+	}
+	if end == 0 {
+		return nil, 0
+	}
+	return total.Add(total, group.Add(group, cur)), end
+}
+
+// exactDecimal is x > 0 written as a decimal (14400, 0.5), or "" when it
+// has none of at most 12 places.
+func exactDecimal(x *big.Rat) string {
+	if x.Sign() <= 0 {
+		return ""
+	}
+	if x.IsInt() {
+		return x.Num().String()
+	}
+	s := x.FloatString(12)
+	if back, ok := new(big.Rat).SetString(s); !ok || back.Cmp(x) != 0 {
+		return ""
+	}
+	return strings.TrimRight(strings.TrimRight(s, "0"), ".")
 }
 
 // figuresRival reports whether each text writes a figure the other states

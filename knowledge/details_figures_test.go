@@ -30,6 +30,13 @@ func TestFiguresRival(t *testing.T) {
 		{"a unit before a Korean particle", "기본 scrape_timeout이 10s인데 응답에 15초 걸렸다.", "기본 scrape_timeout 37s를 넘겨 15초 걸렸다.", true},
 		{"a unit of its own", "set text(size: 10pt) in the template", "set text(size: 12pt) in the template", true},
 		{"a size written on its width", "builds the 4096x32 memory from registers", "builds the 2048x32 mem from registers", true},
+		{"sub-second units", "Set the timeout to 500ms; retries 3.", "Set the timeout to 500000us; retries 3.", false},
+		{"nanoseconds", "a 100ms budget for 3 calls", "a 100000000ns budget for 3 calls", false},
+		{"a Korean amount of two numerals", "The table holds 120,000,000 rows; the job took 3 hours.", "테이블에 1억 2천만 행이 있고 작업은 3시간 걸렸다.", false},
+		{"천 before 억", "The budget is 500,000,000,000 won for 7 teams.", "예산은 5천억 원, 7 팀이다.", false},
+		{"천 and 백 before 만", "35,000,000 rows processed on 2 nodes", "3천5백만 건을 처리했고 2개 노드", false},
+		{"조", "예산은 1조 2천억 원, 12 팀이다.", "The budget is 1,200,000,000,000 won for 12 teams.", false},
+		{"many digits with a multiplier", "id 123456789012345k seen 3 times", "id 123456789012346k seen 3 times", true},
 	}
 	for _, c := range cases {
 		if got := figuresRival(ParseDetails(c.a), ParseDetails(c.b)); got != c.want {

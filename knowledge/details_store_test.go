@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "ab30f0dd5ea0721567e56e13b6296a9264536c681aa81cd03c04106907dc9a1b"
+const detailsDigest = "5c7c55d6eda68334a9bcfb2ba769ea838f6734735c93854980b4304f703fc8c4"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then
