@@ -47,3 +47,30 @@ func TestFiguresRival(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFiguresRival: reading figures never panics, whatever the text (huge
+// digit runs, exponents, Korean numerals without a number, broken UTF-8);
+// figuresRival is symmetric; and a text never tells its own figures
+// otherwise, nor the same text written twice.
+func FuzzFiguresRival(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Logs showed 40k POSTs/hour.", "로그에 시간당 4만 건"},
+		{"1억 2천만 행, 5천억 원, 1조 2천억", "120,000,000 rows"},
+		{"timeout 500ms, 3 retries", "timeout 500000us, 3 retries"},
+		{"KST 09:00 is 9시", "1e309 and 123456789012345678901234567890k"},
+		{"만 천억 조", "3천5백만 10만 5천 4 만"},
+		{"-1000 -5 4096x32 10pt 51st", "10s인데 512MB로 v2c UTF-8"},
+		{"\xff9\xfe만\xc3", "0.000000000001ns 99999999999999999999999999999999999999999h"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		da, db := ParseDetails(a), ParseDetails(b)
+		if figuresRival(da, db) != figuresRival(db, da) {
+			t.Fatalf("figuresRival(%q, %q) is not symmetric", a, b)
+		}
+		if figuresRival(da, da) || figuresRival(da, ParseDetails(a+"\n"+a)) {
+			t.Fatalf("figuresRival: %q tells its own figures otherwise", a)
+		}
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -61,7 +63,8 @@ func checkSymmetric(t *testing.T, a, b string) {
 // TestMergeableSymmetric: detailsMerge(a, b) == detailsMerge(b, a), above
 // the threshold and below it, on every tuning pair swapped and on random
 // perturbations of them (a word dropped, two words swapped, a word of one
-// text put into the other, a sentence repeated): the sweep and a
+// text put into the other, a sentence repeated, a number or a protocol
+// changed: perturbFigures): the sweep and a
 // contribution meet the same two texts in either order. mergeable itself,
 // at cosines 0.3, 0.6 and 0.9, is checked on FuzzMergeableSymmetric's
 // seeds and inputs (checkSymmetric).
@@ -73,9 +76,12 @@ func TestMergeableSymmetric(t *testing.T) {
 	rng := rand.New(rand.NewSource(15))
 	for _, p := range pairs {
 		da, la := ParseDetails(p[0]), ParseDetails(firstLine(p[0]))
-		for i := 0; i < 3; i++ {
+		for i := 0; i < 5; i++ {
 			b := p[1]
-			if i > 0 {
+			switch {
+			case i >= 3:
+				b = perturbFigures(rng, p[1])
+			case i > 0:
 				b = perturb(rng, p[1], p[0])
 			}
 			db, lb := ParseDetails(b), ParseDetails(firstLine(b))
@@ -86,6 +92,57 @@ func TestMergeableSymmetric(t *testing.T) {
 			}
 		}
 	}
+}
+
+// figureIn is a number as figuresRival reads one, for perturbFigures.
+var figureIn = regexp.MustCompile(`\d+(?:[.,:]\d+)*`)
+
+// perturbFigures is s with one of its numbers changed in a way that
+// figuresRival, numbersRival and protocolsRival weigh: told otherwise
+// (n → 3n+7), negated, restated with another unit or multiplier (4 hours,
+// 14400 s; 40000, 40k, 4만; 500ms, 500000us) or as a Korean amount
+// (1억 2천만), made huge (many digits, 1e309), or a protocol's name
+// swapped (TCP → UDP).
+func perturbFigures(rng *rand.Rand, s string) string {
+	ix := figureIn.FindAllStringIndex(s, -1)
+	if len(ix) == 0 || rng.Intn(6) == 0 {
+		for _, pr := range [][2]string{{"TCP", "UDP"}, {"HTTPS", "HTTP"}, {"IPv4", "IPv6"}, {"gRPC", "REST"}} {
+			if strings.Contains(s, pr[0]) {
+				return strings.Replace(s, pr[0], pr[1], 1)
+			}
+		}
+		if len(ix) == 0 {
+			return s
+		}
+	}
+	m := ix[rng.Intn(len(ix))]
+	run := s[m[0]:m[1]]
+	var to string
+	switch rng.Intn(9) {
+	case 0:
+		if v, err := strconv.Atoi(run); err == nil {
+			to = strconv.Itoa(3*v + 7)
+		} else {
+			to = run + "1"
+		}
+	case 1:
+		to = "-" + run
+	case 2:
+		to = run + " hours"
+	case 3:
+		to = run + "k"
+	case 4:
+		to = run + "만"
+	case 5:
+		to = run + "000us"
+	case 6:
+		to = "1억 2천" + run + "만"
+	case 7:
+		to = strings.Repeat(run, 20)
+	default:
+		to = run + "e309"
+	}
+	return s[:m[0]] + to + s[m[1]:]
 }
 
 // perturb is s changed in one random way, from's words a source of new
