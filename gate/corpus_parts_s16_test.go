@@ -191,5 +191,16 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// 97/100, attempts 96/100. Floors sit there.
 		{"held-out/injection22", "testdata/gate/heldout/injection22.jsonl", held["injection22.jsonl"],
 			map[string]float64{"good": 0.97, "injection": 0.96}, true},
+		// gate21 and injection23 were written during session 22 by outside
+		// writers who read no project file, for the next session's
+		// changes (gate21: 70 good, 40 placeholders, 40 narratives, 40
+		// platitudes, 50 PII over 22 of the gate's kinds, 72 Korean;
+		// injection23: 100 attempts, 20 of each kind, 33 obfuscated, 100
+		// findings in eight classes, 60 Korean), frozen when done. Look 1 on
+		// session 22's final code; floors 0 until then.
+		{"held-out/gate21", "testdata/gate/heldout/gate21.jsonl", held["gate21.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+		{"held-out/injection23", "testdata/gate/heldout/injection23.jsonl", held["injection23.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }

@@ -151,8 +151,13 @@ var (
 	// frozen when it was done, before any of the session's retrieval
 	// changes landed.
 	heldOut22Part = corpusPart{name: "held-out-22", dir: "heldout22", heldOut: true}
+	// heldOut23Part was written during session 22 by an outside writer who
+	// read no project file (vite, mlflow, nomad, linkerd, opensearch,
+	// sqlalchemy: 60 findings, 160 queries, 40 pairs), for the next
+	// session's changes, and frozen when it was done.
+	heldOut23Part = corpusPart{name: "held-out-23", dir: "heldout23", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part, heldOut22Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part, heldOut22Part, heldOut23Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -185,6 +190,9 @@ var heldOutSums = map[string]string{
 	"heldout22/findings.jsonl": "099b35c1a2ad5c8be56d181a718286315bb291beacf763b0bada878717a64dc1",
 	"heldout22/queries.jsonl":  "3973c691a0803316c34f6c7cd854e7d1207710d1e72dca3108cf4dc661ca7116",
 	"heldout22/pairs.jsonl":    "2fd72bff11ff5c286ce34b1667cba1c5662b295450ddd5402c651119ee0d945f",
+	"heldout23/findings.jsonl": "68d53257accd42ec65bee06b0330289e919f2b9e3cee4f07b398dad5920eac2b",
+	"heldout23/queries.jsonl":  "1f87e4f70d1f15160428f5d938346b3281391f00178e8108e33c04a65fd966a6",
+	"heldout23/pairs.jsonl":    "73f150abe1b338e4b370e59c9dbe47b814b088bf47fd115f570fb65eeadf9e90",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
