@@ -158,10 +158,14 @@ var reRoleHeadingMark = regexp.MustCompile(`\b(?:end|close|priority|urgent|manda
 // building an agent ("when you build an agent on the Messages API, keep
 // the system prompt's stable parts … at the front"): their "you" is a
 // developer, and the agent, its rules and its user are what they build.
-func modelRefuses(v *views) bool {
+func modelRefuses(v *views) bool { return modelRefusesWith(instructionsModel, v) }
+
+// modelRefusesWith is modelRefuses by model m (the leave-one-file-out
+// figure scores each file by a model that never read it).
+func modelRefusesWith(m linearModel, v *views) bool {
 	units, sents := modelSentenceUnits(v)
 	for i, u := range units {
-		if instructionsModel.score(u) >= instructionsModel.threshold && !modelSpared(sents[i], v.directive) && !introducesExplained(sents[i], v) {
+		if m.score(u) >= m.threshold && !modelSpared(sents[i], v.directive) && !introducesExplained(sents[i], v) {
 			return true
 		}
 	}
