@@ -90,7 +90,8 @@ func DetailsConflict(a, b DetailSet) bool {
 	}
 	return numbersRival(a.Numbers, b.Numbers) || numbersRival(a.Settings, b.Settings) ||
 		flagSwapped(onlyA, onlyB, a.Atoms) || spansRival(a, b) || spansSubstituted(a, b) || errorsRival(a, b) ||
-		namesRival(a, b) || namesRival(b, a) || koreanDenied(a, b) || koreanDenied(b, a) || figuresRival(a, b) || spanSwapped(a, b) || protocolsRival(a, b)
+		namesRival(a, b) || namesRival(b, a) || koreanDenied(a, b) || koreanDenied(b, a) || figuresRival(a, b) || spanSwapped(a, b) || protocolsRival(a, b) ||
+		compoundsSwapped(a, b) || mimeRival(a, b)
 }
 
 // flagSwapped reports whether two texts that share a flag each give a flag

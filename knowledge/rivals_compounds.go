@@ -1,0 +1,110 @@
+package knowledge
+
+import (
+	"strings"
+)
+
+// Names put in place of others in a reworded text (issue 23, item 4):
+// outside writers' look-alikes keep a finding's words and swap one name of
+// a family for another: fetch-depth for fetch-tags on a checkout step,
+// nexus-releases for nexus-snapshots as a repository id,
+// net.core.somaxconn for net.ipv4.tcp_max_syn_backlog, application/json
+// for text/css in gzip_types.
+
+// compoundsSwapped reports whether each text writes a compound name (words
+// joined by - . or _: fetch-depth, net.core.somaxconn) that the other
+// writes nowhere, the two of one family: the same first word, joined the
+// same way. A rewording keeps the names it tells of; it may add one of a
+// family beside the one it keeps, not put one in its place.
+func compoundsSwapped(a, b DetailSet) bool {
+	sa, sb := seqSet(a), seqSet(b)
+	fa := map[string]string{}
+	for x := range sa {
+		if f := compoundFamily(x); f != "" && !sb[x] {
+			fa[f] = x
+		}
+	}
+	if len(fa) == 0 {
+		return false
+	}
+	for y := range sb {
+		f := compoundFamily(y)
+		if f == "" || sa[y] || fa[f] == "" {
+			continue
+		}
+		for x := range sa {
+			if strings.HasPrefix(x, f) && !sb[x] && !inflected(x[len(f):], y[len(f):]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inflected reports whether two compounds' words after their first are
+// one word inflected (rubber-banded, rubber-banding; cross-built,
+// cross-build): they begin with the same three letters.
+func inflected(x, y string) bool {
+	return len(x) >= 3 && len(y) >= 3 && x[:3] == y[:3]
+}
+
+// seqSet is the set of d's words as Seq holds them.
+func seqSet(d DetailSet) map[string]bool {
+	m := make(map[string]bool, len(d.Seq))
+	for _, w := range d.Seq {
+		m[w] = true
+	}
+	return m
+}
+
+// compoundFamily is a compound name's first word and the mark joining it
+// to the next (fetch-, net.), or "" when w is no compound name: two words
+// or more of lower-case letters and digits, the first of three letters or
+// more, not a number, a version or a file's name.
+func compoundFamily(w string) string {
+	i := strings.IndexAny(w, "-._")
+	if i < 3 || i == len(w)-1 {
+		return ""
+	}
+	for j := 0; j < len(w); j++ {
+		c := w[j]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return ""
+		}
+	}
+	for j := 0; j < i; j++ {
+		if w[j] < 'a' || w[j] > 'z' {
+			return ""
+		}
+	}
+	if w[i] == '.' && strings.Count(w, ".") == 1 && strings.IndexAny(w, "-_") < 0 {
+		return "" // settings.xml, index.js: a file's name, or a word and its field
+	}
+	return w[:i+1]
+}
+
+// mimeTops are the top-level media types.
+var mimeTops = map[string]bool{"application": true, "text": true, "image": true, "audio": true, "video": true,
+	"font": true, "multipart": true, "message": true, "model": true}
+
+// mimeRival reports whether each text names a media type (application/json,
+// text/css) that the other does not: one finding told of another type.
+func mimeRival(a, b DetailSet) bool {
+	ma, mb := mediaTypes(a), mediaTypes(b)
+	return oneSided(ma, mb) && len(ma) > 0 && len(mb) > 0
+}
+
+// mediaTypes are the media types d's atoms name.
+func mediaTypes(d DetailSet) map[string]bool {
+	var m map[string]bool
+	for t := range d.Atoms {
+		top, sub, ok := strings.Cut(t, "/")
+		if ok && mimeTops[top] && sub != "" && !strings.Contains(sub, "/") {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[t] = true
+		}
+	}
+	return m
+}

@@ -1,0 +1,52 @@
+package knowledge
+
+import "testing"
+
+// TestCompoundsSwapped: a compound name of one family (first word and
+// joining mark) in each text that the other writes nowhere is one name put
+// in place of another; the same name inflected, a name beside the one
+// kept, or a file's name, is not.
+func TestCompoundsSwapped(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"a checkout option for another", "Setting fetch-depth: 0 on the checkout step fetched full history and tags.",
+			"Adding fetch-tags: true to the checkout step made the tags available.", true},
+		{"a repository id for another", "distributionManagement used <id>nexus-releases</id>; renaming the server to nexus-releases fixed it.",
+			"distributionManagement referenced <id>nexus-snapshots</id>, so renaming the server entry to nexus-snapshots solved it.", true},
+		{"a sysctl for another", "Raising net.core.somaxconn to 4096 stopped the overflows.", "We set net.ipv4.tcp_max_syn_backlog to 4096 and the overflows stopped.", true},
+		{"one word inflected", "players get rubber-banded on a cross-built server", "rubber-banding players on a cross-build server", false},
+		{"a name added beside the one kept", "Set fetch-depth: 0.", "Set fetch-depth: 0 and fetch-tags: true.", false},
+		{"files of one name", "Credentials were in settings.xml.", "Credentials were in settings.json.", false},
+	}
+	for _, c := range cases {
+		for _, ab := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			if got := compoundsSwapped(ParseDetails(ab[0]), ParseDetails(ab[1])); got != c.want {
+				t.Errorf("%s (%q, %q): compoundsSwapped = %v, want %v", c.name, ab[0], ab[1], got, c.want)
+			}
+		}
+	}
+}
+
+// TestMimeRival: a media type in each text that the other does not name
+// is one finding told of another type; one type added beside a shared one
+// is not.
+func TestMimeRival(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"json for css", "nginx only compresses text/html by default; adding application/json to gzip_types fixed it.",
+			"By default only text/html is compressed; putting text/css into gzip_types fixed it.", true},
+		{"one added", "Add application/json to gzip_types.", "Add application/json and text/css to gzip_types.", false},
+		{"no media type", "Files under /usr/local/bin.", "Files under /usr/bin.", false},
+	}
+	for _, c := range cases {
+		for _, ab := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			if got := mimeRival(ParseDetails(ab[0]), ParseDetails(ab[1])); got != c.want {
+				t.Errorf("%s (%q, %q): mimeRival = %v, want %v", c.name, ab[0], ab[1], got, c.want)
+			}
+		}
+	}
+}
