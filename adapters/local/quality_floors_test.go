@@ -92,7 +92,8 @@ var retrievalFloors = map[string]partFloors{
 	// look-alikes kept apart: 40/40 since JSON members and settings in prose are read (38/40 before).
 	// Rewordings 39/40 since a number after a conjunction counts no word
 	// before it (session 20: h8p-27's "and 0600").
-	tuning9Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.83, para5: 0.97, koEn5: 0.96, enKo5: 0.99, korean5: 0.98, rewordings: 0.97},
+	// Paraphrase recall@1 0.856 since session 22's glossary nouns (0.844 before).
+	tuning9Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.85, para5: 0.97, koEn5: 0.96, enKo5: 0.99, korean5: 0.98, rewordings: 0.97},
 	// Session 8's held-out batch (heldout10/), written on 2026-12-03 by
 	// a writer who read no project file (its README; 19 of its 30 Korean
 	// queries on English findings hold no Latin letter). Look 1 on
@@ -160,7 +161,8 @@ var retrievalFloors = map[string]partFloors{
 	// Floors sit there. Look 2 on da1c50a (after the session's merge rules):
 	// the same but rewordings 38/40. Spent: tuning data (retrieval16/)
 	// since session 16, floors at look 2.
-	tuning16Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.73, para5: 0.91, koEn5: 0.76, enKo5: 0.96, korean5: 0.90, rewordings: 0.95},
+	// ko→en recall@5 24/30 and Korean 77/84 since session 22's glossary nouns (23/30, 76/84 before).
+	tuning16Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.73, para5: 0.91, koEn5: 0.79, enKo5: 0.96, korean5: 0.91, rewordings: 0.95},
 	// Session 16's held-out batch (heldout17/), written in session 15 by a
 	// writer who read no project file and frozen at once; look 1 on da1c50a
 	// (session 15's final code): keyword 0.989 / 1.000 (90), paraphrase
@@ -201,7 +203,8 @@ var retrievalFloors = map[string]partFloors{
 	// writes nowhere is a setting or a feature put in place of another
 	// (spanSwapped: node-linker=hoisted → shamefully-hoist=true,
 	// rt-multi-thread → macros).
-	tuning19Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.97, para5: 0.99, koEn5: 0.89, enKo5: 0.99, korean5: 0.96, rewordings: 1, mergedLookAlikes: 0},
+	// ko→en recall@5 28/30 and Korean 82/84 since session 22's glossary nouns (27/30, 81/84 before).
+	tuning19Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.97, para5: 0.99, koEn5: 0.93, enKo5: 0.99, korean5: 0.97, rewordings: 1, mergedLookAlikes: 0},
 	// Session 19's held-out batch (heldout20/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// 48ea1d9 (session 20's final code; session 19 was cut off before its
