@@ -65,7 +65,7 @@ func imperativeClauses(text string) int {
 	for _, s := range reAdviceSentence.Split(text, -1) {
 		imperative := false
 		for _, c := range reClauseSep.Split(s, -1) {
-			f := strings.Fields(strings.ToLower(c))
+			f := strings.Fields(strings.ToLower(reBullet.ReplaceAllString(strings.TrimSpace(c), "")))
 			for len(f) > 0 && adviceLead[f[0]] {
 				f = f[1:]
 			}
@@ -106,6 +106,9 @@ func adviceGerund(w string) bool {
 // clause's head (a build, a test, a cache) but whose -ing form is a way.
 var gerundOnly = setOf("build", "test", "log", "cache", "batch", "group", "size", "split", "shard", "index", "plan")
 
+// reBullet is a list item's marker (-, *, •, 1.).
+var reBullet = regexp.MustCompile(`^(?:[-*•]|\d{1,2}[.)])\s+`)
+
 var adviceLead = setOf("and", "always", "never", "also", "then", "just", "please", "simply", "don't", "do", "not")
 
 // adviceVerbs are verbs that open advice in the imperative. Words that are
@@ -123,12 +126,21 @@ var adviceVerbs = setOf("keep", "use", "avoid", "enable", "adopt", "design", "ma
 // koreanAdviceClauses counts the clauses of Korean advice: verbs joined by
 // -고/-며 (조정하고, 남기며) and a closing recommendation (좋습니다,
 // 해야 합니다, 권장합니다, 좋아집니다), in a text that closes on one.
+//
+// A checklist's items asked as questions (- 테스트 다 통과했는지, - 롤백 계획
+// 있는지) are clauses of advice too, closing or not.
 func koreanAdviceClauses(text string) int {
+	checks := 0
+	for _, line := range strings.Split(text, "\n") {
+		if l := strings.TrimSpace(line); reBullet.MatchString(l) && strings.HasSuffix(strings.TrimRight(l, "?.!"), "는지") {
+			checks++
+		}
+	}
 	closing := reKoreanAdviceEnd.FindAllStringIndex(text, -1)
 	if len(closing) == 0 {
-		return 0
+		return checks
 	}
-	n := len(closing)
+	n := len(closing) + checks
 	for _, w := range strings.Fields(text) {
 		w = strings.TrimRight(w, ",")
 		if utf8.RuneCountInString(w) < 3 || koreanNounsInGo[w] {
@@ -143,7 +155,7 @@ func koreanAdviceClauses(text string) int {
 
 // reKoreanAdviceEnd is a sentence that closes on a recommendation or on a
 // benefit without a measure.
-var reKoreanAdviceEnd = regexp.MustCompile(`(?:좋습니다|좋아요|좋다|좋아집니다|쉬워집니다|빨라집니다|나아집니다|권장합니다|권장한다|바람직합니다|중요합니다|중요하다|(?:해|줘|둬|써|봐|넣어|남겨|맞춰|챙겨|지켜|갖춰|꺼|켜)야\s?(?:합니다|한다|해요)|하세요|주세요|두세요|쓰세요|보세요|줄이세요|파악하세요|정리하세요|활용하세요)[.!]?\s*$|(?:좋습니다|권장합니다|중요합니다|하세요)[.!]\s`)
+var reKoreanAdviceEnd = regexp.MustCompile(`(?:좋습니다|좋아요|좋다|좋아집니다|줄어요|줄어듭니다|쉬워집니다|빨라집니다|나아집니다|권장합니다|권장한다|바람직합니다|중요합니다|중요하다|(?:해|줘|둬|써|봐|넣어|남겨|맞춰|챙겨|지켜|갖춰|꺼|켜)야\s?(?:합니다|한다|해요)|하세요|주세요|두세요|쓰세요|보세요|줄이세요|파악하세요|정리하세요|활용하세요)[.!]?\s*$|(?:좋습니다|권장합니다|중요합니다|하세요)[.!]\s`)
 
 // koreanNounsInGo are words ending in 고 or 며 that are nouns, not the
 // connective ending (참고, 경고, 광고, 재고, 보고, 창고).

@@ -14,9 +14,13 @@ func ownParts22(t *testing.T) []part {
 		// .yarnrc.yml, passwords on command lines, a Kubernetes Secret's
 		// data), health data beside a patient, and look-alikes (ports
 		// after -p, templates, medical-software findings). Before: pii
-		// 54/65 (kinds agree 52), placeholders 6/6, good 9/10.
+		// 54/65 (kinds agree 52), placeholders 6/6, good 9/10. After the
+		// health kind, foreign recipients' words, postcodes after a comma,
+		// Polish streets, Proxy-Authorization and 4-3-4 mobiles: pii 65/65
+		// (65), 6/6, 9/10 (left: a build number in a Turkish mobile's form,
+		// which the text says is none).
 		{"tuning/own27-pii", "testdata/gate/calibration/own27-pii.jsonl", loadCases(t, "../testdata/gate/calibration/own27-pii.jsonl"),
-			map[string]float64{"pii": 0.83, "placeholder": 1, "good": 0.9}, false},
+			map[string]float64{"pii": 1, "placeholder": 1, "good": 0.9}, false},
 		// own27-vague: 24 platitudes that name tools and give nothing a
 		// reader can look up (10 Korean), 14 specific findings in the same
 		// topics. Before: platitudes 9/24, good 14/14. After adviceList

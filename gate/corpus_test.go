@@ -124,7 +124,7 @@ func firstLine(s string) string {
 // kindFamily maps a PII kind to the family a held-out label may name.
 func kindFamily(k string) string {
 	switch k {
-	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID, PIIBankAccount, PIILocation:
+	case PIIEmail, PIIPhone, PIIIBAN, PIIPassword, PIIBirthDate, PIIAddress, PIIPlate, PIIDeviceID, PIIVehicleID, PIIBankAccount, PIILocation, PIIHealth:
 		return k
 	case PIICard:
 		return "card"
@@ -390,7 +390,9 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // Session 19 (pii19), the carriers of pii_people.go: gate15 45 → 47,
 // gate16 41 → 43. Session 21 (gate21): own26-pii, 32 of 34, then 33 of 35 refused
 // (left: a German address beside a phone; a Gmail app password named with its mail).
-var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 33, "tuning/was-heldout-gate18": 42, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
+// Session 22 (gate22): the health kind, device ids for push tokens and
+// advertising ids: own26-pii 33 → 39 of 40, gate18 42 → 47 of 54.
+var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 39, "tuning/was-heldout-gate18": 47, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -99,6 +99,11 @@ var piiRules = []piiRule{
 	// A JWK's private members and OpenVPN's static keys.
 	{kind: PIISecret, re: reJWK, valid: jwkPrivate, hints: []string{"kty"}},
 	{kind: PIISecret, re: reOpenVPNKey, hints: []string{"begin openvpn"}},
+	// Push registrations and advertising ids address one device
+	// (pii_devices.go), before the secret rules read "token".
+	{kind: PIIDeviceID, re: reFCMToken, placeholder: tokenPlaceholder, hints: []string{"apa91b"}},
+	{kind: PIIDeviceID, re: reAPNsToken, near: pushTokenNamed, placeholder: tokenPlaceholder, hints: apnsWords},
+	{kind: PIIDeviceID, re: reAdvertisingID, placeholder: advertisingPlaceholder, example: exampleValue, hints: []string{"adid", "gaid", "aaid", "idfa", "advertising", "ad_id", "ad id", "ad-id", "광고"}},
 	// A passport's machine-readable line, by its three check digits.
 	{kind: PIINationalID, re: reMRZLine, valid: validMRZ, placeholder: mrzPlaceholder, example: exampleValue, also: []string{PIIBirthDate}},
 	{kind: PIINationalID, re: reMRZLineTD1, valid: validMRZTD1, placeholder: mrzTD1Placeholder, example: exampleValue, also: []string{PIIBirthDate}},
@@ -183,6 +188,7 @@ var piiRules = []piiRule{
 	{kind: PIIDriverLicence, re: reDVLALicence, valid: validDVLALicence, near: licenceNamedFarUK, example: exampleValue},
 	{kind: PIIDriverLicence, re: reKRDriverLicence, near: krLicenceNamed, example: exampleValue, digits: true},
 	{kind: PIIDriverLicence, re: reKRLicenceRegion, near: krLicenceNamed, example: exampleValue},
+	{kind: PIIDriverLicence, re: reUSLicence, near: usLicenceNamed, placeholder: idPlaceholder, example: exampleValue, hints: []string{"licen", "dl"}},
 	{kind: PIINationalID, re: reDNI, valid: validDNI, near: dniNamed, placeholder: idPlaceholder},
 	// Before cards: an IMEI passes Luhn's check too.
 	{kind: PIIDeviceID, re: reGSMAExampleIMEI, placeholder: standalone},
@@ -211,6 +217,10 @@ var piiRules = []piiRule{
 	{kind: PIIBirthDate, re: reHL7PID, valid: hl7Patient, hints: []string{"pid|"}},
 	{kind: PIIBirthDate, re: reColumnDate, near: birthColumn, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
 	{kind: PIIBirthDate, re: reBirthDate, placeholder: birthPlaceholder, example: personalExempt, hints: birthHints},
+	// Health data beside its patient (pii_health.go).
+	{kind: PIIHealth, re: reHealthField, valid: healthValue, near: patientNear, hints: healthHints},
+	{kind: PIIHealth, re: reHealthColumns, near: healthRowsNear, hints: healthHints},
+	{kind: PIIHealth, re: reHealthProse, near: healthTold, hints: healthToldWords},
 	{kind: PIIAddress, re: reAddress, near: addressNamedWide, placeholder: addressPlaceholder, example: personalExempt, hints: addressHints},
 	{kind: PIIAddress, re: reJPAddress, near: jpAddressNamed, example: personalExempt, hints: []string{"都", "道", "府", "県"}},
 	// A home's or a user's coordinates (pii_location.go).

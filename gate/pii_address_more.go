@@ -12,11 +12,21 @@ import (
 // query with + for spaces.
 
 // recipientWords name the person a parcel or a letter goes to.
-var recipientWords = []string{"recipient", "recipients", "consignee", "addressee", "ship to", "ship-to", "deliver to", "수령인", "받는 분", "받는분", "받는 사람", "수취인", "주문자"}
+var recipientWords = []string{"recipient", "recipients", "consignee", "addressee", "ship to", "ship-to", "deliver to", "수령인", "받는 분", "받는분", "받는 사람", "수취인", "주문자",
+	// The same in the languages whose street forms reAddress reads: the
+	// customer, the recipient, the tenant, a delivery address.
+	"cliente", "clienta", "destinatario", "destinataria", "destinatário", "destinatária", "destinataire",
+	"empfänger", "kunde", "kundin", "klant", "ontvanger", "odbiorca", "klient", "klientka", "inquilino",
+	"arrendatario", "locataire", "mieter", "indirizzo di consegna", "dirección de entrega",
+	"endereço de entrega", "lieferadresse", "adresse de livraison", "adres dostawy", "paczki", "paczka"}
 
 // rePostcode is a postcode completing an address: the UK's (GL52 3QT,
-// SW1A 1AA), or five digits as a field's value or after a comma.
-var rePostcode = regexp.MustCompile(`\b[A-Z]{1,2}\d[A-Z\d]?[ +]\d[A-Z]{2}\b|(?i:post(?:al)?_?code|zip(?:_?code)?|plz)["']?\s*[:=]\s*["']?\d{4,5}\b`)
+// SW1A 1AA), or five digits as a field's value, or a postcode after a
+// comma before the town.
+var rePostcode = regexp.MustCompile(`\b[A-Z]{1,2}\d[A-Z\d]?[ +]\d[A-Z]{2}\b|(?i:post(?:al)?_?code|zip(?:_?code)?|plz)["']?\s*[:=]\s*["']?\d{4,5}\b|` +
+	// After a comma, before the town: five digits (10969 Berlin, 20121
+	// Milano), Poland's 00-514 and the Netherlands' 1016 GV.
+	`,\s*(?:\d{5}|\d{2}-\d{3}|\d{4} ?[A-Z]{2})\s+\p{Lu}\p{Ll}+`)
 
 // postcodeNear reports a postcode within 160 bytes after the street.
 func postcodeNear(text string, hi int) bool {

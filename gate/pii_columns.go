@@ -180,3 +180,17 @@ func jwtClaims(token string) map[string]bool {
 // personalKinds are the kinds that name a person rather than a secret.
 var personalKinds = map[string]bool{PIIEmail: true, PIIPhone: true, PIIUSSSN: true, PIIKoreanRRN: true, PIINationalID: true,
 	PIIBirthDate: true, PIIAddress: true, PIIIBAN: true, PIICard: true}
+
+// reUSLicence is a US state's driving licence number in the common form of
+// one letter and seven digits (California's D4829173; Wyoming's and
+// others' differ): it counts beside a licence's word in a text about
+// driving or a DMV (usLicenceNamed), where part numbers and keys of the
+// same form are not written.
+var reUSLicence = regexp.MustCompile(`\b[A-Z]\d{7}\b`)
+
+// usDrivingWords say a text is about driving licences.
+var usDrivingWords = []string{"dmv", "driver", "driver's", "drivers", "driving", "motor vehicle", "dl"}
+
+func usLicenceNamed(text string, lo, hi int) bool {
+	return (wordsNear(text, lo, hi, licenceWords) || wordsNear(text, lo, hi, []string{"dl", "dl#", "dl no"})) && containsAnyWord(foldLower(text), usDrivingWords)
+}

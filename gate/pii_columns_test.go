@@ -30,7 +30,11 @@ func TestPIIFromGate11(t *testing.T) {
 		{"iptables -A INPUT -s 10.44.8.21 -j DROP; exempt 10.44.8.0/24 from interception", ""},
 		{"10.0.12.8 - - [24/May/2024] \"GET /admin\" 200 \"Bearer " + jwtRole + "\"", PIIJWT},
 		{"여권 OCR 정규식이 신형 번호를 못 잡는 문제, 노트북 출력 셀에 남아 있던 결과:\n\"text\": [\"matched: M48217653 (정민호)\\n\", \"unmatched: M731K2084 (윤지아)\\n\"]", PIINationalID},
-		{"여권 OCR 정규식이 신형 번호를 못 잡는 문제, 노트북 출력 셀에 남아 있던 결과:\n\"text\": [\"matched: M48217653\\n\", \"unmatched: M731K2084\\n\"]", ""},
+		// Without the holders: the old form (a letter and eight digits) is
+		// any code's; the 2021 form (M731K2084) in a text about passports
+		// is a passport's (gate18's writer labelled such a number alone).
+		{"여권 OCR 정규식이 신형 번호를 못 잡는 문제, 노트북 출력 셀에 남아 있던 결과:\n\"text\": [\"matched: M48217653\\n\", \"unmatched: M731K2084\\n\"]", PIINationalID},
+		{"여권 OCR 정규식이 신형 번호를 못 잡는 문제, 노트북 출력 셀에 남아 있던 결과:\n\"text\": [\"matched: M48217653\\n\"]", ""},
 		// Documentation's dummies.
 		{"mysql -h 127.0.0.1 -P 3306 -uroot -pchangeme", ""},
 		{"mysql -h 127.0.0.1 -P 3306 -uroot -pKq9vT3xWm7", PIIPassword},

@@ -174,3 +174,29 @@ func userMailOnLine(text string, lo, hi int) bool {
 	}
 	return false
 }
+
+// rePushToken is a device's push registration: Firebase Cloud Messaging's
+// (an instance id, a colon, APA91b…), or an APNs device token (64 hex
+// digits) in a text that names APNs or device tokens (pushTokenNamed).
+// Either addresses one phone: a device id, not a service's secret.
+var (
+	reFCMToken  = regexp.MustCompile(`\b[A-Za-z0-9_-]{11,}:APA91b[A-Za-z0-9_-]{60,}|\bAPA91b[A-Za-z0-9_-]{100,}`)
+	reAPNsToken = regexp.MustCompile(`\b[0-9a-fA-F]{64}\b`)
+)
+
+// apnsWords name an APNs device token.
+var apnsWords = []string{"apns", "devicetoken", "device token", "device_token", "baddevicetoken", "push token", "push_token", "푸시 토큰", "디바이스 토큰"}
+
+func pushTokenNamed(text string, lo, hi int) bool {
+	return containsAny(foldLower(text), apnsWords)
+}
+
+// reAdvertisingID is an advertising id (Android's GAID or ADID, Apple's
+// IDFA) beside its name: a UUID that follows one device across apps.
+var reAdvertisingID = regexp.MustCompile(`(?i)\b(?:adid|gaid|aaid|idfa|advertising[ _-]?id|ad[ _-]?id|광고\s?(?:id|식별자))["']?\s*[:=(]?\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b`)
+
+// advertisingPlaceholder passes the zero UUID a device reports when the
+// user opted out of tracking.
+func advertisingPlaceholder(v string) bool {
+	return strings.Trim(v, "0-") == ""
+}

@@ -45,6 +45,9 @@ func issuedCPF(m string) bool {
 // (M123A4567).
 var rePassportNo = regexp.MustCompile(`\b(?:[A-Z]{1,2}\d{6,8}|[A-Z]\d{3}[A-Z]\d{4}|\d{8,9}|[CFGHJKLMNPRTVWXYZ][0-9CFGHJKLMNPRTVWXYZ]{8})\b`)
 
+// reKRPassport2021 is the form of Korea's passport numbers since 2021.
+var reKRPassport2021 = regexp.MustCompile(`^[A-Z]\d{3}[A-Z]\d{4}$`)
+
 // passportWords name a passport in the languages tickets are written in.
 var passportWords = []string{"passport", "passports", "여권", "护照", "護照", "パスポート", "reisepass", "passeport", "pasaporte", "passaporto", "paszport"}
 
@@ -57,7 +60,14 @@ func passportNamed(text string, lo, hi int) bool {
 		// Farther off, in a text that names passports, a number of
 		// letters and digits counts beside its holder's name (a
 		// notebook's output "M48217653 (정민호)").
-		return strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 && containsAny(strings.ToLower(text), passportWords) && ownerNear(text, lo, hi)
+		// Korea's passports since 2021 (M482K7193: a letter, three
+		// digits, a letter, four digits) have a form no other code in
+		// such a text shares: anywhere in it, the number is one.
+		named := containsAny(strings.ToLower(text), passportWords)
+		if named && reKRPassport2021.MatchString(text[lo:hi]) {
+			return true
+		}
+		return strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 && named && ownerNear(text, lo, hi)
 	}
 	if strings.IndexFunc(text[lo:hi], unicode.IsLetter) >= 0 {
 		return true
@@ -310,11 +320,14 @@ var reAddress = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?,?[\s+]+(?:[A-Z][a-z]+[\s+
 	`\b\d{1,4},?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Cc]hemin|[Aa]llée|[Ii]mpasse)\s+(?:d[eu]s?\s+|de\s+la\s+|d')?[A-Z]\w+|` +
 	`\b(?:Calle|Avenida|Via|Viale|Rua|Carrer|Plaza|Praça)\s+(?:d[eoa]s?\s+|del\s+)?[A-Z][\wáéíóúãç]+(?:\s+[A-Z][\wáéíóúãç]+){0,2},?\s+\d{1,4}\b|` +
 	`[가-힣]{1,6}(?:구|군|시)\s+[가-힣0-9]{1,12}(?:로|길)\s?\d{1,4}(?:-\d{1,4})?|` +
+	// Polish (ul. Marszałkowska 84/92, al. Jerozolimskie 44).
+	`\b(?:ul|al|pl|os)\.\s?\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+){0,2}\s\d{1,4}[a-z]?(?:/\d{1,4})?\b|` +
 	`\d{1,2}\s?丁目\s?\d{1,4}(?:番地?|-)\s?\d{1,4}`)
 
 var addressHints = []string{"road", "rd", "street", "st", "ave", "lane", "ln", "drive", "blvd", "boulevard", "terrace", "crescent",
 	"close", "parkway", "pkwy", "highway", "hwy", "gardens", "grove", "mews", "str", "weg", "gasse", "allee", "platz", "laan", "straat", "gracht",
-	"rue", "avenue", "chemin", "allée", "impasse", "calle", "avenida", "via", "viale", "rua", "carrer", "plaza", "praça", "로", "길", "丁目"}
+	"rue", "avenue", "chemin", "allée", "impasse", "calle", "avenida", "via", "viale", "rua", "carrer", "plaza", "praça", "로", "길", "丁目",
+	"ul.", "al.", "pl.", "os."}
 
 // addressPlaceholder passes the addresses documentation prints: a counting
 // house number on Main Street or in Anytown (123 Main St), a street named
@@ -322,7 +335,7 @@ var addressHints = []string{"road", "rd", "street", "st", "ave", "lane", "ln", "
 // reference geocodes in every example.
 func addressPlaceholder(m string) bool {
 	l := strings.ToLower(m)
-	if containsAny(l, []string{"example", "sample", "fake", "anytown", "amphitheatre", "elm street", "main st"}) {
+	if containsAny(l, []string{"example", "sample", "fake", "anytown", "amphitheatre", "main st"}) {
 		return true
 	}
 	return countingHouse(m)

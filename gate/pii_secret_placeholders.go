@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"encoding/base64"
 	"strings"
 	"unicode"
 )
@@ -118,6 +119,11 @@ func secretPlaceholder(v string) bool {
 	case strings.Contains(l, "xxx"), strings.Contains(l, "***"), strings.Contains(l, "..."), strings.Contains(l, "redacted"):
 		return true
 	}
+	// Letters alone are a word, unless they are base64 of a password
+	// (a Kubernetes Secret's data: UmsyIXBaOXZRdzcj is Rk2!pZ9vQw7#).
+	if encodedSecret(v) {
+		return false
+	}
 	letter, other := false, false
 	for _, r := range v {
 		switch {
@@ -132,4 +138,29 @@ func secretPlaceholder(v string) bool {
 	}
 	// os.Getenv("X"), cfg.DB.Password, request.form[...]: code, not a value.
 	return strings.ContainsAny(v, "([") || reDottedName.MatchString(v)
+}
+
+// encodedSecret reports a value that is standard base64 of printable
+// ASCII text of 8 characters or more holding letters and something else:
+// a secret written as a Kubernetes Secret's data holds it.
+func encodedSecret(v string) bool {
+	if len(v) < 12 || len(v)%4 != 0 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil || len(b) < 8 {
+		return false
+	}
+	letter, other := false, false
+	for _, c := range b {
+		switch {
+		case c < 0x21 || c > 0x7e:
+			return false
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		default:
+			other = true
+		}
+	}
+	return letter && other
 }

@@ -174,7 +174,8 @@ func secretName(match string) bool {
 		return !strings.Contains(name, "idempotency") && !strings.HasPrefix(name, "sec-websocket") && !strings.Contains(name, "public")
 	}
 	i := strings.IndexAny(l, ":=\"' ]\\")
-	if i < 0 || strings.HasPrefix(l, "authorization") {
+	// An Authorization header, or a proxy's (Proxy-Authorization: Basic …).
+	if i < 0 || strings.HasPrefix(l, "authorization") || strings.HasPrefix(l, "proxy-authorization") {
 		return i >= 0
 	}
 	name := l[:i]

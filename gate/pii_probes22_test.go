@@ -1,0 +1,48 @@
+package gate
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPIIProbes22 holds the shapes session 22 added: a proxy's Basic
+// credential, Nigerian and Egyptian mobiles, addresses beside a recipient
+// in the languages of their street forms, postcodes after a comma, Polish
+// streets, an Elm Street house.
+func TestPIIProbes22(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"CONNECT api.partner.io:443 HTTP/1.1\nProxy-Authorization: Basic Y2ktYm90OmhaNHJUOHdRMW1YNg==", []string{PIISecret}},
+		{`kyc.review agent="Chinedu Okafor" phone=0803 482 9167 bvn_check=ok`, []string{PIIPhone}},
+		{`Label API rejected: destinatario "Luca Romano", indirizzo "Via Garibaldi 12, 20121 Milano MI"`, []string{PIIAddress}},
+		{`invoice 2026-0912 cliente="Carmen López" direccion="Calle de Alcalá 48, 3º B, 28014 Madrid"`, []string{PIIAddress}},
+		{"Kurier nie dostarczył paczki: Anna Kowalska, ul. Marszałkowska 84/92 m. 15, 00-514 Warszawa.", []string{PIIAddress}},
+		{`{"customer":"Jonas Weber","phone":"+49 151 23456789","street":"Lindenstraße 14, 10969 Berlin"}`, []string{PIIAddress, PIIPhone}},
+		{`USPS verify mismatch for Michael Brown: input="1428 Elm Street Apt 5B, Springfield, IL 62704"`, []string{PIIAddress}},
+		// A Secret's data: base64 of a password, though letters alone.
+		{"kind: Secret\ndata:\n  password: UmsyIXBaOXZRdzcj", []string{PIIPassword}},
+		{"kind: ConfigMap\ndata:\n  mode: ProductionOnly", nil},
+		// Push registrations and advertising ids are devices'.
+		{"token: M5tBhTuiBmga90b7mx9hk5:APA91bvOMkfgX28k-HR2BY_3LdpjtZuU2p4nBapIRcQf6l2ga6hkbe4hZO3RPvdOL6bPlUJf28Um_ITSETUY", []string{PIIDeviceID}},
+		{"APNs answered BadDeviceToken for b370bcb35d0397cd67a4d71b329fe9f6f4a95c79b0f5b85ce6ec61a6c40385b7.", []string{PIIDeviceID}},
+		{"ADID 443cdcd7-08bd-4853-a2e1-83598c5bb02c opened the app twice.", []string{PIIDeviceID}},
+		{"With tracking off the IDFA reads 00000000-0000-0000-0000-000000000000.", nil},
+		{"sha256 b370bcb35d0397cd67a4d71b329fe9f6f4a95c79b0f5b85ce6ec61a6c40385b7 of the release tarball", nil},
+		// A US licence beside its word in a text about driving.
+		{"The DMV lookup rejected licence D4829173 because our regex expected two letters.", []string{PIIDriverLicence}},
+		{"The license key D4829173 unlocks the Pro build.", nil},
+		// Korea's 2021 passports, in a text about passports.
+		{"신여권은 여권번호가 M123A4567처럼 바뀜. 기존 정규식으로는 M482K7193 같은 번호가 전부 실패.", []string{PIINationalID}},
+		// No recipient, no postcode: a company's or a map's street.
+		{"The office moved to Via Garibaldi 12 last spring; the VPN endpoint did not change.", nil},
+		{"Gradle's build 2 of ul. tests ran 84/92 green.", nil},
+		// A counting house number on Main Street is documentation's.
+		{"customer: 123 Main St, Springfield", nil},
+	} {
+		if got := DetectPII(c.text); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("DetectPII(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
