@@ -21,6 +21,21 @@ func ownParts22(t *testing.T) []part {
 		// which the text says is none).
 		{"tuning/own27-pii", "testdata/gate/calibration/own27-pii.jsonl", loadCases(t, "../testdata/gate/calibration/own27-pii.jsonl"),
 			map[string]float64{"pii": 1, "placeholder": 1, "good": 0.9}, false},
+		// own27-secrets: passwords and secrets in 28 more shapes (libpq
+		// keyword DSNs, sqlplus user/password@, docker -e, kubectl
+		// --from-literal, ansible, openssl pass:, keytool, JVM properties,
+		// requests' auth tuple, AMQP and FTP URLs, NuGet's -Password, az
+		// -p, .npmrc _password, stringData, Korean prose and commands) and
+		// 10 look-alikes (ports, --password-stdin, variables, secret
+		// references, files, OS authentication, RFC 7617's credential).
+		// Run once on gate22 at c68468a plus the change that came with it
+		// half done (no card after a plus, an INSERT's dob, a sort code
+		// told with its account): pii 25/28 (kinds 24), placeholders 7/7,
+		// good 3/3. After NuGet's and PowerShell's -Password, requests'
+		// auth tuple and a shell's escaped dollar inside a value: 28/28
+		// (28, with one label corrected: the SMTP user is a mail address).
+		{"tuning/own27-secrets", "testdata/gate/calibration/own27-secrets.jsonl", loadCases(t, "../testdata/gate/calibration/own27-secrets.jsonl"),
+			map[string]float64{"pii": 1, "placeholder": 1, "good": 1}, false},
 		// own27-vague: 24 platitudes that name tools and give nothing a
 		// reader can look up (10 Korean), 14 specific findings in the same
 		// topics. Before: platitudes 9/24, good 14/14. After adviceList

@@ -391,8 +391,10 @@ func assertNoLeak(t *testing.T, c gateCase, res Result) {
 // gate16 41 → 43. Session 21 (gate21): own26-pii, 32 of 34, then 33 of 35 refused
 // (left: a German address beside a phone; a Gmail app password named with its mail).
 // Session 22 (gate22): the health kind, device ids for push tokens and
-// advertising ids: own26-pii 33 → 39 of 40, gate18 42 → 47 of 54.
-var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 39, "tuning/was-heldout-gate18": 47, "tuning/was-heldout-gate17": 43, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
+// advertising ids: own26-pii 33 → 39 of 40, gate18 42 → 47 of 54; then
+// no card after a plus, a birth date under an INSERT's dob column and a
+// sort code told with its account: gate18 47 → 50, gate17 43 → 44.
+var kindsAgreeFloors = map[string]int{"tuning/own26-pii": 39, "tuning/was-heldout-gate18": 50, "tuning/was-heldout-gate17": 44, "tuning/was-heldout-gate16": 43, "tuning/was-heldout-gate15": 47, "tuning/was-heldout-gate13": 49, "tuning/was-heldout-gate14": 49, "tuning/was-heldout-gate11": 53, "tuning/was-heldout-gate12": 43}
 
 func labelsKinds(cases []gateCase) bool {
 	for _, c := range cases {

@@ -140,7 +140,9 @@ var piiRules = []piiRule{
 	// settings. Values that are templates, masks or placeholder words pass.
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:[^\s/?@"'<>]+@[^\s/?#"'<>]+`), placeholder: urlPasswordPlaceholder},
 	{kind: PIIPassword, re: regexp.MustCompile(`\b[\w.-]+:[^\s:@/"'<>]+@(?:tcp|unix)\(`), placeholder: urlPasswordPlaceholder},
-	{kind: PIIPassword, re: regexp.MustCompile(`(?i)\b[\w.]*(?:password|passwd|pwd|_pass)` + assignSep + `(?:&[^\s"'<>,;&)\\]+|[^\s"'<>,;&)\\]+)`), placeholder: settingPasswordPlaceholder},
+	// A shell's escaped dollar (POSTGRES_PASSWORD=Jm5\$wQ8z) is part of
+	// the value, not its end; a value that opens with one is a variable.
+	{kind: PIIPassword, re: regexp.MustCompile(`(?i)\b[\w.]*(?:password|passwd|pwd|_pass)` + assignSep + `(?:&[^\s"'<>,;&)\\]+|[^\s"'<>,;&)\\](?:\\\$|[^\s"'<>,;&)\\])*)`), placeholder: settingPasswordPlaceholder},
 	{kind: PIIPassword, re: regexp.MustCompile(`\b(?:mysql(?:dump|admin|import|check|sh|binlog|pump)?|mariadb(?:-?dump|-?admin|-?import|-?check)?)\b[^\n]*?\s-p'?[^\s']{4,}`), placeholder: settingPasswordPlaceholder},
 	// Names and values that stand apart, credential files and prose.
 	{kind: PIIPassword, re: rePair, valid: pairPassword, placeholder: secretPlaceholder, hints: pairHints},
@@ -168,6 +170,7 @@ var piiRules = []piiRule{
 	{kind: PIIEmail, re: reEncodedEmail, placeholder: encodedEmailPlaceholder, hints: []string{"%40"}},
 	{kind: PIIIBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`), valid: validIBAN, placeholder: ibanPlaceholder, example: exampleIBAN},
 	{kind: PIIBankAccount, re: reBankField, near: bankNamed, placeholder: bankPlaceholder, hints: bankFieldHints},
+	{kind: PIIBankAccount, re: reSortCodeProse, placeholder: bankPlaceholder, example: exampleValue, hints: []string{"sort"}},
 	{kind: PIIBankAccount, re: reRoutingProse, valid: validABA, near: accountNear, placeholder: bankPlaceholder, example: exampleValue, hints: []string{"routing", "aba"}},
 	{kind: PIIBankAccount, re: reNACHAEntry, valid: nachaEntry, near: nachaLine, placeholder: bankPlaceholder, digits: true},
 	{kind: PIIBankAccount, re: reColumnNumber, near: bankColumn, placeholder: bankPlaceholder, hints: []string{"account", "acct", "sort", "routing", "bsb"}, digits: true},
@@ -200,7 +203,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reCodiceFiscale, valid: validCodiceFiscale, placeholder: idPlaceholder, example: exampleValue},
 	{kind: PIINationalID, re: rePAN, near: panNamed, example: exampleValue},
 	{kind: PIIVehicleID, re: reVIN, valid: validVIN, near: vinNamed, example: exampleValue},
-	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, near: notIBANTail, placeholder: cardPlaceholder, digits: true},
+	{kind: PIICard, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: validCard, near: cardNear, placeholder: cardPlaceholder, digits: true},
 	// After cards: the first twelve digits of a card are not an Aadhaar.
 	{kind: PIINationalID, re: reAadhaar, valid: validAadhaar, placeholder: idPlaceholder, digits: true},
 	{kind: PIINationalID, re: reAadhaarRun, valid: validAadhaar, near: aadhaarNear, placeholder: idPlaceholder, example: exampleOrSample, digits: true},

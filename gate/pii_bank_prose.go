@@ -35,3 +35,8 @@ func accountNear(text string, lo, hi int) bool {
 func validABA(m string) bool {
 	return abaCheck(reRoutingProse.FindStringSubmatch(m)[1])
 }
+
+// reSortCodeProse is a UK sort code and an account number told in prose
+// ("sort code 20-45-77, account 53981746"): both together name one
+// person's account, as a payout's fields do.
+var reSortCodeProse = regexp.MustCompile(`(?i)\bsort[ -]?code\s*[:=]?\s*[` + "`" + `'"]?(\d{2}-\d{2}-\d{2}|\d{6})\b[^\n]{0,40}?\b(?:account|acct|a/c)(?:\s+(?:number|no\.?|#))?\s*[:=]?\s*[` + "`" + `'"]?(\d{8})\b`)

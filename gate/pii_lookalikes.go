@@ -152,6 +152,13 @@ func notIBANTail(text string, lo, _ int) bool {
 	return !reIBANHead.MatchString(text[max(lo-6, 0):lo])
 }
 
+// cardNear passes a card number that is no IBAN's tail and no number in
+// E.164 (+49 1523 4817265 passes Luhn's check by chance: a card is never
+// written after a plus).
+func cardNear(text string, lo, hi int) bool {
+	return notIBANTail(text, lo, hi) && (lo == 0 || text[lo-1] != '+')
+}
+
 // testValueWords say that values are a test's or the documentation's.
 var testValueWords = []string{"example", "examples", "sample", "samples", "test", "tests", "testing", "documented", "fixture", "fixtures", "예시", "샘플", "테스트"}
 

@@ -35,6 +35,19 @@ func TestPIIProbes22(t *testing.T) {
 		{"The license key D4829173 unlocks the Pro build.", nil},
 		// Korea's 2021 passports, in a text about passports.
 		{"신여권은 여권번호가 M123A4567처럼 바뀜. 기존 정규식으로는 M482K7193 같은 번호가 전부 실패.", []string{PIINationalID}},
+		// A card is never written after a plus; a birth date under an
+		// INSERT's dob column; a sort code told with its account.
+		{"ERROR checkout user_id=88120 phone=+49 1523 4817265 region=null", []string{PIIPhone}},
+		{"INSERT INTO customers (full_name, ssn, dob) VALUES ('Raymond J. Kowalski', '529-47-1836', '07/19/1979');", []string{PIIBirthDate, PIIUSSSN}},
+		{"INSERT INTO releases (name, shipped) VALUES ('v2', '07/19/2021');", nil},
+		{"Confirmation of Payee for 'Daniel Whitaker', sort code 20-45-77, account 53981746, returned MBAM.", []string{PIIBankAccount}},
+		// -Password, requests' auth tuple, an escaped dollar.
+		{"nuget sources add -Name corp -Source https://nuget.corp.local/v3/index.json -Username ci -Password Ng8!qX3wZm5k", []string{PIIPassword}},
+		{"Register-PSRepository -Name corp -Credential (Get-Credential) -Password $env:REPO_PW", nil},
+		{`resp = requests.get(url, auth=("svc-report", "Lm7#qW2xZp9k"), timeout=30)`, []string{PIIPassword}},
+		{`resp = requests.get(url, auth=("svc-report", os.environ["PW"]))`, nil},
+		{`docker run -e POSTGRES_PASSWORD=Jm5\$wQ8zLx3n postgres:16`, []string{PIIPassword}},
+		{`echo "DB_PASSWORD=\$DB_PASS" >> .env`, nil},
 		// No recipient, no postcode: a company's or a map's street.
 		{"The office moved to Via Garibaldi 12 last spring; the VPN endpoint did not change.", nil},
 		{"Gradle's build 2 of ul. tests ran 84/92 green.", nil},

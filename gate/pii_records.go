@@ -104,5 +104,31 @@ var birthColumnWords = []string{"birth", "birthdate", "birthday", "dob", "생년
 // delimited table (a CSV export) or a space-aligned one (a DataFrame's
 // or a query's printout): a member list's or a patient table's rows.
 func birthColumn(text string, lo, hi int) bool {
-	return columnNamed(text, lo, birthColumnWords) || alignedColumnNamed(text, lo, hi, birthColumnWords)
+	return columnNamed(text, lo, birthColumnWords) || alignedColumnNamed(text, lo, hi, birthColumnWords) || insertColumnNamed(text, lo, hi, birthColumnWords)
+}
+
+// insertColumnNamed reports a value of an SQL INSERT's row whose column,
+// paired by position, is named by one of words: INSERT INTO customers
+// (full_name, ssn, dob) VALUES ('…', '…', '07/19/1979').
+func insertColumnNamed(text string, lo, hi int, words []string) bool {
+	from := strings.LastIndex(strings.ToLower(text[max(lo-600, 0):lo]), "insert")
+	if from < 0 {
+		return false
+	}
+	from += max(lo-600, 0)
+	loc := reSQLInsert.FindStringSubmatchIndex(text[from:])
+	if loc == nil || from+loc[4] > lo || from+loc[5] < hi {
+		return false
+	}
+	cols := strings.Split(text[from+loc[2]:from+loc[3]], ",")
+	vals := reSQLValue.FindAllStringIndex(text[from+loc[4]:from+loc[5]], -1)
+	if len(cols) != len(vals) {
+		return false
+	}
+	for i, v := range vals {
+		if from+loc[4]+v[0] <= lo && hi <= from+loc[4]+v[1] {
+			return containsAnyWord(fieldWords(strings.Trim(strings.TrimSpace(cols[i]), "`\"[]")), words)
+		}
+	}
+	return false
 }

@@ -94,7 +94,13 @@ var reCLIPasswordMore = regexp.MustCompile(`\b(?:plink|pscp|psftp)(?:\.exe)?\b[^
 	`\brdesktop\b[^\n|;&]*?[ \t]-p[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
 	`\becho[ \t]+(?:-[en][ \t]+)?['"]?(?:[\w.-]+:)?([^\s'"|$]{4,})['"]?[ \t]*\|[ \t]*(?:sudo[ \t]+-S|sudo[ \t]+chpasswd|chpasswd|passwd[ \t]+--stdin)|` +
 	`\bopenssl[ \t]+enc\b[^\n|;&]*?[ \t]-k[ \t]+['"]?([^\s'"-][^\s'"]*)|` +
-	`\bvault[ \t]+login[ \t]+(?:-[a-z-]+=\S+[ \t]+)*((?:hv[sb]\.|s\.)[A-Za-z0-9_-]{20,})`)
+	`\bvault[ \t]+login[ \t]+(?:-[a-z-]+=\S+[ \t]+)*((?:hv[sb]\.|s\.)[A-Za-z0-9_-]{20,})|` +
+	// PowerShell's and NuGet's parameters (-Password, -ClearTextPassword,
+	// -PlainTextPassword), which take the value after a space.
+	`[ \t]-(?:Password|ClearTextPassword|PlainTextPassword|ApiKey)[ \t]+['"]?([^\s'"$(-][^\s'"]*)|` +
+	// Python's HTTP clients: requests' auth=("user", "…") and
+	// HTTPBasicAuth("user", "…").
+	`\b(?:auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth)\s*[=(]\s*\(?\s*["'][^"'\n]{1,64}["']\s*,\s*["']([^"'\n]{6,})["']`)
 
 var cliPasswordMoreHints = []string{"plink", "pscp", "psftp", "net user", "rman", "expdp", "impdp", "exp", "imp", "sqlldr",
-	"cqlsh", "isql", "rdesktop", "echo", "openssl", "vault login"}
+	"cqlsh", "isql", "rdesktop", "echo", "openssl", "vault login", "password", "apikey", "auth"}
