@@ -91,6 +91,9 @@ func (d DetailSet) addFigures(text string) {
 		for _, q := range qs {
 			state(q)
 		}
+		if len(qs) == 0 {
+			state("=" + key) // written bare, in no unit (explainedBy)
+		}
 		if standaloneFigure(text[:ix[0]], after) {
 			if _, ok := d.Figures[key]; !ok {
 				d.Figures[key] = []string{}
@@ -305,7 +308,7 @@ func figuresRival(a, b DetailSet) bool {
 	}
 	for _, y := range unexplainedFigures(b, a) {
 		for _, x := range ua {
-			if figureShape(x) == figureShape(y) {
+			if figureShape(x, a.Figures[x]) == figureShape(y, b.Figures[y]) {
 				return true
 			}
 		}
@@ -317,7 +320,11 @@ func figuresRival(a, b DetailSet) bool {
 func unexplainedFigures(a, b DetailSet) []string {
 	var out []string
 	for x, qs := range a.Figures {
-		if b.states(x) {
+		// A figure in a unit or with a multiplier is explained by its
+		// value (5 minutes by 300 s, 5m or a bare 300; 40k by 40000), or
+		// by its digits written bare, which stand for any unit: not by 5
+		// seconds, nor 40 by 40m.
+		if b.Stated["="+x] || (len(qs) == 0 || a.Stated["="+x]) && b.states(x) {
 			continue
 		}
 		explained := false
@@ -335,7 +342,7 @@ func unexplainedFigures(a, b DetailSet) []string {
 // its digits alone (14400 for 4 hours: t14400), a bare number being read
 // in whatever unit the quantity needs.
 func explainedBy(q string, b DetailSet) bool {
-	return b.states(q) || len(q) > 1 && (q[0] == 'n' || q[0] == 't') && b.states(q[1:])
+	return b.states(q) || len(q) > 1 && (q[0] == 'n' || q[0] == 't') && b.Stated["="+q[1:]]
 }
 
 // states reports whether d states value v: Stated leaves out what Atoms
@@ -354,8 +361,15 @@ func (d DetailSet) pruneStated() {
 }
 
 // figureShape is a figure's kind of number: an integer, a decimal, a
-// version (two dots or more) or a time.
-func figureShape(x string) string {
+// version (two dots or more) or a time; a count with a multiplier has its
+// value's (1.5k is an integer). A time keeps its own (5000 ms and 15007
+// ms are integers, though 15.007 s is not).
+func figureShape(x string, qs []string) string {
+	for _, q := range qs {
+		if q[0] == 'n' && !strings.Contains(q, ".") {
+			return "integer"
+		}
+	}
 	switch {
 	case strings.Contains(x, ":"):
 		return "time"

@@ -36,6 +36,11 @@ func TestFiguresRival(t *testing.T) {
 		{"천 before 억", "The budget is 500,000,000,000 won for 7 teams.", "예산은 5천억 원, 7 팀이다.", false},
 		{"천 and 백 before 만", "35,000,000 rows processed on 2 nodes", "3천5백만 건을 처리했고 2개 노드", false},
 		{"조", "예산은 1조 2천억 원, 12 팀이다.", "The budget is 1,200,000,000,000 won for 12 teams.", false},
+		{"a unit told otherwise", "a 5 minutes timeout on 3 nodes", "a 5 seconds timeout on 3 nodes", true},
+		{"a multiplier told otherwise", "40k rows and 3 nodes", "40m rows and 3 nodes", true},
+		{"a count with a multiplier, and an integer", "1.5k requests and 4 workers", "1501 requests and 4 workers", true},
+		{"digits written bare stand for any unit", "the call timed out after 5000 ms, 2 retries", "call(:get, 5000) timed out after 7 s, 2 retries", false},
+		{"digits written bare beside the unit", "after 5000 ms: call(:get, 5000), 3 tries", "call(:get, 5000) timed out after 7 s, 3 tries", false},
 		{"many digits with a multiplier", "id 123456789012345k seen 3 times", "id 123456789012346k seen 3 times", true},
 	}
 	for _, c := range cases {

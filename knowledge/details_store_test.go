@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "598b3c8ec154310c992aacde1b0e7f50bc2e00a1095b1bc48a2efcf2b629544c"
+const detailsDigest = "5c918455360c551d795809433b1d256778b4b0d017264e0e857b3ef5285015bf"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then
