@@ -197,6 +197,9 @@ var identToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:[_.-]?[A-Za-z0-9]+)*
 // a setting's value after a space.
 var (
 	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)['"]?([a-z0-9][\w.-]*)`)
+	// colonSetting is a setting whose name is joined by colons, given a
+	// value with = (Samba's fruit:metadata = stream, vfs_fruit's options).
+	colonSetting = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?::[a-z][a-z0-9_]*)+)\s*=\s*['"]?([a-z0-9][\w.-]*)`)
 	// plainSetting is a plain word given a value with = and no space
 	// (p=quarantine in a DMARC record, mode=ro): a setting too, though its
 	// name holds none of . _ -, and its value may be quoted (order='F').
@@ -273,6 +276,11 @@ func ParseDetails(text string) DetailSet {
 			continue
 		}
 		d.addSetting(key, val)
+	}
+	for _, m := range colonSettings(unticked) {
+		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" && !englishStop[val] {
+			d.addSetting(strings.ToLower(m[1]), val)
+		}
 	}
 	for _, m := range plainSettings(unticked) {
 		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" {

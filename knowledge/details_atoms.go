@@ -95,6 +95,15 @@ func plainSettings(s string) [][]string {
 	return plainSetting.FindAllStringSubmatch(s, -1)
 }
 
+// colonSettings is colonSetting.FindAllStringSubmatch(s, -1): none
+// without an equals sign and a colon, which every match holds.
+func colonSettings(s string) [][]string {
+	if strings.IndexByte(s, '=') < 0 || strings.IndexByte(s, ':') < 0 {
+		return nil
+	}
+	return colonSetting.FindAllStringSubmatch(s, -1)
+}
+
 // jsonSettings is jsonSetting.FindAllStringSubmatch(s, -1): none without
 // a double quote, which every match holds.
 func jsonSettings(s string) [][]string {

@@ -50,3 +50,20 @@ func TestMimeRival(t *testing.T) {
 		}
 	}
 }
+
+// TestColonSettings: a setting whose name is joined by colons, given a
+// value with = and spaces about it (smb.conf's fruit:metadata = stream), is
+// a setting, so that another value for it keeps two texts apart.
+func TestColonSettings(t *testing.T) {
+	a := ParseDetails("In [global] we set vfs objects = catia fruit streams_xattr, fruit:metadata = stream, fruit:model = MacSamba.")
+	if got := a.Settings["fruit:metadata"]; len(got) != 1 || got[0] != "stream" {
+		t.Fatalf("Settings[fruit:metadata] = %q, want [stream]", got)
+	}
+	b := ParseDetails("In [global] we set vfs objects = catia fruit streams_xattr, fruit:metadata = netatalk, fruit:model = MacSamba.")
+	if !DetailsConflict(a, b) || !DetailsConflict(b, a) {
+		t.Fatalf("fruit:metadata = stream and = netatalk: DetailsConflict = false, want true")
+	}
+	if c := ParseDetails("see https://example.com:8443/a?b=c at 10:30 = late"); len(c.Settings["https:"]) > 0 || len(c.Settings["example.com:8443"]) > 0 {
+		t.Fatalf("an address read as a colon setting: %v", c.Settings)
+	}
+}
