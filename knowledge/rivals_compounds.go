@@ -18,10 +18,17 @@ import (
 // family beside the one it keeps, not put one in its place.
 func compoundsSwapped(a, b DetailSet) bool {
 	sa, sb := seqSet(a), seqSet(b)
-	fa := map[string]string{}
+	// fa indexes a's compounds that b lacks by family, then by how their
+	// next word begins: two that begin alike are one word inflected
+	// (rubber-banded, rubber-banding; cross-built, cross-build). Indexed,
+	// a long text costs no more than its words.
+	fa := map[string]map[string]bool{}
 	for x := range sa {
 		if f := compoundFamily(x); f != "" && !sb[x] {
-			fa[f] = x
+			if fa[f] == nil {
+				fa[f] = map[string]bool{}
+			}
+			fa[f][nextWordStart(x[len(f):])] = true
 		}
 	}
 	if len(fa) == 0 {
@@ -29,11 +36,12 @@ func compoundsSwapped(a, b DetailSet) bool {
 	}
 	for y := range sb {
 		f := compoundFamily(y)
-		if f == "" || sa[y] || fa[f] == "" {
+		if f == "" || sa[y] || fa[f] == nil {
 			continue
 		}
-		for x := range sa {
-			if strings.HasPrefix(x, f) && !sb[x] && !inflected(x[len(f):], y[len(f):]) {
+		start := nextWordStart(y[len(f):])
+		for s := range fa[f] {
+			if s != start || s[0] == 0 {
 				return true
 			}
 		}
@@ -41,11 +49,14 @@ func compoundsSwapped(a, b DetailSet) bool {
 	return false
 }
 
-// inflected reports whether two compounds' words after their first are
-// one word inflected (rubber-banded, rubber-banding; cross-built,
-// cross-build): they begin with the same three letters.
-func inflected(x, y string) bool {
-	return len(x) >= 3 && len(y) >= 3 && x[:3] == y[:3]
+// nextWordStart is the first three letters of a compound's words after
+// its first, or all of them, marked, when fewer (never one word
+// inflected).
+func nextWordStart(rest string) string {
+	if len(rest) >= 3 {
+		return rest[:3]
+	}
+	return "\x00" + rest
 }
 
 // seqSet is the set of d's words as Seq holds them.
