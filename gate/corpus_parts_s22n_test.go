@@ -17,8 +17,11 @@ func ownParts22Narr(t *testing.T) []part {
 		// Before (main at d1478c4): narratives 34/42 (8 accepted: 4
 		// timelines, 2 retros, a stand-up, a celebration), good 27/30 (3
 		// refused as narratives: incident write-ups with times and a
-		// session recap with a lesson).
+		// session recap with a lesson). After narrative_shape.go (a
+		// timeline or status lines with no lesson in them) and the
+		// team's cheers as story markers: narratives 40/42 (left: two
+		// retros told in the past throughout), good 27/30.
 		{"tuning/own27-narr", "testdata/gate/calibration/own27-narr.jsonl", loadCases(t, "../testdata/gate/calibration/own27-narr.jsonl"),
-			map[string]float64{"narrative": 0.809, "good": 0.9}, false},
+			map[string]float64{"narrative": 0.952, "good": 0.9}, false},
 	}
 }

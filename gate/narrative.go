@@ -40,7 +40,9 @@ import (
 // makes the story — no session summary, no story marker, at most one
 // sequence marker, no first person singular ("I", 제가, a diary opener) —
 // a text that is otherwise a specific finding (its specificity reaches the
-// floor) is not a story.
+// floor) is not a story — unless it is an account with no lesson in it
+// (see storyShape): a timeline or status lines that say no cause, effect,
+// fix or rule, however specific their names.
 type NarrativeResult struct {
 	Story         bool
 	Session       []string // session-summary phrases found
@@ -53,9 +55,10 @@ type NarrativeResult struct {
 	Sentences     int
 	FirstPerson   bool // a Korean first-person subject (저는, 제가, 우리 팀…)
 	Markers       []string
-	StoryMarks    int  // how many of Markers are story markers
-	SequenceMarks int  // how many are sequence markers (the rest are time markers)
-	Finding       bool // the form alone read as a story, but only through what findings share with stories, in a specific finding
+	StoryMarks    int    // how many of Markers are story markers
+	SequenceMarks int    // how many are sequence markers (the rest are time markers)
+	Finding       bool   // the form alone read as a story, but only through what findings share with stories, in a specific finding
+	Shape         string // a story's shape with no lesson in it ("a timeline", "status lines"), when that alone made the story
 
 	singularKo bool
 	spec       float64
@@ -195,6 +198,13 @@ func Narrative(title, content string) NarrativeResult {
 			n.Story, n.Finding = false, true
 		}
 	}
+	if !n.Story {
+		// However specific its names, an account with no lesson in it
+		// is a story (see storyShape).
+		if n.Shape = storyShape(title, content); n.Shape != "" {
+			n.Story, n.Finding = true, false
+		}
+	}
 	return n
 }
 
@@ -212,6 +222,9 @@ func (n NarrativeResult) signals() []Signal {
 	for _, m := range n.Markers {
 		sig = append(sig, Signal{SignalMatched, fmt.Sprintf("story marker %q", m)})
 	}
+	if n.Shape != "" {
+		sig = append(sig, Signal{SignalMatched, n.Shape + ", with no cause, effect, fix or rule"})
+	}
 	return sig
 }
 
@@ -219,6 +232,9 @@ func (n NarrativeResult) reason() string {
 	what := "a diary or story"
 	if len(n.Session) > 0 {
 		what = "a session summary"
+	}
+	if n.Shape != "" {
+		what = n.Shape + " with no lesson in it (no cause, effect, fix or rule that holds beyond it)"
 	}
 	return "reads as " + what + "; state the finding itself (what happens, under which conditions, and what to do) instead of who did what and when"
 }

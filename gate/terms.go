@@ -208,6 +208,8 @@ var storyMarkers = []string{
 	"went well", "glad we", "glad i", "i still find", "happy with", "just in time", "argued", "happier",
 	"recap", "pairing", "paired with", "my colleague", "a colleague", "my teammate", "my manager", "my boss",
 	"spent the", "got paged", "handed over", "on-call shift", "one day", "a tale of",
+	// Cheers for the team, not for what the work taught.
+	"shout-out", "shoutout", "kudos", "congrat*", "drinks on", "🎉",
 	// The writer's day and the people in the room.
 	"took a break", "had lunch", "grabbed lunch", "grabbed coffee", "got coffee", "came back to it",
 	"it felt wrong", "felt wrong", "felt right", "not sure it's better", "everyone laughed", "we laughed",
