@@ -196,16 +196,16 @@ var identToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:[_.-]?[A-Za-z0-9]+)*
 // (scene.cycles.device = 'GPU'); settingValues the plain words that read as
 // a setting's value after a space.
 var (
-	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)['"]?([a-z0-9][\w.-]*)`)
+	settingPattern = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?:[._-][a-z0-9]+)+)(\s*[=:]\s*|\s+)['"]?(-\d[\w.-]*|[a-z0-9][\w.-]*)`)
 	// colonSetting is a setting whose name is joined by colons, given a
 	// value with = (Samba's fruit:metadata = stream, vfs_fruit's options).
-	colonSetting = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?::[a-z][a-z0-9_]*)+)\s*=\s*['"]?([a-z0-9][\w.-]*)`)
+	colonSetting = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]*(?::[a-z][a-z0-9_]*)+)\s*=\s*['"]?(-\d[\w.-]*|[a-z0-9][\w.-]*)`)
 	// plainSetting is a plain word given a value with = and no space
 	// (p=quarantine in a DMARC record, mode=ro): a setting too, though its
 	// name holds none of . _ -, and its value may be quoted (order='F').
 	// A plain setting may also close a compound name (a board's option in
 	// arduino:avr:nano:cpu=atmega328old) or a query string (?mode=ro&x=1).
-	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&{])([a-z][a-z0-9]*)=['"]?([a-z0-9][\w.-]*)`)
+	plainSetting = regexp.MustCompile(`(?i)(?:^|[\s(;,:?&{])([a-z][a-z0-9]*)=['"]?(-\d[\w.-]*|[a-z0-9][\w.-]*)`)
 	// jsonSetting is a JSON member, "lineEnding": "CRLF" or "retries": 3:
 	// a setting whatever its name, and its value however short.
 	jsonSetting   = regexp.MustCompile(`"([A-Za-z_][\w.-]{0,60})"\s*:\s*(?:"([^"\n]{1,120})"|([\w.+-]+))`)
@@ -270,7 +270,7 @@ func ParseDetails(text string) DetailSet {
 	}
 	unticked := strings.ReplaceAll(text, "`", " ")
 	for _, m := range settingPattern.FindAllStringSubmatch(unticked, -1) {
-		key, sep, val := strings.ToLower(m[1]), m[2], strings.Trim(strings.ToLower(m[3]), ".-")
+		key, sep, val := strings.ToLower(m[1]), m[2], strings.TrimRight(strings.ToLower(m[3]), ".-")
 		spaced := strings.TrimSpace(sep) == ""
 		if val == "" || englishStop[val] || spaced && !settingValues[val] && !strings.ContainsAny(val, "-_") {
 			continue
@@ -278,12 +278,12 @@ func ParseDetails(text string) DetailSet {
 		d.addSetting(key, val)
 	}
 	for _, m := range colonSettings(unticked) {
-		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" && !englishStop[val] {
+		if val := strings.TrimRight(strings.ToLower(m[2]), ".-"); val != "" && !englishStop[val] {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}
 	for _, m := range plainSettings(unticked) {
-		if val := strings.Trim(strings.ToLower(m[2]), ".-"); val != "" {
+		if val := strings.TrimRight(strings.ToLower(m[2]), ".-"); val != "" {
 			d.addSetting(strings.ToLower(m[1]), val)
 		}
 	}

@@ -250,3 +250,22 @@ func TestSingleQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestSignedSettings: a setting given a negative number keeps its sign
+// (OOMScoreAdjust=-500, vm.overcommit_memory = -1), so that the same
+// setting given the positive number keeps two texts apart; a flag after a
+// setting's name is no value of it.
+func TestSignedSettings(t *testing.T) {
+	for _, c := range [][2]string{
+		{"Set OOMScoreAdjust=-500 on the 3 daemons.", "Set OOMScoreAdjust=500 on the 3 daemons."},
+		{"set vm.overcommit_memory = -1 here", "set vm.overcommit_memory = 1 here"},
+	} {
+		a, b := ParseDetails(c[0]), ParseDetails(c[1])
+		if !DetailsConflict(a, b) || !DetailsConflict(b, a) {
+			t.Errorf("%q, %q: DetailsConflict = false, want true (settings %v, %v)", c[0], c[1], a.Settings, b.Settings)
+		}
+	}
+	if d := ParseDetails("build with go.mod -n and dpkg.cfg -v"); len(d.Settings) != 0 {
+		t.Errorf("flags read as settings' values: %v", d.Settings)
+	}
+}
