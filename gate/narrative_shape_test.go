@@ -41,3 +41,22 @@ func TestStoryShape(t *testing.T) {
 		t.Fatalf("Narrative: Story = %v, Shape = %q; want a story shaped as a timeline", n.Story, n.Shape)
 	}
 }
+
+// TestExhaustedIsTheWritersState: exhausted tells the writer's day when
+// a person is ("I'm exhausted"), not when a pool or the inodes are.
+func TestExhaustedIsTheWritersState(t *testing.T) {
+	for _, c := range []struct {
+		content string
+		marked  bool
+	}{
+		{"On 3 May at 10:20 the API returned 503s: the PgBouncer pool was exhausted by a batch job holding transactions open. We set `idle_in_transaction_session_timeout = '30s'`.", false},
+		{"Millions of tiny files exhausted the inodes on /var; `df -i` showed 100%.", false},
+		{"Long deploy night, it was done by two. I'm exhausted but glad it is over.", true},
+		{"Everybody was just exhausted after the cutover.", true},
+	} {
+		n := Narrative("Notes", c.content)
+		if got := hasString(n.Markers, "i'm exhausted") || hasString(n.Markers, "just exhausted"); got != c.marked {
+			t.Errorf("Narrative(%q).Markers = %q, exhausted marked %v, want %v", c.content, n.Markers, got, c.marked)
+		}
+	}
+}

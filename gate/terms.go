@@ -198,7 +198,7 @@ var storyMarkers = []string{
 	"this quarter", "for a month now", "for a week now", "for weeks now", "demo day",
 	// English: arc and feelings.
 	"finally", "at last", "it worked", "started working", "it works now", "lesson learned", "learned a lot",
-	"i learned", "we learned", "struggled", "frustrat*", "exhausted", "tired", "proud", "was happy",
+	"i learned", "we learned", "struggled", "frustrat*", "tired", "proud", "was happy",
 	"were happy", "so happy", "relieved", "excited", "a lot of fun", "was fun", "amazing", "scary", "panicked",
 	"disappointed", "satisfying", "celebrated", "felt great", "good times", "my journey", "what a day",
 	"productive", "went smoothly", "i'm confident", "not touching it", "enjoy", "welcoming", "thanked",
@@ -285,6 +285,9 @@ var storyMarkerPatterns = []markerPattern{
 	{regexp.MustCompile(`\bmy (?:day|week|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:\w+day|morning|afternoon) started with\b|\b(?:last|this|next) (?:night|week|weekend|month|quarter|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), storyMarker},
 	{regexp.MustCompile(`\b(?:on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), timeMarker},
 	{regexp.MustCompile(`\bit was an? (?:\w+ )?(?:day|week|night|month|weekend|morning|evening)\b`), storyMarker},
+	// Exhausted as the writer's state ("I'm exhausted", "everybody was
+	// just exhausted"), not a pool's, a heap's or the inodes'.
+	{regexp.MustCompile(`\b(?:i'm|i am|i was|we were|we're|everyone was|everybody was|feeling|felt|slightly|so|very|completely|totally|just|utterly)\s+exhausted\b|(?:^|[.!?]\s+)exhausted\b`), storyMarker},
 	{regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`), storyMarker},
 	// The writer's meals and breaks ("11:50 lunch", "going to grab a
 	// coffee"): a finding has no use for them.
