@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "f0cdf2b14c33db647c70ba407fe1f7147ab7306990d9330ec5085dd032851dbf"
+const detailsDigest = "f25d048e4b04de8a3af9eb385c0e360fc9b9ba23521781d5f4c2eeaeb469e53a"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then

@@ -120,7 +120,8 @@ var retrievalFloors = map[string]partFloors{
 	// tuning data (retrieval11/) since session 11.
 	// rewordings merged: 39/40 since session 11's restated spans, qualified
 	// commands and settings given values, read from its misses (35 before).
-	tuning11Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.87, para5: 0.97, koEn5: 0.83, enKo5: 0.85, korean5: 0.91, rewordings: 0.97},
+	// Paraphrase recall@1 80/90 since session 22's 시도, 관리, … (79/90 before).
+	tuning11Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.88, para5: 0.97, koEn5: 0.83, enKo5: 0.85, korean5: 0.91, rewordings: 0.97},
 	// Session 10's held-out batch (heldout13/: openstack, qtqml, powerbi,
 	// flink, intune, nextcloud, homeassistant, freebsd, openwrt), written
 	// during session 10 by a writer who read no project file (its README),
@@ -219,7 +220,9 @@ var retrievalFloors = map[string]partFloors{
 	// nexus-snapshots; net.core.somaxconn, net.ipv4.tcp_max_syn_backlog;
 	// application/json, text/css), colonSetting one more (fruit:metadata
 	// = stream, = netatalk): two left.
-	tuning20Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.96, para5: 0.99, koEn5: 0.79, enKo5: 0.99, korean5: 0.92, rewordings: 1, mergedLookAlikes: 2},
+	// ko→en recall@5 28/30 and Korean 82/84 since session 22's 시도, 관리, …,
+	// read off this part's misses (24/30, 78/84 before).
+	tuning20Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.96, para5: 0.99, koEn5: 0.93, enKo5: 0.99, korean5: 0.97, rewordings: 1, mergedLookAlikes: 2},
 	// Session 21's held-out batch (heldout21/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// f69cc62 (session 20's final code): keyword 1.000 / 1.000 (60),
