@@ -121,7 +121,8 @@ var retrievalFloors = map[string]partFloors{
 	// rewordings merged: 39/40 since session 11's restated spans, qualified
 	// commands and settings given values, read from its misses (35 before).
 	// Paraphrase recall@1 80/90 since session 22's 시도, 관리, … (79/90 before).
-	tuning11Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.88, para5: 0.97, koEn5: 0.83, enKo5: 0.85, korean5: 0.91, rewordings: 0.97},
+	// ko→en recall@5 26/30 and Korean 66/71 since upsert is a loanword (25/30, 65/71 before).
+	tuning11Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.88, para5: 0.97, koEn5: 0.86, enKo5: 0.85, korean5: 0.92, rewordings: 0.97},
 	// Session 10's held-out batch (heldout13/: openstack, qtqml, powerbi,
 	// flink, intune, nextcloud, homeassistant, freebsd, openwrt), written
 	// during session 10 by a writer who read no project file (its README),
