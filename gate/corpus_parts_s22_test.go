@@ -18,9 +18,10 @@ func ownParts22(t *testing.T) []part {
 		// health kind, foreign recipients' words, postcodes after a comma,
 		// Polish streets, Proxy-Authorization and 4-3-4 mobiles: pii 65/65
 		// (65), 6/6, 9/10 (left: a build number in a Turkish mobile's form,
-		// which the text says is none).
+		// which the text says is none; accepted since a figure the
+		// sentence calls no phone number is none: 10/10).
 		{"tuning/own27-pii", "testdata/gate/calibration/own27-pii.jsonl", loadCases(t, "../testdata/gate/calibration/own27-pii.jsonl"),
-			map[string]float64{"pii": 1, "placeholder": 1, "good": 0.9}, false},
+			map[string]float64{"pii": 1, "placeholder": 1, "good": 1}, false},
 		// own27-secrets: passwords and secrets in 28 more shapes (libpq
 		// keyword DSNs, sqlplus user/password@, docker -e, kubectl
 		// --from-literal, ansible, openssl pass:, keytool, JVM properties,
@@ -36,6 +37,19 @@ func ownParts22(t *testing.T) []part {
 		// (28, with one label corrected: the SMTP user is a mail address).
 		{"tuning/own27-secrets", "testdata/gate/calibration/own27-secrets.jsonl", loadCases(t, "../testdata/gate/calibration/own27-secrets.jsonl"),
 			map[string]float64{"pii": 1, "placeholder": 1, "good": 1}, false},
+		// own27-world: phones of 17 more countries as people group them
+		// beside a name, national ids of 9 more (CPR, CNIC, MyKad, DNI,
+		// CNP, NIK, NIF, cédula, NIN) and 6 look-alikes. Run once on
+		// gate22 at 766aa4e before it was tuned on: pii 16/26 (kinds 16),
+		// placeholders 2/2, good 3/4. One value corrected after that run:
+		// the NIF's check digit was wrong (the writer's slip; a number that
+		// fails its check is no one's). After reNationalPhone (2 to 4
+		// groups, 9 to 12 digits, beside a phone's word in 30 languages'
+		// and fields' names), Malaysia's 012-482 9167, Portugal's NIF and
+		// "not a phone number" said of the figure: pii 26/26 (26), 2/2,
+		// 3/4 (left: order ids written in MyKad's form).
+		{"tuning/own27-world", "testdata/gate/calibration/own27-world.jsonl", loadCases(t, "../testdata/gate/calibration/own27-world.jsonl"),
+			map[string]float64{"pii": 1, "placeholder": 1, "good": 0.75}, false},
 		// own27-vague: 24 platitudes that name tools and give nothing a
 		// reader can look up (10 Korean), 14 specific findings in the same
 		// topics. Before: platitudes 9/24, good 14/14. After adviceList

@@ -199,6 +199,7 @@ var piiRules = []piiRule{
 	{kind: PIINationalID, re: reNineDigits, valid: validSIN, near: sinNamed, placeholder: idPlaceholder, example: exampleOrSample, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validTFN, near: tfnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNineDigits, valid: validBSN, near: bsnNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
+	{kind: PIINationalID, re: reNineDigits, valid: validPortugueseNIF, near: nifNamed, placeholder: idPlaceholder, example: exampleValue, digits: true},
 	{kind: PIINationalID, re: reNRIC, valid: validNRIC, near: nricNamed, placeholder: idPlaceholder, example: exampleValue},
 	{kind: PIINationalID, re: reCodiceFiscale, valid: validCodiceFiscale, placeholder: idPlaceholder, example: exampleValue},
 	{kind: PIINationalID, re: rePAN, near: panNamed, example: exampleValue},
@@ -212,8 +213,9 @@ var piiRules = []piiRule{
 	{kind: PIIPhone, re: regexp.MustCompile(`\b0(?:2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}\b|\(0(?:2|[3-6][1-5])\) ?\d{3,4}-\d{4}\b`), valid: standalone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	{kind: PIIPhone, re: regexp.MustCompile(`(?:\(\d{3}\) ?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b`), valid: validNANP, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	// Other countries' national formats, written as people write them.
-	{kind: PIIPhone, re: reForeignPhone, valid: validForeignPhone, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	{kind: PIIPhone, re: reForeignPhone, valid: validForeignPhone, near: notPhoneDenied, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	{kind: PIIPhone, re: reContextPhone, near: phoneNamed, placeholder: phonePlaceholder, example: examplePhone, digits: true},
+	{kind: PIIPhone, re: reNationalPhone, valid: validNationalPhone, near: phoneNamedWide, placeholder: phonePlaceholder, example: examplePhone, digits: true},
 	// Plates, dates of birth and addresses, beside their words or in their
 	// forms.
 	{kind: PIIPlate, re: rePlate, valid: validPlate, near: plateNamedFar, example: personalExempt},

@@ -174,3 +174,37 @@ func validVIN(m string) bool {
 func vinNamed(text string, lo, hi int) bool {
 	return wordsNear(text, lo, hi, []string{"vin", "vehicle identification", "chassis", "차대번호"})
 }
+
+// validPortugueseNIF checks Portugal's tax number: nine digits, the last
+// 11 minus the weighted sum (9 down to 2) of the first eight modulo 11,
+// 0 for 10 or 11.
+func validPortugueseNIF(m string) bool {
+	d := digitsOf(m)
+	if len(d) != 9 || !strings.ContainsRune("123568", rune(d[0])) && !strings.HasPrefix(d, "45") && !strings.HasPrefix(d, "7") && !strings.HasPrefix(d, "9") {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 8; i++ {
+		sum += int(d[i]-'0') * (9 - i)
+	}
+	c := 11 - sum%11
+	if c >= 10 {
+		c = 0
+	}
+	return int(d[8]-'0') == c
+}
+
+// nifNamed asks for Portugal's name of the number beside it.
+func nifNamed(text string, lo, hi int) bool {
+	return wordsNear(text, lo, hi, []string{"nif", "contribuinte", "número de contribuinte", "nipc"})
+}
+
+// phoneDenied reports a sentence that says the figure is no phone number
+// ("is not a phone number", "not a number to call", 전화번호가 아니).
+func phoneDenied(text string, lo, hi int) bool {
+	from, to := sentenceAround(text, lo, hi)
+	s := strings.ToLower(text[from:to])
+	return containsAny(s, []string{"not a phone", "not phone", "no phone number", "isn't a phone", "not a number to call", "not a mobile", "전화번호가 아니", "전화번호 아님"})
+}
+
+func notPhoneDenied(text string, lo, hi int) bool { return !phoneDenied(text, lo, hi) }

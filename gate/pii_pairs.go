@@ -276,6 +276,47 @@ var phoneWords = []string{"phone", "phones", "mobile", "cell", "call", "text", "
 
 func phoneNamed(text string, lo, hi int) bool { return wordsNear(text, lo, hi, phoneWords) }
 
+// reNationalPhone is a national number as people group it, whatever the
+// country: a trunk 0 or not, two to four groups of digits (0300 4827193,
+// 01712-482916, 012-482 9167, 0712 482 916, 694 482 9173, 0664 4829173,
+// 0470 48 29 17). Alone it is any grouped figure; it counts beside a word
+// that says phone, in the languages phones are written beside
+// (phoneNamedWide), with 9 to 12 digits.
+var reNationalPhone = regexp.MustCompile(`\(?\b\d{2,5}\)?[ .-]\d{2,7}(?:[ .-]\d{2,4}){0,3}\b`)
+
+// phoneWordsWide are phoneWords and the same in other languages and in
+// field names (msisdn, gsm, Handy, celular, telemóvel, 携帯).
+var phoneWordsWide = append([]string{"msisdn", "gsm", "handy", "mobil", "móvil", "movil", "celular", "cellulare",
+	"telemóvel", "telemovel", "telefone", "telefono", "teléfono", "telefon", "téléphone", "portable", "mobiel",
+	"puhelin", "tlf", "tel.", "cellphone", "mobile_no", "phone_no", "携帯", "電話"}, phoneWords...)
+
+func phoneNamedWide(text string, lo, hi int) bool {
+	return (wordsNear(text, lo, hi, phoneWordsWide) || fieldNamesPhone(text, lo)) && !phoneDenied(text, lo, hi)
+}
+
+// fieldNamesPhone reports a field name that says phone right before the
+// value (customer_phone=, mobileNumber:, "msisdn":).
+func fieldNamesPhone(text string, lo int) bool {
+	m := reFieldBefore.FindStringSubmatch(text[max(lo-40, 0):lo])
+	return m != nil && containsAnyWord(fieldWords(m[1]), []string{"phone", "mobile", "msisdn", "tel", "cell", "gsm", "handy", "celular"})
+}
+
+var reFieldBefore = regexp.MustCompile(`([A-Za-z_][\w.-]*)["']?\s*[:=]\s*["']?$`)
+
+// validNationalPhone asks for 9 to 12 digits, no dot (a version's, a
+// date's), and none of the forms other rules own: an SSN's 3-2-4 and a
+// Korean mobile's 010 prefix (their rules judge them, and turn invalid
+// ones down: "rejected value [010-4827-39]").
+func validNationalPhone(m string) bool {
+	d := digitsOf(m)
+	return len(d) >= 9 && len(d) <= 12 && !strings.Contains(m, ".") && !reSSNShape.MatchString(m) && !reKRMobileHead.MatchString(m)
+}
+
+var (
+	reSSNShape     = regexp.MustCompile(`^\d{3}[ -]\d{2}[ -]\d{4}$`)
+	reKRMobileHead = regexp.MustCompile(`^01[016789][ .-]`)
+)
+
 // reKRDriverLicence is a Korean driver's licence number (11-19-347823-61:
 // region, year, serial, check), counted beside its name.
 var reKRDriverLicence = regexp.MustCompile(`\b\d{2}-\d{2}-\d{6}-\d{2}\b`)

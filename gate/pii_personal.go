@@ -409,7 +409,10 @@ var reForeignPhone = regexp.MustCompile(`\b0[789]0[- ]?\d{4}[- ]?\d{4}\b|\b0\d{1
 	`\b0\d{2}[ -]\d{3} \d{2} \d{2}\b|\b0[1-9]\d \d{3} \d{4}\b|` +
 	// Four, three and four digits after the trunk 0: Nigeria's mobiles
 	// (0803 482 9167), Egypt's (0100 482 9163).
-	`\b0[1789]\d{2}[ -]\d{3}[ -]\d{4}\b`)
+	`\b0[1789]\d{2}[ -]\d{3}[ -]\d{4}\b|` +
+	// Malaysia's mobiles: a dash after the prefix, a space in the number
+	// (012-482 9167).
+	`\b01\d-\d{3,4} \d{4}\b`)
 
 // validForeignPhone accepts 9 to 12 digits; a Japanese landline written
 // with two hyphens has exactly 10 (03-5412-7788), which keeps dates such

@@ -48,6 +48,17 @@ func TestPIIProbes22(t *testing.T) {
 		{`resp = requests.get(url, auth=("svc-report", os.environ["PW"]))`, nil},
 		{`docker run -e POSTGRES_PASSWORD=Jm5\$wQ8zLx3n postgres:16`, []string{PIIPassword}},
 		{`echo "DB_PASSWORD=\$DB_PASS" >> .env`, nil},
+		// National mobiles as people group them, beside a phone's word.
+		{`merchant_onboard name="Ali Raza" mobile=0300 4827193 city=Lahore`, []string{PIIPhone}},
+		{"Kundin Anna Gruber, Handy 0664 4829173, bittet um Rückruf.", []string{PIIPhone}},
+		{"Ticket 8812: Nurul Aisyah (012-482 9167) says the OTP arrives late.", []string{PIIPhone}},
+		{"Fatura 2026/118 — cliente João Silva, NIF 248291734, total 84,50 €", []string{PIINationalID}},
+		// The same figures without a phone's word, or said to be none, an
+		// SSN's form, an invalid Korean mobile.
+		{"Shard map 0300 4827193 moved to the new cluster after the resize.", nil},
+		{"Gradle build `0532 481 29 36` is not a phone number: the job prints build, stage, shard and attempt.", nil},
+		{"Our redaction caught 987-65-4320 but not 987 65 4320 in free-text notes.", nil},
+		{"Field error on field 'phone': rejected value [010-4827-39]", nil},
 		// No recipient, no postcode: a company's or a map's street.
 		{"The office moved to Via Garibaldi 12 last spring; the VPN endpoint did not change.", nil},
 		{"Gradle's build 2 of ul. tests ran 84/92 green.", nil},
