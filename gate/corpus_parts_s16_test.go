@@ -147,11 +147,13 @@ func movedParts16(t *testing.T) []part {
 		// heldout/gate18.jsonl, sha256 d6934e47…; tuning data since the
 		// start of session 22. Session 22 (gate22): a short list of
 		// imperatives, a checklist of questions (adviceList): platitudes
-		// 37 → 39/40; push tokens and advertising ids as device ids, a
-		// Secret's base64 of a password, a US licence beside its word, a
-		// 2021 Korean passport number: PII 50 → 54/55 (kinds 42 → 47).
+		// 37 → 39/40, and the buzzwords of long security advice as
+		// hedges (landscape, hygiene, awareness, defence-in-depth) 40/40;
+		// push tokens and advertising ids as device ids, a Secret's base64
+		// of a password, a US licence beside its word, a 2021 Korean
+		// passport number: PII 50 → 54/55 (kinds 42 → 47, then 50).
 		{"tuning/was-heldout-gate18", "testdata/gate/was-heldout/gate18.jsonl", globCases(t, "../testdata/gate/was-heldout/gate18.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 0.981}, false},
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
 		// injection21: written at the start of session 19. Look 1 on
 		// 48ea1d9: findings 98/100, attempts 92/100; a second look at its
 		// attempts (0.910) came from a retrained model that never landed

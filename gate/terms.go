@@ -418,7 +418,8 @@ var hedges = []string{
 	"measurable", "informed", "journey", "attractive", "routine",
 	"mature", "maturity", "pillar*", "the right way", "first-class", "embrac*", "make or break", "balancing act",
 	"multi-dimensional", "continuous process", "industry standard", "best-in-class", "world-class", "realities",
-	"design accordingly",
+	"design accordingly", "in today's", "landscape", "no longer sufficient", "hygiene", "awareness",
+	"defence-in-depth", "defense-in-depth", "stay compliant",
 	// Attitudes in place of a practice: a trait to have, a duty everyone
 	// shares, attention to pay.
 	"valuable", "curiosity", "curious", "trait", "traits", "responsibility of", "everyone's",
