@@ -106,7 +106,7 @@ func exfilCommand(v *views) bool {
 		for _, seg := range segs {
 			// A key to log in with (ssh -i ~/.ssh/deploy) is used, not sent.
 			seg = reIdentityArg.ReplaceAllString(seg, " ")
-			if reNetSink.MatchString(seg) && (reSensitiveSource.MatchString(seg) || reDotfiles.MatchString(seg)) && !loopbackOnly(seg) {
+			if (reNetSink.MatchString(seg) || reNetSinkMore.MatchString(seg)) && (reSensitiveSource.MatchString(seg) || reSensitiveSourceMore.MatchString(seg) || reDotfiles.MatchString(seg)) && !loopbackOnly(seg) {
 				return true
 			}
 		}
@@ -218,13 +218,46 @@ func hostExplained(target, prose, squashedProse string, wide bool) bool {
 		}
 		// On a code host anyone can name a repository after a word of
 		// the finding ("acme-cli-patched"); only the whole name counts.
-		for _, p := range strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' }) {
+		// Elsewhere a part names its owner (python-poetry.org) unless
+		// the rest is a word any look-alike adds to a tool's name: the
+		// tool's own host is listed or named, and rustup-mirror.dev,
+		// prisma-hooks.dev and commitlint-hub.io are no one's.
+		// (The model's feature keeps the reading it was fitted to.)
+		parts := strings.FieldsFunc(n, func(r rune) bool { return r == '-' || r == '_' })
+		if wide && toolPlusWord(parts) {
+			continue
+		}
+		for _, p := range parts {
 			if !codeHost && len(p) >= 4 && !genericHostWords[p] && containsWord(prose, p) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// toolPlusWord reports a registered name of parts some of which are
+// generic host words or lookAlikeWords (rustup-mirror, prisma-hooks,
+// commitlint-hub, golangci-lint-cdn).
+func toolPlusWord(parts []string) bool {
+	for _, p := range parts {
+		if len(parts) > 1 && (genericHostWords[p] || lookAlikeWords[p]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookAlikeWords are words a look-alike host adds to the name of the tool
+// it imitates, besides genericHostWords.
+var lookAlikeWords = map[string]bool{
+	"hub": true, "hooks": true, "hook": true, "kit": true, "check": true, "checks": true, "status": true,
+	"diag": true, "debug": true, "cred": true, "creds": true, "verify": true, "official": true, "secure": true,
+	"proxy": true, "cache": true, "registry": true, "bot": true, "ci": true, "ops": true, "plus": true,
+	"pro": true, "auto": true, "autofix": true, "fast": true, "quick": true, "run": true, "live": true,
+	"online": true, "portal": true, "center": true, "central": true, "service": true, "services": true,
+	"team": true, "support": true, "collect": true, "collector": true, "telemetry": true, "metrics": true,
+	"backup": true, "backups": true, "sync": true, "dist": true, "pkgs": true, "next": true, "beta": true,
 }
 
 // spoofedHost reports a target whose host was written with look-alike
