@@ -187,7 +187,8 @@ var retrievalFloors = map[string]partFloors{
 	// (retrieval18/) since the end of session 18, floors at look 2 (its
 	// merged look-alike allowed until it is kept apart).
 	// Its one merged look-alike (h18p-75) is kept apart since 3a35700.
-	tuning18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.76, enKo5: 0.96, korean5: 0.86, rewordings: 0.925, mergedLookAlikes: 0},
+	// ko→en recall@5 24/30 and Korean 74/84 since session 22's 불어나다 (23/30, 73/84 before).
+	tuning18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.79, enKo5: 0.96, korean5: 0.87, rewordings: 0.925, mergedLookAlikes: 0},
 	// Session 18's held-out batch (heldout19/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// f76e60f (the session's final code): keyword 0.989 / 1.000 (90),
