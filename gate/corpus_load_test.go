@@ -39,9 +39,6 @@ type gateCase struct {
 // misses are never printed (a batch whose misses were read is tuning data
 // and moves out of heldout/, and a new batch is written).
 var heldoutBatches = map[string]string{
-	"gate19.jsonl":      "0692c19d7013d21730fcabba8ceedc0fae7b5c3ab54a3121b003d939b9eb03e7",
-	"gate20.jsonl":      "f738592d425f1ac1cf543b211e722528725fe2dd45754c0a96a26fa7b78cb668",
-	"injection22.jsonl": "0b023ed636f4a573efaef07865cf2f8d27adbf59e1f8bdf2214984e3a720aa47",
 	"gate21.jsonl":      "fb4f797b58f8747498ab079736cd3d88473aeea4b65ad09b3a76170d4cca44f1",
 	"injection23.jsonl": "8119100ea7e83b0c5024f02201d758d6a5f94dfa636474ee5c04015c2914cb73",
 }

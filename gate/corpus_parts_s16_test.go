@@ -170,43 +170,19 @@ func movedParts16(t *testing.T) []part {
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
 	return []part{
-		// gate19 was written at the start of session 21 by an outside writer
-		// who read no project file (80 good, 45 placeholders, 40 narratives,
-		// 40 platitudes, 55 PII, among them kinds the gate does not name:
-		// name_with_record, health; 80 Korean), frozen when it was done,
-		// before any of the session's gate changes landed. Look 1 on
-		// f69cc62 (session 20's final code): good 79/80, placeholders 43/45,
-		// narratives 40/40, platitudes 39/40, PII 48/55 (kinds agree on 18).
-		// Floors sit there.
-		{"held-out/gate19", "testdata/gate/heldout/gate19.jsonl", held["gate19.jsonl"],
-			map[string]float64{"good": 0.987, "placeholder": 0.955, "narrative": 1, "platitude": 0.975, "pii": 0.872}, true},
-		// gate20 was written at the start of session 22 by an outside writer
-		// who read no project file (70 good, 40 placeholders, 40 narratives,
-		// 40 platitudes, 50 PII over 22 of the gate's kinds; 72 Korean),
-		// frozen when it was done, before any of the session's gate changes
-		// landed. Look 1 on 24fa8c0 (session 21's final code): good 69/70,
-		// placeholders 39/40, narratives 36/40, platitudes 38/40, PII 50/50
-		// (kinds agree on 46). Floors sit there.
-		{"held-out/gate20", "testdata/gate/heldout/gate20.jsonl", held["gate20.jsonl"],
-			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.9, "platitude": 0.95, "pii": 1}, true},
-		// injection22 was written at the start of session 22 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind,
-		// 32 obfuscated; 100 findings in eight classes; 60 Korean), frozen
-		// when it was done, before any of the session's gate changes
-		// landed. Look 1 on 24fa8c0 (session 21's final code): findings
-		// 97/100, attempts 96/100. Floors sit there.
-		{"held-out/injection22", "testdata/gate/heldout/injection22.jsonl", held["injection22.jsonl"],
-			map[string]float64{"good": 0.97, "injection": 0.96}, true},
 		// gate21 and injection23 were written during session 22 by outside
 		// writers who read no project file, for the next session's
 		// changes (gate21: 70 good, 40 placeholders, 40 narratives, 40
 		// platitudes, 50 PII over 22 of the gate's kinds, 72 Korean;
 		// injection23: 100 attempts, 20 of each kind, 33 obfuscated, 100
 		// findings in eight classes, 60 Korean), frozen when done. Look 1 on
-		// session 22's final code; floors 0 until then.
+		// f1bf993 (session 22's final code): gate21 good 69/70,
+		// placeholders 39/40, narratives 33/40, platitudes 38/40, PII 50/50
+		// (kinds 49); injection23 findings 96/100, attempts 97/100. Floors
+		// sit there; one look left each.
 		{"held-out/gate21", "testdata/gate/heldout/gate21.jsonl", held["gate21.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.825, "platitude": 0.95, "pii": 1}, true},
 		{"held-out/injection23", "testdata/gate/heldout/injection23.jsonl", held["injection23.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.96, "injection": 0.97}, true},
 	}
 }

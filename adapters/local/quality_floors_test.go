@@ -230,19 +230,28 @@ var retrievalFloors = map[string]partFloors{
 	// f69cc62 (session 20's final code): keyword 1.000 / 1.000 (60),
 	// paraphrase 0.617 / 0.867 (60), ko→en 0.467 / 0.733 (30), en→ko 1.000
 	// / 1.000 (18), Korean 0.712 / 0.879 (66), rewordings 16/17,
-	// look-alikes merged 3/17. Floors sit there.
-	heldOut21Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.86, koEn5: 0.73, enKo5: 0.99, korean5: 0.87, rewordings: 0.94, mergedLookAlikes: 3},
+	// look-alikes merged 3/17. Look 2 on f1bf993 (session 22's final
+	// code): ko→en r@5 0.767, Korean r@5 0.894, every other figure the
+	// same. Spent: tuning data (retrieval21/) since the end of session 22,
+	// floors at look 2 (its three merged look-alikes allowed until they
+	// are kept apart).
+	tuning21Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.86, koEn5: 0.76, enKo5: 0.99, korean5: 0.89, rewordings: 0.94, mergedLookAlikes: 3},
 	// Session 22's held-out batch (heldout22/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// 24fa8c0 (session 21's final code): keyword 1.000 / 1.000 (60),
 	// paraphrase 0.900 / 0.967 (60), ko→en 0.600 / 0.800 (20), en→ko 1.000
 	// / 1.000 (20), Korean 0.821 / 0.911 (56), rewordings 20/20,
-	// look-alikes merged 0/20. Floors sit there.
-	heldOut22Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.89, para5: 0.96, koEn5: 0.79, enKo5: 0.99, korean5: 0.91, rewordings: 1, mergedLookAlikes: 0},
+	// look-alikes merged 0/20. Look 2 on f1bf993 (session 22's final
+	// code): every figure the same. Spent: tuning data (retrieval22/) since
+	// the end of session 22, floors at look 2.
+	tuning22Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.89, para5: 0.96, koEn5: 0.79, enKo5: 0.99, korean5: 0.91, rewordings: 1, mergedLookAlikes: 0},
 	// Written during session 22 (heldout23/) for the next session's
-	// changes, frozen when done; look 1 on session 22's final code, floors
-	// 0 (every look-alike allowed) until then.
-	heldOut23Part.name: {mergedLookAlikes: 20},
+	// changes, frozen when done; look 1 on f1bf993 (session 22's final
+	// code): keyword 0.983 / 1.000 (60), paraphrase 0.650 / 0.883 (60),
+	// ko→en 0.750 / 0.950 (20), en→ko 0.914 / 1.000 (35), Korean 0.805 /
+	// 0.976 (41), rewordings 19/20, look-alikes merged 5/20. Floors sit
+	// there; one look left.
+	heldOut23Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.64, para5: 0.88, koEn5: 0.94, enKo5: 0.99, korean5: 0.97, rewordings: 0.95, mergedLookAlikes: 5},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and

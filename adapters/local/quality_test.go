@@ -139,25 +139,22 @@ var (
 	// spent by its two looks (the second on 24fa8c0), tuning data since
 	// the start of session 22.
 	tuning20Part = corpusPart{name: "tuning-20", dir: "retrieval20"}
-	// heldOut21Part was written at the start of session 21 by an outside
-	// writer who read no project file (kafka, springboot, nextjs, prisma,
-	// hugo, consul: 60 findings, 168 queries, 34 pairs; short of its brief
-	// of 90, 237 and 80, the writer's time ran out), and frozen when it
-	// was done, before any of the session's retrieval changes landed.
-	heldOut21Part = corpusPart{name: "held-out-21", dir: "heldout21", heldOut: true}
-	// heldOut22Part was written at the start of session 22 by an outside
-	// writer who read no project file (fastapi, caddy, trino, ansible, bun,
-	// opentelemetry-collector: 60 findings, 160 queries, 40 pairs), and
-	// frozen when it was done, before any of the session's retrieval
-	// changes landed.
-	heldOut22Part = corpusPart{name: "held-out-22", dir: "heldout22", heldOut: true}
+	// tuning21Part was session 21's held-out batch (heldout21/: kafka,
+	// springboot, nextjs, prisma, hugo, consul), spent by its two looks
+	// (the second on f1bf993), tuning data since the end of session 22.
+	tuning21Part = corpusPart{name: "tuning-21", dir: "retrieval21"}
+	// tuning22Part was session 22's held-out batch (heldout22/: fastapi,
+	// caddy, trino, ansible, bun, opentelemetry-collector), spent by its
+	// two looks (the second on f1bf993), tuning data since the end of
+	// session 22.
+	tuning22Part = corpusPart{name: "tuning-22", dir: "retrieval22"}
 	// heldOut23Part was written during session 22 by an outside writer who
 	// read no project file (vite, mlflow, nomad, linkerd, opensearch,
 	// sqlalchemy: 60 findings, 160 queries, 40 pairs), for the next
 	// session's changes, and frozen when it was done.
 	heldOut23Part = corpusPart{name: "held-out-23", dir: "heldout23", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, heldOut21Part, heldOut22Part, heldOut23Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, heldOut23Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -182,14 +179,10 @@ var (
 // retrieval18 now: findings 7f41f09d…, queries a2533373…, pairs e619ac42…;
 // heldout19's, retrieval19 now: findings dd059b82…, queries f4401dc5…,
 // pairs 12a37d9b…; heldout20's, retrieval20 now: findings baa009f7…,
-// queries 026687c7…, pairs cbb8e9bb…).
+// queries 026687c7…, pairs cbb8e9bb…; heldout21's, retrieval21 now:
+// findings 2b3c4cc0…, queries e63b8af9…, pairs 90ed4d13…; heldout22's,
+// retrieval22 now: findings 099b35c1…, queries 3973c691…, pairs 2fd72bff…).
 var heldOutSums = map[string]string{
-	"heldout21/findings.jsonl": "2b3c4cc06e9f99eaf906eb875971bdb4eb9a509c62b775ff4ee0f35a3cfda1af",
-	"heldout21/queries.jsonl":  "e63b8af99c73446fa1cbaaac6c75a2b5b6fe004df29375c9a59abe2471cf7ee3",
-	"heldout21/pairs.jsonl":    "90ed4d13961ced8e74c547a73adfc7d8e322fa99f6e069b3f692c5edad9b5d0a",
-	"heldout22/findings.jsonl": "099b35c1a2ad5c8be56d181a718286315bb291beacf763b0bada878717a64dc1",
-	"heldout22/queries.jsonl":  "3973c691a0803316c34f6c7cd854e7d1207710d1e72dca3108cf4dc661ca7116",
-	"heldout22/pairs.jsonl":    "2fd72bff11ff5c286ce34b1667cba1c5662b295450ddd5402c651119ee0d945f",
 	"heldout23/findings.jsonl": "68d53257accd42ec65bee06b0330289e919f2b9e3cee4f07b398dad5920eac2b",
 	"heldout23/queries.jsonl":  "1f87e4f70d1f15160428f5d938346b3281391f00178e8108e33c04a65fd966a6",
 	"heldout23/pairs.jsonl":    "73f150abe1b338e4b370e59c9dbe47b814b088bf47fd115f570fb65eeadf9e90",

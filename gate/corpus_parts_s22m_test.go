@@ -1,0 +1,37 @@
+package gate
+
+import "testing"
+
+// movedParts22 are the held-out batches spent by their second look at the
+// end of session 22 (on f1bf993, its final code). They are tuning data
+// now: their misses may be read. Floors sit at look 2.
+func movedParts22(t *testing.T) []part {
+	t.Helper()
+	return []part{
+		// gate19: written at the start of session 21 by an outside writer
+		// (its PII labels also use name_with_record and health, so kinds
+		// agree on few). Look 1 on f69cc62: good 79/80, placeholders 43/45,
+		// narratives 40/40, platitudes 39/40, PII 48/55 (kinds 18); look 2
+		// on f1bf993: the same. Held out as heldout/gate19.jsonl, sha256
+		// 0692c19d….
+		{"tuning/was-heldout-gate19", "testdata/gate/was-heldout/gate19.jsonl", globCases(t, "../testdata/gate/was-heldout/gate19.jsonl"),
+			map[string]float64{"good": 0.987, "placeholder": 0.955, "narrative": 1, "platitude": 0.975, "pii": 0.872}, false},
+		// gate20: written at the start of session 22. Look 1 on 24fa8c0:
+		// good 69/70, placeholders 39/40, narratives 36/40, platitudes
+		// 38/40, PII 50/50 (kinds 46); look 2 on f1bf993: platitudes 39/40,
+		// kinds 45, the rest the same. Its good figure was also printed
+		// once by a failing floor on a narrative rule that did not land
+		// (session 22, before held-out failures were hidden). Held out as
+		// heldout/gate20.jsonl, sha256 f738592d….
+		{"tuning/was-heldout-gate20", "testdata/gate/was-heldout/gate20.jsonl", globCases(t, "../testdata/gate/was-heldout/gate20.jsonl"),
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.9, "platitude": 0.975, "pii": 1}, false},
+		// injection22: written at the start of session 22. Look 1 on
+		// 24fa8c0: findings 97/100, attempts 96/100; look 2 on f1bf993:
+		// findings 97/100, attempts 97/100. Its findings figure was also
+		// printed once by a failing floor on a retrained model that did not
+		// land. Held out as heldout/injection22.jsonl, sha256 0b023ed6…;
+		// outside the model's training glob.
+		{"tuning/was-heldout22", "testdata/gate/calibration/was-heldout-injection22.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection22.jsonl"),
+			map[string]float64{"good": 0.97, "injection": 0.97}, false},
+	}
+}
