@@ -100,7 +100,7 @@ test:
 	@# before TestInstructionsLOFO (about 30 s of CPU) joined it
 	@t=$$(mktemp -d); \
 		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test -vet=off -count=1 -timeout 8m -v $(NORACE_PKGS) > $$t/gate.log 2>&1 & gate=$$!; \
-		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges|TestRelevanceLeftOut|TestOwnLookAlikes|TestDetailsVersion|TestStoredDetailsMatchParse)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
+		PUMASI_REQUIRE_PEERS=1 $(TESTTMP) $(TRIM) $(GO) test -vet=off -count=1 -timeout 5m -run '^(TestReadsDuringWrites|TestRetrievalQuality|TestRelevanceFloor|TestMergeableSymmetric|TestDetailSwapProbe|TestQuerySharesNothing|TestSemanticEmbedderMerges|TestRelevanceLeftOut|TestOwnLookAlikes|TestDetailsVersion|TestStoredDetailsMatchParse|TestFiguresAllocLinear|TestConflictTimeLinear)$$' -v ./adapters/local ./functions ./knowledge > $$t/quality.log 2>&1; quality=$$?; \
 		wait $$gate; gated=$$?; \
 		if [ $$quality -eq 0 ]; then grep -E '^(---|ok|FAIL|PASS)|quality_test.go|relevance_test.go:[0-9]+: (corpus|floor|no floor)' $$t/quality.log; else cat $$t/quality.log; fi; \
 		if [ $$gated -eq 0 ]; then grep -E '^(ok|FAIL)|corpus_test.go:[0-9]+: (corpus|tuning|held-out)' $$t/gate.log; else cat $$t/gate.log; fi; \
