@@ -13,9 +13,13 @@ func movedParts22(t *testing.T) []part {
 		// agree on few). Look 1 on f69cc62: good 79/80, placeholders 43/45,
 		// narratives 40/40, platitudes 39/40, PII 48/55 (kinds 18); look 2
 		// on f1bf993: the same. Held out as heldout/gate19.jsonl, sha256
-		// 0692c19d….
+		// 0692c19d…. As tuning data (session 22, pii22b): placeholders
+		// 45/45 (a zero account's IBAN, a token whose signature is
+		// written <signature>), PII 53/55 (a SIN under its field, an
+		// INSERT's sort_code and account_no, a passport's MRZ name line,
+		// 성명 in passport capitals, 환자 '…' with a diagnosis).
 		{"tuning/was-heldout-gate19", "testdata/gate/was-heldout/gate19.jsonl", globCases(t, "../testdata/gate/was-heldout/gate19.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.955, "narrative": 1, "platitude": 0.975, "pii": 0.872}, false},
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 0.975, "pii": 0.963}, false},
 		// gate20: written at the start of session 22. Look 1 on 24fa8c0:
 		// good 69/70, placeholders 39/40, narratives 36/40, platitudes
 		// 38/40, PII 50/50 (kinds 46); look 2 on f1bf993: platitudes 39/40,

@@ -26,10 +26,10 @@ var reHealthValue = regexp.MustCompile(`(?i)\b[A-TV-Z]\d\d\.\d{1,4}\b|\b\d+(?:\.
 
 // reHealthPerson is the patient beside it: a name field with a person's
 // name, or a patient's, a chart's or a record's id with its value
-// (mrn=448213, patient_id=PT-220914, 차트번호 20381, 환자 이지은).
+// (mrn=448213, patient_id=PT-220914, 차트번호 20381, 환자 이지은, 환자 '정하은, …').
 var reHealthPerson = regexp.MustCompile(`(?i)\b(?:patient|patient_?name|name|full_?name|member)["']?\s*[:=]\s*["']?(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){1,2})\b|` +
 	`(?i)\b(?:mrn|patient_?(?:id|no|number)|chart_?(?:id|no|number)|member_?id)["']?\s*[:=]\s*["']?[A-Z]{0,3}-?\d{3,}|` +
-	`(?:환자명|환자|성명|이름|보호자)\s*[:=]?\s*(` + koreanSurnames + `[가-힣]{1,3})(?:\s|님|씨|\(|,|$)|` +
+	`(?:환자명|환자|성명|이름|보호자)\s*[:=]?\s*["'‘“]?(` + koreanSurnames + `[가-힣]{1,3})(?:\s|님|씨|\(|,|$)|` +
 	`(?:환자번호|차트번호|등록번호)\s*[:=]?\s*[A-Z]{0,3}-?\d{3,}`)
 
 // healthWindow is how far (in bytes) from the value its patient may stand:

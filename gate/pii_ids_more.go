@@ -208,3 +208,11 @@ func phoneDenied(text string, lo, hi int) bool {
 }
 
 func notPhoneDenied(text string, lo, hi int) bool { return !phoneDenied(text, lo, hi) }
+
+// reSINField is a Social Insurance Number as a record's field (a Rails
+// log's "sin_number"=>"527 384 619", sin: 527-384-619,
+// social_insurance_number=…): under its field's name nine digits are the
+// person's number even where a typo or a redaction tool's change breaks
+// Luhn's check, which the number in prose must pass. The value is the
+// group.
+var reSINField = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_])["':]?(?:sin|sin_?(?:number|no|num|nbr)|social_?insurance(?:_?(?:number|no|num))?)["']?\s*(?:=>|[:=])\s*["']?(\d{3}[ -]?\d{3}[ -]?\d{3})\b`)

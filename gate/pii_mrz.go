@@ -1,6 +1,9 @@
 package gate
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // A passport's or a visa's machine-readable zone (ICAO Doc 9303): the
 // second line of a TD3 passport (44 characters) or a TD2 document (36)
@@ -58,3 +61,26 @@ func validMRZTD1(m string) bool {
 
 // mrzTD1Placeholder passes Utopia's specimen cards.
 func mrzTD1Placeholder(m string) bool { return m[15:18] == "UTO" }
+
+// reMRZNameLine is the first line of a TD3 passport or a TD2 document: P,
+// the type's second letter or <, the issuing state, then the holder's
+// surname and given names, << between them and < between words, filled
+// with < to the line's length. The form names its holder by itself, with
+// no check digit needed: the surname<<given names shape is no other
+// code's.
+var reMRZNameLine = regexp.MustCompile(`\bP[A-Z<][A-Z]{3}[A-Z]+(?:<[A-Z]+)*<<[A-Z]+(?:<[A-Z]+)*<*`)
+
+// validMRZName takes a line as long as TD2's or TD3's (36 or 44), or
+// longer than 30 where a quote cut its filler.
+func validMRZName(m string) bool { return len(m) >= 30 && len(m) <= 44 }
+
+// mrzNamePlaceholder passes Utopia's specimens and documentation's sample
+// persons (DOE<<JOHN).
+func mrzNamePlaceholder(m string) bool {
+	if m[2:5] == "UTO" {
+		return true
+	}
+	surname, given, _ := strings.Cut(m[5:], "<<")
+	first, _, _ := strings.Cut(strings.Trim(given, "<"), "<")
+	return containsString(samplePersons, strings.ToLower(first+" "+surname))
+}

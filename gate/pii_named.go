@@ -19,16 +19,18 @@ import (
 // name after a label for a person (성명, 이름, 차주, 수령인, 사용자, name=),
 // or two or three capitalised words after name=, full_name: or "name": on
 // the same line; or a traveller's name as airlines' reservation systems
-// write it, SURNAME/GIVEN and a title (pax=OKAFOR/CHIDI MR).
+// write it, SURNAME/GIVEN and a title (pax=OKAFOR/CHIDI MR); or a name
+// in a passport's Latin capitals after 성명 (성명 KIM MINJI).
 var reNameField = regexp.MustCompile(`(?:성명|이름|차주|소유자|명의자|수령인|예금주|사용자|고객명|회원명|\bname)\s*[=:：]\s*["']?(` + koreanSurnames + `[가-힣]{1,3})|` +
 	`(?i:\b(?:full[_ ]?name|first[_ ]?name|last[_ ]?name|given[_ ]?name|surname|holder|name1|name))["']?\s*[=:]\s*["']?(\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){1,2})\b|` +
-	`\b([A-Z]{2,}/[A-Z]{2,}(?: [A-Z]{2,})? (?:MR|MRS|MS|MISS|MSTR|DR))\b`)
+	`\b([A-Z]{2,}/[A-Z]{2,}(?: [A-Z]{2,})? (?:MR|MRS|MS|MISS|MSTR|DR))\b|` +
+	`성명\s*[=:：]?\s*["']?([A-Z]{2,12}(?: [A-Z]{2,12}){1,2})\b`)
 
 // personNameAt reports whether a reNameField match (its submatch indexes
 // in s) gives a person's name.
 func personNameAt(s string, loc []int) bool {
 	return loc[2] >= 0 && koreanName(s[loc[2]:loc[3]]) || loc[4] >= 0 && !techName(s[loc[4]:loc[5]]) ||
-		loc[6] >= 0 && !samplePNR(s[loc[6]:loc[7]])
+		loc[6] >= 0 && !samplePNR(s[loc[6]:loc[7]]) || loc[8] >= 0 && !techName(s[loc[8]:loc[9]])
 }
 
 // samplePNR reports a reservation's name that is documentation's sample

@@ -73,12 +73,12 @@ var bankColumnWords = []string{"account number", "account no", "account num", "a
 	"bank account", "sort code", "routing number", "routing no", "bsb"}
 
 // bankColumn passes a number under a bank account's header in a table
-// that is a bank's (its header or the text around it names a sort code, a
+// (or an SQL INSERT's column of that name) that is a bank's (its header or the text around it names a sort code, a
 // routing number, a payroll or a bank: bankContext): a payroll, BACS or
 // payout export. An account_number column alone may be a shop's customer
 // number.
 func bankColumn(text string, lo, hi int) bool {
-	if !columnNamed(text, lo, bankColumnWords) {
+	if !columnNamed(text, lo, bankColumnWords) && !insertColumnNamed(text, lo, hi, bankColumnWords) {
 		return false
 	}
 	from, to := max(lo-400, 0), min(hi+200, len(text))

@@ -53,6 +53,18 @@ const jwtIOSignature = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
 // signed with its published demo secret).
 var supabaseDemoSignatures = []string{"CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0", "EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"}
 
+// jwtUnsigned passes a token whose signature is written as a placeholder
+// (eyJ….eyJ….<signature>, ….…): a header and claims without their
+// signature authenticate nothing. scanPII still reads its claims for
+// personal data.
+func jwtUnsigned(text string, lo, hi int) bool {
+	if !strings.HasSuffix(text[lo:hi], ".") {
+		return false
+	}
+	rest := text[hi:]
+	return strings.HasPrefix(rest, "<") || strings.HasPrefix(rest, "...") || strings.HasPrefix(rest, "…")
+}
+
 func jwtPlaceholder(m string) bool {
 	for _, sig := range append([]string{jwtIOSignature}, supabaseDemoSignatures...) {
 		if strings.HasSuffix(m, "."+sig) {
