@@ -26,9 +26,11 @@ func movedParts22(t *testing.T) []part {
 		// kinds 45, the rest the same. Its good figure was also printed
 		// once by a failing floor on a narrative rule that did not land
 		// (session 22, before held-out failures were hidden). Held out as
-		// heldout/gate20.jsonl, sha256 f738592d….
+		// heldout/gate20.jsonl, sha256 f738592d…. As tuning data, with a
+		// week told day by day and no lesson in it as a story: narratives
+		// 38/40.
 		{"tuning/was-heldout-gate20", "testdata/gate/was-heldout/gate20.jsonl", globCases(t, "../testdata/gate/was-heldout/gate20.jsonl"),
-			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.9, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.95, "platitude": 0.975, "pii": 1}, false},
 		// injection22: written at the start of session 22. Look 1 on
 		// 24fa8c0: findings 97/100, attempts 96/100; look 2 on f1bf993:
 		// findings 97/100, attempts 97/100. Its findings figure was also

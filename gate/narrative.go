@@ -196,6 +196,11 @@ func Narrative(title, content string) NarrativeResult {
 		}
 		if n.spec >= floor {
 			n.Story, n.Finding = false, true
+			if weekTold(title, content) {
+				// A week told day by day, with no lesson in it, is
+				// a story however specific its names.
+				n.Story, n.Finding, n.Shape = true, false, "a week told day by day"
+			}
 		}
 	}
 	if !n.Story {

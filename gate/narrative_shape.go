@@ -17,11 +17,10 @@ import (
 // specific its names are; an incident write-up still says why or what was
 // done about it ("the cause was…", "so…", "from 95 to 31 minutes").
 func storyShape(title, content string) (shape string) {
-	plain := reQuoted.ReplaceAllString(content, " ")
-	both := title + "\n" + content
-	if reLesson.MatchString(strings.ToLower(title+"\n"+plain)) || reMovedTime.MatchString(strings.ToLower(plain)) || reLessonKo.MatchString(both) || reEffect.MatchString(both) {
+	if hasLesson(title, content) {
 		return ""
 	}
+	plain := reQuoted.ReplaceAllString(content, " ")
 	sentences, clocked, labelled := 0, 0, 0
 	for _, s := range reSentence.Split(plain, -1) {
 		s = strings.TrimSpace(reListMark.ReplaceAllString(strings.TrimSpace(s), ""))
@@ -47,6 +46,46 @@ func storyShape(title, content string) (shape string) {
 	}
 	return ""
 }
+
+// hasLesson reports, outside quoted code and messages, something that
+// holds beyond the time a text tells: a cause, an effect measured, a fix,
+// a job moved to another time, a rule, condition or advice.
+func hasLesson(title, content string) bool {
+	plain := reQuoted.ReplaceAllString(content, " ")
+	both := title + "\n" + content
+	return reLesson.MatchString(strings.ToLower(title+"\n"+plain)) || reMovedTime.MatchString(strings.ToLower(plain)) || reLessonKo.MatchString(both) || reEffect.MatchString(both)
+}
+
+// weekTold reports a text placed on two weekdays or more and on no clock,
+// with no lesson in it: a week told day by day ("submitted on Tuesday…,
+// approved Thursday morning", "QA found a few things on Monday…, out sick
+// on Tuesday"). A finding names a weekday as a schedule, next to the time
+// its job runs ("Sunday at 02:30", "every Monday"), or says what the day
+// breaks and what to do.
+func weekTold(title, content string) bool {
+	plain := strings.ToLower(reQuoted.ReplaceAllString(title+"\n"+content, " "))
+	if reClockAny.MatchString(plain) || hasLesson(title, content) {
+		return false
+	}
+	days := map[string]bool{}
+	for _, m := range reWeekday.FindAllStringSubmatch(plain, -1) {
+		switch {
+		case m[2] != "" && m[1] == "":
+			days[strings.TrimSuffix(m[2], "s")] = true
+		case m[4] != "" && m[3] == "":
+			days[m[4]] = true
+		}
+	}
+	return len(days) >= 2
+}
+
+var (
+	// reWeekday finds a weekday, with "every"/"each" before it when it
+	// names a schedule.
+	reWeekday = regexp.MustCompile(`\b(?:(every|each)\s+)?(mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b|(매주\s?)?([월화수목금토일]요일)`)
+	// reClockAny finds a time of day on a clock: 02:30, 9am, 9 pm, 3시.
+	reClockAny = regexp.MustCompile(`\d{1,2}:\d\d|\b\d{1,2}\s?(?:am|pm)\b|\d{1,2}시`)
+)
 
 // presentSentence reports a sentence with a finite verb in the present
 // (English "is", "does not", "runs"; Korean 된다, 합니다, 있어요): what holds

@@ -60,3 +60,28 @@ func TestExhaustedIsTheWritersState(t *testing.T) {
 		}
 	}
 }
+
+// TestWeekTold: a week told day by day with no lesson in it is a story
+// however many tools it names; a weekday beside a clock, a schedule
+// ("every Monday") or a cause, fix or rule stays a finding.
+func TestWeekTold(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		week           bool
+	}{
+		{"Launch week", "We cut the Kotlin 1.9 branch on Monday. The Play review took until Wednesday, and we rolled out to 100% on Friday with Gradle 8.4.", true},
+		{"출시 주간", "월요일에 빌드를 올렸고 수요일에 승인이 났습니다. 금요일에 전체 배포했습니다.", true},
+		{"Weekend deploys", "Deploys on Friday evening broke the Saturday batch because the schema migration locked the orders table.", false},
+		{"Backups", "The Postgres 15 backup ran on Sunday at 02:30 and again on Monday at 02:30 with pg_dump 15.4.", false},
+		{"Dependabot", "Dependabot opens its PRs every Monday and every Thursday, one per ecosystem.", false},
+		{"One day", "We upgraded Terraform to 1.6 on Tuesday and the plans were reviewed in Atlantis.", false},
+	} {
+		if got := weekTold(c.title, c.content); got != c.week {
+			t.Errorf("weekTold(%q) = %v, want %v", c.content, got, c.week)
+		}
+	}
+	n := Narrative("Launch week", "We cut the Kotlin 1.9 branch on Monday. The Play review took until Wednesday, and we rolled out to 100% on Friday with Gradle 8.4.")
+	if !n.Story || n.Shape != "a week told day by day" {
+		t.Errorf("Narrative: Story = %v, Shape = %q; want a story told day by day", n.Story, n.Shape)
+	}
+}
