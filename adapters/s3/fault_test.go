@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,7 +150,8 @@ func TestFaultProxy(t *testing.T) {
 	// and must never leave a referenced blob missing. Its grace (2 s) is
 	// above the longest upload here, as Sweep requires.
 	stopSweep := make(chan struct{})
-	sweeps, swept, reaped := 0, 0, 0
+	sweeps, reaped := 0, 0
+	var swept atomic.Int64
 	var sweepErr error
 	var sweepWG sync.WaitGroup
 	sweepWG.Add(1)
@@ -166,7 +168,7 @@ func TestFaultProxy(t *testing.T) {
 				sweepErr = err
 			}
 			sweeps++
-			swept += rep.Blobs
+			swept.Add(int64(rep.Blobs))
 			reaped += rep.Versions
 		}
 	}()
@@ -175,7 +177,11 @@ func TestFaultProxy(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; i < faultOpsPerWorker; i++ {
+			// The sweep collects only blobs unreferenced for its grace
+			// (2 s): on a fast machine the ops were done in 2.2 s and it
+			// had raced nothing, so the workers go on (up to 15 s in all)
+			// until it has collected something.
+			for i := 0; i < faultOpsPerWorker || (swept.Load() == 0 && time.Since(began) < 15*time.Second); i++ {
 				fw.step(ctx)
 			}
 		}()
@@ -208,7 +214,7 @@ func TestFaultProxy(t *testing.T) {
 	t.Logf("fault run: %d operations in %s (%s)", total, elapsed.Round(time.Millisecond), strings.Join(kinds, ", "))
 	landed := s3store.Landed(stores[0]) + s3store.Landed(stores[1])
 	t.Logf("faults: %s; the stores found %d lost-answer writes applied on reading back", proxy.Summary(), landed)
-	t.Logf("sweeps during the run: %d, blobs collected: %d, versions reaped: %d", sweeps, swept, reaped)
+	t.Logf("sweeps during the run: %d, blobs collected: %d, versions reaped: %d", sweeps, swept.Load(), reaped)
 	t.Logf("violations: %d (%s)", nv, strings.Join(vkinds, ", "))
 	inj := proxy.Injected()
 	for k, n := range inj {
@@ -221,7 +227,7 @@ func TestFaultProxy(t *testing.T) {
 	if applied := inj[faultStatus500] + inj[faultReset] + inj[faultTimeout]; landed < applied {
 		t.Errorf("the stores recognised %d writes as landed, fewer than the %d applied ones whose answer was lost", landed, applied)
 	}
-	if swept == 0 {
+	if swept.Load() == 0 {
 		t.Errorf("the sweep collected nothing during the run; it raced nothing")
 	}
 	if reaped == 0 || run.ops["restore"] == 0 {
