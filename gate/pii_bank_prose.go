@@ -18,13 +18,7 @@ var reRoutingProse = regexp.MustCompile("(?i)\\b(?:routing|aba)(?:\\s+(?:transit
 // accountNear asks for an account's word within 200 bytes of the routing
 // number.
 func accountNear(text string, lo, hi int) bool {
-	from, to := max(lo-200, 0), min(hi+200, len(text))
-	for from > 0 && text[from]&0xC0 == 0x80 {
-		from--
-	}
-	for to < len(text) && text[to]&0xC0 == 0x80 {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, 200)
 	return containsAnyWord(strings.ToLower(text[from:to]), []string{"account", "accounts", "acct", "dfi", "계좌"})
 }
 

@@ -59,13 +59,7 @@ func personalMachine(text string, lo, hi int) bool {
 	if holderNear(text, lo, hi) {
 		return true
 	}
-	from, to := max(lo-160, 0), min(hi+160, len(text))
-	for from > 0 && text[from]&0xC0 == 0x80 {
-		from--
-	}
-	for to < len(text) && text[to]&0xC0 == 0x80 {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, 160)
 	if nameFieldIn(text[from:to]) || rePersonalHost.MatchString(text[from:to]) || userMailOnLine(text, lo, hi) {
 		return true
 	}
@@ -133,13 +127,7 @@ func homeIPNamed(text string, lo, hi int, m *lineMemo) bool {
 	if named, _ := m.get(text, 0, end, homeNamedIn); named {
 		return true
 	}
-	from, to := max(lo-400, 0), min(hi+400, len(text))
-	for from > 0 && text[from]&0xC0 == 0x80 {
-		from--
-	}
-	for to < len(text) && text[to]&0xC0 == 0x80 {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, 400)
 	named, _ := homeNamedIn(text, from, to)
 	return named
 }

@@ -48,13 +48,7 @@ func healthValue(m string) bool {
 // patientNear reports a patient's name or id within healthWindow of the
 // value, on a name that is a person's (techName says no software's).
 func patientNear(text string, lo, hi int) bool {
-	from, to := max(lo-healthWindow, 0), min(hi+healthWindow, len(text))
-	for from > 0 && text[from]&0xC0 == 0x80 {
-		from--
-	}
-	for to < len(text) && text[to]&0xC0 == 0x80 {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, healthWindow)
 	s := text[from:to]
 	for _, loc := range reHealthPerson.FindAllStringSubmatchIndex(s, -1) {
 		switch {
@@ -104,12 +98,6 @@ var healthToldWords = []string{"diagnosis", "diagnosed", "treatment", "treated",
 
 // healthTold reports such a sentence with its holder beside the disease.
 func healthTold(text string, lo, hi int) bool {
-	from, to := max(lo-160, 0), min(hi+160, len(text))
-	for from > 0 && text[from]&0xC0 == 0x80 {
-		from--
-	}
-	for to < len(text) && text[to]&0xC0 == 0x80 {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, 160)
 	return containsAnyWord(strings.ToLower(text[from:to]), healthToldWords) && holderNear(text, lo, hi)
 }

@@ -25,13 +25,7 @@ var idFieldWords = []string{"national id", "national identity", "national identi
 // (within wordsNear's reach, in its field-name words), in its column's
 // header, or over its column in an aligned table.
 func idFieldNamed(text string, lo, hi int) bool {
-	from, to := max(lo-48, 0), min(hi+48, len(text))
-	for from > 0 && !utf8.RuneStart(text[from]) {
-		from--
-	}
-	for to < len(text) && !utf8.RuneStart(text[to]) {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, 48)
 	around := fieldWords(text[from:lo] + " " + text[hi:to])
 	for _, w := range idFieldWords {
 		if containsWord(around, w) {

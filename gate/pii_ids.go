@@ -3,7 +3,6 @@ package gate
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // National identity numbers of other countries than the US and Korea,
@@ -126,13 +125,7 @@ const ninoNear = 40
 // ninoFieldWords in the words of its field names, stands within ninoNear
 // bytes of text[lo:hi].
 func ninoNamed(text string, lo, hi int) bool {
-	from, to := max(lo-ninoNear, 0), min(hi+ninoNear, len(text))
-	for from > 0 && !utf8.RuneStart(text[from]) {
-		from--
-	}
-	for to < len(text) && !utf8.RuneStart(text[to]) {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, ninoNear)
 	around := text[from:lo] + " " + text[hi:to]
 	lower, fields := strings.ToLower(around), fieldWords(around)
 	for _, w := range ninoWords {
@@ -237,13 +230,7 @@ func validDNI(m string) bool {
 var dniWords = []string{"dni", "nie", "nif", "documento nacional", "identidad", "spanish", "spain", "españa", "스페인"}
 
 func dniNamed(text string, lo, hi int) bool {
-	from, to := max(lo-ninoNear, 0), min(hi+ninoNear, len(text))
-	for from > 0 && !utf8.RuneStart(text[from]) {
-		from--
-	}
-	for to < len(text) && !utf8.RuneStart(text[to]) {
-		to++
-	}
+	from, to := runeWindow(text, lo, hi, ninoNear)
 	lower := strings.ToLower(text[from:lo] + " " + text[hi:to])
 	for _, w := range dniWords {
 		if containsWord(lower, w) {

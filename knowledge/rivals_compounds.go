@@ -17,7 +17,7 @@ import (
 // same way. A rewording keeps the names it tells of; it may add one of a
 // family beside the one it keeps, not put one in its place.
 func compoundsSwapped(a, b DetailSet) bool {
-	sa, sb := seqSet(a), seqSet(b)
+	sa, sb := setOf(a.Seq), setOf(b.Seq)
 	// fa indexes a's compounds that b lacks by family, then by how their
 	// next word begins: two that begin alike are one word inflected
 	// (rubber-banded, rubber-banding; cross-built, cross-build). Indexed,
@@ -57,15 +57,6 @@ func nextWordStart(rest string) string {
 		return rest[:3]
 	}
 	return "\x00" + rest
-}
-
-// seqSet is the set of d's words as Seq holds them.
-func seqSet(d DetailSet) map[string]bool {
-	m := make(map[string]bool, len(d.Seq))
-	for _, w := range d.Seq {
-		m[w] = true
-	}
-	return m
 }
 
 // compoundFamily is a compound name's first word and the mark joining it
