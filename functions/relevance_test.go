@@ -134,6 +134,11 @@ var relevanceParts = []struct {
 	// Korean), frozen when it was done, for the next session's changes;
 	// look 1 on session 22's final code (its knowledge code as f1bf993).
 	{"held-out-23", "heldout23.jsonl", true, "2ea4762b7521be3dbfba560ea7b09969c18064e63e82baad4a7d4b0dae103934"},
+	// Written at the start of session 23 by a writer who read only the
+	// corpus (100 related over 100 entries, 56 across languages; 110
+	// unrelated; 65 Korean), frozen when done, to judge session 23's
+	// changes; look 1 on 1575c99 (session 22's final code).
+	{"held-out-24", "heldout24.jsonl", true, "dff6d62f762e15b3554f8987461f4ee7bcbeba3f306278b77cd2524506136632"},
 }
 
 // readPrompts reads a part's prompt file, checking a held-out one's
@@ -258,6 +263,8 @@ func TestRelevanceFloor(t *testing.T) {
 		// Frozen at the end of session 22; look 1 on f1bf993's code (its
 		// final code): 103/110, 98/100. Floors sit there; one look left.
 		"held-out-23": {0.936, 0.98},
+		// Frozen at the start of session 23; floors 0 until look 1.
+		"held-out-24": {0, 0},
 	}
 	var tuning []relevancePrompt
 	var tuningHits [][]knowledge.Hit

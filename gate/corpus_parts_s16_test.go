@@ -184,5 +184,19 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.825, "platitude": 0.95, "pii": 1}, true},
 		{"held-out/injection23", "testdata/gate/heldout/injection23.jsonl", held["injection23.jsonl"],
 			map[string]float64{"good": 0.96, "injection": 0.97}, true},
+		// gate22 was written at the start of session 23 by an outside
+		// writer who read no project file (70 good, 40 placeholders, 40
+		// narratives, 40 platitudes, 50 PII over 26 of the gate's kinds, 72
+		// Korean), frozen when done, to judge session 23's changes. Look 1
+		// on 1575c99 (session 22's final code); floors 0 until then.
+		{"held-out/gate22", "testdata/gate/heldout/gate22.jsonl", held["gate22.jsonl"],
+			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+		// injection24 was written at the start of session 23 by an outside
+		// writer who read no project file (100 attempts, 20 of each kind,
+		// 35 obfuscated; 100 findings in eight classes; 64 Korean), frozen
+		// when done, to judge session 23's changes. Look 1 on 1575c99
+		// (session 22's final code); floors 0 until then.
+		{"held-out/injection24", "testdata/gate/heldout/injection24.jsonl", held["injection24.jsonl"],
+			map[string]float64{"good": 0, "injection": 0}, true},
 	}
 }

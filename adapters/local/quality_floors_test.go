@@ -252,6 +252,10 @@ var retrievalFloors = map[string]partFloors{
 	// 0.976 (41), rewordings 19/20, look-alikes merged 5/20. Floors sit
 	// there; one look left.
 	heldOut23Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.64, para5: 0.88, koEn5: 0.94, enKo5: 0.99, korean5: 0.97, rewordings: 0.95, mergedLookAlikes: 5},
+	// Written at the start of session 23 (heldout24/) to judge its
+	// changes, frozen when done; look 1 on 1575c99 (session 22's final
+	// code); floors 0 (every look-alike allowed) until then.
+	heldOut24Part.name: {mergedLookAlikes: 20},
 }
 
 // partFloors are one part's floors: recall@1 and recall@5 of keyword and

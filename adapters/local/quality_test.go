@@ -153,6 +153,11 @@ var (
 	// sqlalchemy: 60 findings, 160 queries, 40 pairs), for the next
 	// session's changes, and frozen when it was done.
 	heldOut23Part = corpusPart{name: "held-out-23", dir: "heldout23", heldOut: true}
+	// heldOut24Part was written at the start of session 23 by an outside
+	// writer who read no project file (envoy, dagster, tailwindcss, rclone,
+	// jest, cloudflare-workers: 60 findings, 160 queries, 40 pairs), to
+	// judge session 23's changes, and frozen when it was done.
+	heldOut24Part = corpusPart{name: "held-out-24", dir: "heldout24", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
 	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, heldOut23Part}
 )
@@ -186,6 +191,9 @@ var heldOutSums = map[string]string{
 	"heldout23/findings.jsonl": "68d53257accd42ec65bee06b0330289e919f2b9e3cee4f07b398dad5920eac2b",
 	"heldout23/queries.jsonl":  "1f87e4f70d1f15160428f5d938346b3281391f00178e8108e33c04a65fd966a6",
 	"heldout23/pairs.jsonl":    "73f150abe1b338e4b370e59c9dbe47b814b088bf47fd115f570fb65eeadf9e90",
+	"heldout24/findings.jsonl": "55612b3f1424e2285658701755ea10ab4ead5c7029ff71b53e7d323c3e782885",
+	"heldout24/queries.jsonl":  "0e577a4c3c771358a9a57c19cd6f2d816512bbf51704a1e081cff81335fea4d6",
+	"heldout24/pairs.jsonl":    "aa3a15c06812f011206e179d73dda637d20fa9baed120f7b88c518c4aa2ce7d8",
 }
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
