@@ -159,7 +159,7 @@ var (
 	// judge session 23's changes, and frozen when it was done.
 	heldOut24Part = corpusPart{name: "held-out-24", dir: "heldout24", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, heldOut23Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, heldOut23Part, heldOut24Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
