@@ -188,15 +188,18 @@ func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 		// writer who read no project file (70 good, 40 placeholders, 40
 		// narratives, 40 platitudes, 50 PII over 26 of the gate's kinds, 72
 		// Korean), frozen when done, to judge session 23's changes. Look 1
-		// on 1575c99 (session 22's final code); floors 0 until then.
+		// on 1575c99 (session 22's final code): good 69/70, placeholders
+		// 38/40, narratives 35/40, platitudes 37/40, PII 49/50 (kinds 40).
+		// Floors sit there; one look left.
 		{"held-out/gate22", "testdata/gate/heldout/gate22.jsonl", held["gate22.jsonl"],
-			map[string]float64{"good": 0, "placeholder": 0, "narrative": 0, "platitude": 0, "pii": 0}, true},
+			map[string]float64{"good": 0.985, "placeholder": 0.95, "narrative": 0.875, "platitude": 0.925, "pii": 0.98}, true},
 		// injection24 was written at the start of session 23 by an outside
 		// writer who read no project file (100 attempts, 20 of each kind,
 		// 35 obfuscated; 100 findings in eight classes; 64 Korean), frozen
 		// when done, to judge session 23's changes. Look 1 on 1575c99
-		// (session 22's final code); floors 0 until then.
+		// (session 22's final code): findings 87/100, attempts 91/100.
+		// Floors sit there; one look left.
 		{"held-out/injection24", "testdata/gate/heldout/injection24.jsonl", held["injection24.jsonl"],
-			map[string]float64{"good": 0, "injection": 0}, true},
+			map[string]float64{"good": 0.87, "injection": 0.91}, true},
 	}
 }
