@@ -255,6 +255,7 @@ func ParseDetails(text string) DetailSet {
 	d := DetailSet{Atoms: map[string]bool{}, Numbers: map[string][]string{}, Names: map[string]bool{}, Words: map[string]bool{}, Settings: map[string][]string{},
 		Parts: map[string][]string{}, Pascal: map[string]bool{}, Errors: map[string]bool{}, Negated: map[string]bool{},
 		Figures: map[string][]string{}, Stated: map[string]bool{}}
+	text = sciToDecimal(text) // details_literals.go
 	d.addErrors(text)
 	d.addFigures(text)
 	d.Seq, d.SeqValues = seqTokens(text)
@@ -315,7 +316,8 @@ func ParseDetails(text string) DetailSet {
 	})
 	denying := false // a negation waits for the word it bears on
 	var caps [][]int // the words in capitals, for addKeywordPairs
-	for _, ix := range proseWords(prose) {
+	words := proseWords(prose)
+	for _, ix := range words {
 		w := prose[ix[0]:ix[1]]
 		lw := strings.ToLower(w)
 		d.Words[lw] = true
@@ -357,8 +359,14 @@ func ParseDetails(text string) DetailSet {
 	d.addKoreanKinds(prose) // details_kinds.go
 	d.addKinds(prose, caps) // details_classes.go
 	d.addKoreanDenied()     // details_kinds.go
+	d.addLiteralKinds(prose, words, text)
 	for _, ix := range atomMatches(prose) {
-		t := d.addAtom(foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n(")))
+		w := foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n("))
+		if negativeAt(prose, ix[0]) && isNumber(w) && !isHex(w) {
+			d.addAtom("-" + w) // -5 is not 5 (details_literals.go)
+			continue
+		}
+		t := d.addAtom(w)
 		if t != "" && isNumber(t) {
 			if w := wordBefore(prose[:ix[0]]); w != "" {
 				d.Numbers[w] = append(d.Numbers[w], t+unitAfter(prose[ix[1]:]))

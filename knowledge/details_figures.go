@@ -72,11 +72,36 @@ var numberWords = map[string]int{"zero": 0, "one": 1, "two": 2, "three": 3, "fou
 // addFigures fills d.Figures and d.Stated from text.
 func (d DetailSet) addFigures(text string) {
 	state := func(k string) { d.Stated[k] = true }
-	amountEnd := 0 // the end of the Korean amount a figure began (1억 2천만)
+	amountEnd := 0               // the end of the Korean amount a figure began (1억 2천만)
+	lits := literalFigures(text) // details_literals.go
+	for _, l := range lits {
+		state(l.key)
+		state("=" + l.key)
+		for _, p := range l.parts {
+			state(p)
+		}
+		if standaloneFigure(text[:l.start], text[l.end:]) {
+			if _, ok := d.Figures[l.key]; !ok {
+				d.Figures[l.key] = []string{}
+			}
+		}
+	}
 	for _, ix := range figureRun.FindAllStringIndex(text, -1) {
 		run, after := text[ix[0]:ix[1]], text[ix[1]:]
 		key := atomKey(run)
-		if key == "" {
+		if key == "" || insideAny(lits, ix[0]) {
+			continue
+		}
+		if negativeAt(text, ix[0]) {
+			// -5 states neither 5 nor a quantity of 5 (details_literals.go).
+			key = "-" + key
+			state(key)
+			state("=" + key)
+			if standaloneFigure(text[:ix[0]], after) {
+				if _, ok := d.Figures[key]; !ok {
+					d.Figures[key] = []string{}
+				}
+			}
 			continue
 		}
 		state(key)
@@ -302,6 +327,9 @@ func exactDecimal(x *big.Rat) string {
 // otherwise. A rewording restates its figures; it may add one (a count
 // it works out, 40 pods of 5 need 200) but not change one it keeps.
 func figuresRival(a, b DetailSet) bool {
+	if signFlipped(a, b) || signFlipped(b, a) {
+		return true
+	}
 	ua := unexplainedFigures(a, b)
 	if len(ua) == 0 {
 		return false
@@ -309,6 +337,24 @@ func figuresRival(a, b DetailSet) bool {
 	for _, y := range unexplainedFigures(b, a) {
 		for _, x := range ua {
 			if figureShape(x, a.Figures[x]) == figureShape(y, b.Figures[y]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// signFlipped reports whether a writes a negative figure (-1) whose
+// magnitude b writes as a figure (1) and a does not, b stating no -1: the
+// one number told with the other sign, however generously each text's
+// words state numbers (the first one states a 1).
+func signFlipped(a, b DetailSet) bool {
+	for x := range a.Figures {
+		if !strings.HasPrefix(x, "-") || b.states(x) {
+			continue
+		}
+		if _, ok := b.Figures[x[1:]]; ok {
+			if _, own := a.Figures[x[1:]]; !own {
 				return true
 			}
 		}

@@ -1,0 +1,58 @@
+package knowledge
+
+import "testing"
+
+func TestSciToDecimal(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"rope_theta to 1e6 in config.json", "rope_theta to 1000000 in config.json"},
+		{"a learning rate of 1e-4.", "a learning rate of 0.0001."},
+		{"eps=1e-8, 2.5E3 and 1e+05", "eps=0.00000001, 2500 and 100000"},
+		{"-1e5 rows", "-100000 rows"},
+		{"commit 3e4a9f and 0x1e5 and v1e5 and 1e5x", "commit 3e4a9f and 0x1e5 and v1e5 and 1e5x"},
+		{"1e99 stays", "1e99 stays"},
+		{"1e5로 낮추자", "100000로 낮추자"},
+	} {
+		if got := sciToDecimal(c.in); got != c.want {
+			t.Errorf("sciToDecimal(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestLiteralConflicts pins the kinds of details_literals.go on pairs of
+// short texts: a look-alike that changes the literal conflicts, a
+// rewording that keeps it (or writes its value otherwise) does not.
+func TestLiteralConflicts(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"sci", "Raise rope_theta to 1e6 for 32k context.", "For 32k context, rope_theta must be 1e5.", true},
+		{"sci kept", "Raise rope_theta to 1e6 for 32k context.", "For 32k context, rope_theta must be 1e6.", false},
+		{"sci as decimal", "Insert in chunks of 1e5 rows.", "Insert in chunks of 100000 rows.", false},
+		{"negative", "The newest tag is at index -1 of the list, the first one.", "Take the item at index 1 of the list, not the first one.", true},
+		{"negative kept", "Write -1000 to oom_score_adj for postgres.", "Give postgres an oom_score_adj of -1000.", false},
+		{"negative korean", "백업을 nice 값 10으로 실행한다.", "백업을 nice 값 -10으로 돌린다.", true},
+		{"range is no negative", "Retry 5-10 times with backoff.", "Retry 5-10 times, backing off.", false},
+		{"hex against 0", "The wakeup mask was 0x200000000 for GPIO 33.", "We passed 0 as the wakeup mask for GPIO 33.", true},
+		{"hex kept", "The wakeup mask was 0x200000000 for GPIO 33.", "We passed 0x200000000 as the wakeup mask for GPIO 33.", false},
+		{"dimensions", "The int8 matmul is slow for a 4096x32 projection.", "One projection shaped 4096x64 takes the slow int8 path.", true},
+		{"dimensions kept", "The int8 matmul is slow for a 4096x32 projection.", "One projection shaped 4096 x 32 takes the slow int8 path.", false},
+		{"ordinal", "The amount is the CSV's third column.", "In this CSV the amount sits in the second column.", true},
+		{"ordinal korean", "롤링 업데이트가 두 번째 파드에서 멈췄다.", "세 번째 파드에서 업데이트가 멈췄다.", true},
+		{"second of time", "Wait a second and retry the third call.", "Retry the third call after a second.", false},
+		{"boolean", "The developers had core.autocrlf set to true.", "core.autocrlf was false on their machines.", true},
+		{"boolean in code too", "`if (process.env.X)` is true for 'false'; compare with === 'true'.", "Set to false, it still ran: check `process.env.X === 'true'`.", false},
+		{"rsync slash", "Deploy with rsync -az dist/ deploy@web1:/var/www/site and reload nginx.", "We reload nginx after rsync -az dist deploy@web1:/var/www/site.", true},
+		{"rsync kept", "Deploy with rsync -az dist/ deploy@web1:/var/www/site and reload nginx.", "We reload nginx after rsync -az dist/ deploy@web1:/var/www/site.", false},
+		{"git config value", "Run git config --global init.defaultBranch main once.", "A single git config --global init.defaultBranch trunk fixes it.", true},
+		{"dotted word", "Setting storage.type filesystem on the tail input spills chunks to disk.", "We configured storage.type memory on the tail input.", true},
+		{"dotted word no value", "Serve fullchain.pem instead of cert.pem.", "Point the server at fullchain.pem rather than cert.pem.", false},
+	} {
+		if got := DetailsConflict(ParseDetails(c.a), ParseDetails(c.b)); got != c.want {
+			t.Errorf("%s: DetailsConflict = %v, want %v", c.name, got, c.want)
+		}
+		if got := DetailsConflict(ParseDetails(c.b), ParseDetails(c.a)); got != c.want {
+			t.Errorf("%s (b, a): DetailsConflict = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
