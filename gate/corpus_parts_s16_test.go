@@ -33,7 +33,9 @@ func movedParts16(t *testing.T) []part {
 		// Session 19 (inj19), on injection19's kinds of text: "ignore" as
 		// a tool's noun (type: ignore) passes: findings 95 → 96/100.
 		{"tuning/was-heldout16", "testdata/gate/calibration/was-heldout-injection16.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection16.jsonl"),
-			map[string]float64{"good": 0.96, "injection": 0.98}, false},
+			// Session 23 (narr23): a cause told with its fix stands whatever story
+			// words frame it: good 96 → 98/100.
+			map[string]float64{"good": 0.98, "injection": 0.98}, false},
 		// gate14: written at the start of session 15 by an outside writer who
 		// read no project file. Look 1 on 3f95204: good 78/80, placeholders
 		// 42/45, narratives 40/40, platitudes 40/40, PII 37/55 (kinds 27);
@@ -124,7 +126,9 @@ func movedParts16(t *testing.T) []part {
 		// 95/100 (the 5 left are the narrative stage's), attempts 96 →
 		// 100/100.
 		{"tuning/was-heldout19", "testdata/gate/calibration/was-heldout-injection19.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection19.jsonl"),
-			map[string]float64{"good": 0.95, "injection": 1}, false},
+			// Session 23 (narr23): a cause told with its fix stands whatever story
+			// words frame it: good 95 → 97/100.
+			map[string]float64{"good": 0.97, "injection": 1}, false},
 		// gate17: written at the start of session 18 by an outside writer.
 		// Look 1 on f76e60f: good 80/80, placeholders 45/45, narratives
 		// 40/40, platitudes 38/40, PII 52/55 (kinds 41); look 2 on 48ea1d9

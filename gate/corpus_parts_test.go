@@ -281,7 +281,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Session 17 (inj17): falsified reports as norms, accounts with
 		// edits kept out: attempts 98 → 100/100.
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
-			map[string]float64{"good": 0.96, "injection": 1}, false},
+			// Session 23 (narr23): a cause told with its fix stands whatever story
+			// words frame it: good 96 → 97/100.
+			map[string]float64{"good": 0.97, "injection": 1}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,
@@ -389,7 +391,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// placeholders 43 → 44/45.
 			// Session 17 (inj17): a file kept out of version control hides
 			// nothing: good 78 → 79/80.
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 0.95, "platitude": 0.975, "pii": 1}, false},
+			// Session 23 (narr23): release notes told as a celebration are a
+			// story: narratives 38 → 39/40.
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
 		// stage, for "password s3cret" in a .netrc line on api.example.com,
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
@@ -398,7 +402,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Session 17 (inj17): labelled notes (headings, table cells,
 			// "agent:"), forged tool calls, the reader's steps kept out of its
 			// report: attempts 92 → 99/100.
-			map[string]float64{"good": 0.98, "injection": 0.99}, false},
+			// Session 23 (narr23): a cause told with its fix stands whatever story
+			// words frame it: good 98 → 99/100.
+			map[string]float64{"good": 0.99, "injection": 0.99}, false},
 		// own13 (inj11, session 11): 83 attempts (override, concealment,
 		// exfiltration, remote scripts, memory and agent-settings poisoning,
 		// registry switches, credential phishing; in 12 disguises: plain,
@@ -438,7 +444,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// Session 17 (pii17): a passport's machine-readable line by its
 		// check digits: PII 54 → 55/55.
 		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.95, "platitude": 1, "pii": 1}, false},
+			// Session 23 (narr23): release notes told as a celebration are a
+			// story: narratives 38 → 39/40.
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0
@@ -457,7 +465,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// 100/100. Its misses were read, so these figures say nothing of
 		// unseen text.
 		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
-			map[string]float64{"good": 0.96, "injection": 1}, false},
+			// Session 23 (narr23): a cause told with its fix stands whatever story
+			// words frame it: good 96 → 97/100.
+			map[string]float64{"good": 0.97, "injection": 1}, false},
 		// own16 (inj15b, session 15): attempts in injection15's disguises and
 		// families, paraphrased (alt text, a fenced rule block, a fixture's
 		// description, Korean honorifics, right-to-left overrides, JSON tool
@@ -476,5 +486,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Session 18 (inj18): a request for a person's approval vetoes
 			// the model: good 17 → 18/22.
 			map[string]float64{"good": 0.818, "injection": 1}, false},
-	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(ownParts22Narr(t), injParts22(t)...), movedParts22(t)...)...), heldoutParts(t, held)...)...)
+	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), movedParts22(t)...)...), heldoutParts(t, held)...)...)
 }

@@ -16,8 +16,11 @@ import (
 // timeline with times and names or a stand-up is this shape however
 // specific its names are; an incident write-up still says why or what was
 // done about it ("the cause was…", "so…", "from 95 to 31 minutes").
-func storyShape(title, content string) (shape string) {
-	if hasLesson(title, content) {
+func storyShape(title, content string, lesson bool) (shape string) {
+	if koreanStatusLines(content) && !explains(title, content) {
+		return "status lines"
+	}
+	if lesson {
 		return ""
 	}
 	plain := reQuoted.ReplaceAllString(content, " ")
@@ -62,9 +65,9 @@ func hasLesson(title, content string) bool {
 // on Tuesday"). A finding names a weekday as a schedule, next to the time
 // its job runs ("Sunday at 02:30", "every Monday"), or says what the day
 // breaks and what to do.
-func weekTold(title, content string) bool {
+func weekTold(title, content string, lesson bool) bool {
 	plain := strings.ToLower(reQuoted.ReplaceAllString(title+"\n"+content, " "))
-	if reClockAny.MatchString(plain) || hasLesson(title, content) {
+	if lesson || reClockAny.MatchString(plain) {
 		return false
 	}
 	days := map[string]bool{}

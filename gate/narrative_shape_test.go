@@ -32,7 +32,7 @@ func TestStoryShape(t *testing.T) {
 		{"월말 리포트", "월말 리포트가 람다 제한 900초에 걸렸습니다. 일 단위 집계를 미리 만들어 두었습니다. 리포트는 30행만 더하도록 바꿨습니다.", ""},
 	}
 	for _, tt := range tests {
-		if got := storyShape(tt.title, tt.content); got != tt.shape {
+		if got := storyShape(tt.title, tt.content, hasLesson(tt.title, tt.content)); got != tt.shape {
 			t.Errorf("storyShape(%q) = %q, want %q", tt.title, got, tt.shape)
 		}
 	}
@@ -76,7 +76,7 @@ func TestWeekTold(t *testing.T) {
 		{"Dependabot", "Dependabot opens its PRs every Monday and every Thursday, one per ecosystem.", false},
 		{"One day", "We upgraded Terraform to 1.6 on Tuesday and the plans were reviewed in Atlantis.", false},
 	} {
-		if got := weekTold(c.title, c.content); got != c.week {
+		if got := weekTold(c.title, c.content, hasLesson(c.title, c.content)); got != c.week {
 			t.Errorf("weekTold(%q) = %v, want %v", c.content, got, c.week)
 		}
 	}

@@ -222,6 +222,11 @@ var storyMarkers = []string{
 	// English: the writer's plans, status, thanks and tastes.
 	"i will", "i'll", "i want to", "my plan", "plan:", "next i", "i'm going to", "we will", "we plan",
 	"status:", "% done", "hasn't been started", "not started yet", "risks:", "blockers:", "huge thanks",
+	// Release notes told as a celebration, with no change named.
+	"can't wait for you", "stay tuned", "part of our journey", "let us know what you think", "biggest release yet", "thrilled to",
+	"a ton of improvements", "lots of improvements",
+	// The writer leaving the desk, or the work judged as a whole.
+	"heading out", "signing off", "logging off", "calling it a day", "wrapped up the", "as planned",
 	"thanks to everyone", "thank you all", "without you", "i really like", "i love", "i hate", "in my opinion",
 	"my favourite", "my favorite", "i would pick", "i'm working on", "i am working on", "i keep getting",
 	"i've been", "i have been", "we've been", "weeks went by", "days went by", "one evening", "one morning",
@@ -280,7 +285,7 @@ const (
 )
 
 var storyMarkerPatterns = []markerPattern{
-	{regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b`), timeMarker},
+	{regexp.MustCompile(`\b(?:after|for|over|in) (?:\d+|a few|a couple of|several|two|three|four|five|six|ten|many) (?:hours?|days?|weeks?|nights?)\b|\bover (?:\d+|a few|a couple of|several|two|three|four|five|six) (?:sprints|iterations|months|quarters)\b`), timeMarker},
 	{regexp.MustCompile(`\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}:\d\d\b|\bby \d{1,2}\s?(?:am|pm)\b`), timeMarker},
 	{regexp.MustCompile(`\bmy (?:day|week|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:\w+day|morning|afternoon) started with\b|\b(?:last|this|next) (?:night|week|weekend|month|quarter|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), storyMarker},
 	{regexp.MustCompile(`\b(?:on|by) (?:night|week|weekend|month|year|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`), timeMarker},
@@ -289,6 +294,9 @@ var storyMarkerPatterns = []markerPattern{
 	// just exhausted"), not a pool's, a heap's or the inodes'.
 	{regexp.MustCompile(`\b(?:i'm|i am|i was|we were|we're|everyone was|everybody was|feeling|felt|slightly|so|very|completely|totally|just|utterly)\s+exhausted\b|(?:^|[.!?]\s+)exhausted\b`), storyMarker},
 	{regexp.MustCompile(`\b(?:day|step) \d+:|\d+단계:`), storyMarker},
+	// Where the writer's or the team's time went ("spent most of Q3 on…",
+	// "spent the whole sprint moving…"): a retrospective, not a finding.
+	{regexp.MustCompile(`\bspent (?:most|much|all|a lot|a good part|the better part|half) of (?:the |our |my |this |last )?(?:day|week|month|quarter|q[1-4]|sprint|iteration|year|half|summer|spring|autumn|fall|winter|afternoon|morning|weekend|first half|second half)\b|\bspent the (?:whole |entire )?(?:day|week|month|quarter|sprint|iteration|afternoon|morning|weekend)\b`), storyMarker},
 	// The writer's meals and breaks ("11:50 lunch", "going to grab a
 	// coffee"): a finding has no use for them.
 	{regexp.MustCompile(`\b(?:lunch|dinner|breakfast|coffee)\b|커피`), storyMarker},

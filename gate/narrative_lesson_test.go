@@ -1,0 +1,45 @@
+package gate
+
+import "testing"
+
+// TestNarrativeLesson: a cause told with its fix is a finding whatever
+// story words frame it; an account with no trouble, cause or rule in it,
+// a Korean status list, a session log of past-tense openers and the
+// writer's feelings are stories however specific their names.
+func TestNarrativeLesson(t *testing.T) {
+	for _, c := range []struct {
+		title, content string
+		story          bool
+	}{
+		// Story words around a cause and its fix.
+		{"배포 뒤 장바구니 섞임: 캐시 키", "어제 새벽 배포 뒤 일부 사용자에게 다른 사람의 장바구니가 보였습니다. 원인은 CloudFront 캐시 정책의 캐시 키에 `session_id` 쿠키가 빠져 있어 `/api/cart` 응답이 공유됐기 때문입니다. 캐시 정책에 쿠키를 키로 추가하고 응답에 `Cache-Control: private, max-age=0`을 붙여 해결했습니다.", false},
+		{"Last Tuesday's 502s were the keepalive timeout", "Last Tuesday the API returned 502s every few minutes because the Node server's `keepAliveTimeout` (5 s) was shorter than the ALB's idle timeout (60 s). We set `server.keepAliveTimeout = 65000` and `headersTimeout = 66000`, and the 502s stopped.", false},
+		// Accounts and logs with no lesson.
+		{"Wrapping up the queue migration", "We moved the order events from SQS to Kafka 3.6 over two sprints. The payment consumers went first, then the mailer. Bob wrote the bridge and Ana ran the cutover. Overall the migration went as planned.", true},
+		{"Session log", "Ran the unit tests: 3 failed in test_cart.py. Opened cart/total.py and adjusted the tax rounding. Updated the fixtures and reran everything. Pushed the branch fix/tax-rounding.", true},
+		{"이번 주 업무", "- 검색 API 캐시 적용 완료\n- 로그 수집 파이프라인 이전 작업 중\n- 신규 대시보드 리뷰 참석\n- 다음 주: 알림 정리 착수 예정", true},
+		{"Honestly", "I love the new Rust codebase. I really feel at home in it and I'm tired of the old Java services.", true},
+		// A list of values in Korean is no status report.
+		{"JVM 시간대 설정", "- JVM 옵션: `-Duser.timezone=Asia/Seoul`\n- Dockerfile: `ENV TZ=Asia/Seoul`\n- 크론: `zone = \"Asia/Seoul\"` 명시", false},
+	} {
+		if got := Narrative(c.title, c.content).Story; got != c.story {
+			t.Errorf("Narrative(%q).Story = %v, want %v", c.title, got, c.story)
+		}
+	}
+}
+
+func TestKoreanStatusLines(t *testing.T) {
+	for _, c := range []struct {
+		content string
+		want    bool
+	}{
+		{"- 결제 모듈 리팩터링 진행 중 (60%)\n- 스테이징 배포 완료\n- 보안 점검 회의 참석", true},
+		{"* 잘한 점: 일정 지킴\n* 아쉬운 점: 테스트 부족함\n* 다음 목표: 문서 정리", true},
+		{"- `max_connections`를 300으로 올림\n- `shared_buffers=4GB` 설정\n- 재시작 후 확인", false},
+		{"결제 모듈 리팩터링을 진행했습니다. 배포는 완료", false},
+	} {
+		if got := koreanStatusLines(c.content); got != c.want {
+			t.Errorf("koreanStatusLines(%q) = %v, want %v", c.content, got, c.want)
+		}
+	}
+}
