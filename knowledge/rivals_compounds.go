@@ -31,6 +31,9 @@ func compoundsSwapped(a, b DetailSet) bool {
 			fa[f][nextWordStart(x[len(f):])] = true
 		}
 	}
+	if tailsSwapped(sa, sb) {
+		return true
+	}
 	if len(fa) == 0 {
 		return false
 	}
@@ -47,6 +50,59 @@ func compoundsSwapped(a, b DetailSet) bool {
 		}
 	}
 	return false
+}
+
+// tailsSwapped reports whether each of two texts' word sets (sa, sb)
+// holds a compound the other lacks that ends in the same word, joined the
+// same way, after first words of other beginnings, that word no English
+// one: allkeys-lru for volatile-lru (session 23; compoundsSwapped reads a
+// family by its first word). A rewording keeps such a name; it may say
+// user-level for repo-level, cross-built for ci-built, in English words.
+func tailsSwapped(sa, sb map[string]bool) bool {
+	ta := map[string][]string{} // a's compounds that b lacks, by tail
+	for x := range sa {
+		if head, tail := compoundTail(x); tail != "" && !sb[x] && !englishWord(tail[1:]) {
+			ta[tail] = append(ta[tail], head)
+		}
+	}
+	if len(ta) == 0 {
+		return false
+	}
+	for y := range sb {
+		head, tail := compoundTail(y)
+		if tail == "" || sa[y] {
+			continue
+		}
+		for _, h := range ta[tail] {
+			if h[:min(3, len(h))] != head[:min(3, len(head))] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// englishWord reports whether the lexicon knows w as an English word.
+func englishWord(w string) bool {
+	return englishStop[w] || len(lex().g.lookup(w)) > 0
+}
+
+// compoundTail splits a compound name of two words (allkeys-lru,
+// client_side) at its joiner, - or _, into its head and its tail with the
+// joiner (-lru): "" when w is no such compound (compoundFamily's letters,
+// one joiner, a head of two letters or more and a tail of three letters
+// or more).
+func compoundTail(w string) (head, tail string) {
+	i := strings.IndexAny(w, "-_")
+	if i < 2 || len(w)-i-1 < 3 || strings.IndexAny(w[i+1:], "-_.") >= 0 || strings.IndexByte(w[:i], '.') >= 0 {
+		return "", ""
+	}
+	for j := 0; j < len(w); j++ {
+		if c := w[j]; j != i && (c < 'a' || c > 'z') {
+			return "", ""
+		}
+	}
+	return w[:i], w[i:]
 }
 
 // nextWordStart is the first three letters of a compound's words after

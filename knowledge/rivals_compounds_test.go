@@ -19,6 +19,9 @@ func TestCompoundsSwapped(t *testing.T) {
 		{"one word inflected", "players get rubber-banded on a cross-built server", "rubber-banding players on a cross-build server", false},
 		{"a name added beside the one kept", "Set fetch-depth: 0.", "Set fetch-depth: 0 and fetch-tags: true.", false},
 		{"files of one name", "Credentials were in settings.xml.", "Credentials were in settings.json.", false},
+		{"a policy for another of one tail", "maxmemory-policy was noeviction; switched to allkeys-lru for the cache.",
+			"maxmemory-policy was noeviction; switched to volatile-lru, so only keys with a TTL go.", true},
+		{"an English tail told in other words", "Put the hook in the user-level config.", "The hook belongs in the repo-level config.", false},
 	}
 	for _, c := range cases {
 		for _, ab := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
