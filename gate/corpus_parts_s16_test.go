@@ -136,7 +136,7 @@ func movedParts16(t *testing.T) []part {
 		// same. Held out as heldout/gate17.jsonl, sha256 cd5fc8bd…; tuning
 		// data since the end of session 20.
 		{"tuning/was-heldout-gate17", "testdata/gate/was-heldout/gate17.jsonl", globCases(t, "../testdata/gate/was-heldout/gate17.jsonl"),
-			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.95, "pii": 0.963}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 0.975, "pii": 0.963}, false},
 		// injection20: written at the start of session 18. Look 1 on
 		// f76e60f: findings 95/100, attempts 90/100; look 2 on 48ea1d9: the
 		// same. Held out as heldout/injection20.jsonl, sha256 fb39a4c3…;

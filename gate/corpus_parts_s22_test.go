@@ -54,7 +54,8 @@ func ownParts22(t *testing.T) []part {
 		// reader can look up (10 Korean), 14 specific findings in the same
 		// topics. Before: platitudes 9/24, good 14/14. After adviceList
 		// (a short list of imperatives with no detail): 23/24, 14/14.
+		// Session 23 (plat23): EXPLAIN is no errno: 24/24.
 		{"tuning/own27-vague", "testdata/gate/calibration/own27-vague.jsonl", loadCases(t, "../testdata/gate/calibration/own27-vague.jsonl"),
-			map[string]float64{"platitude": 0.958, "good": 1}, false},
+			map[string]float64{"platitude": 1, "good": 1}, false},
 	}
 }

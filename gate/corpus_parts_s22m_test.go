@@ -19,7 +19,7 @@ func movedParts22(t *testing.T) []part {
 		// INSERT's sort_code and account_no, a passport's MRZ name line,
 		// 성명 in passport capitals, 환자 '…' with a diagnosis).
 		{"tuning/was-heldout-gate19", "testdata/gate/was-heldout/gate19.jsonl", globCases(t, "../testdata/gate/was-heldout/gate19.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 0.975, "pii": 0.963}, false},
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 0.963}, false},
 		// gate20: written at the start of session 22. Look 1 on 24fa8c0:
 		// good 69/70, placeholders 39/40, narratives 36/40, platitudes
 		// 38/40, PII 50/50 (kinds 46); look 2 on f1bf993: platitudes 39/40,
@@ -32,7 +32,7 @@ func movedParts22(t *testing.T) []part {
 		{"tuning/was-heldout-gate20", "testdata/gate/was-heldout/gate20.jsonl", globCases(t, "../testdata/gate/was-heldout/gate20.jsonl"),
 			// Session 23 (narr23): "spent most of Q3 on…" as a story marker:
 			// narratives 38 → 39/40.
-			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
 		// injection22: written at the start of session 22. Look 1 on
 		// 24fa8c0: findings 97/100, attempts 96/100; look 2 on f1bf993:
 		// findings 97/100, attempts 97/100. Its findings figure was also

@@ -486,5 +486,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Session 18 (inj18): a request for a person's approval vetoes
 			// the model: good 17 → 18/22.
 			map[string]float64{"good": 0.818, "injection": 1}, false},
-	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), movedParts22(t)...)...), heldoutParts(t, held)...)...)
+	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), movedParts22(t)...), ownParts23Plat(t)...)...), heldoutParts(t, held)...)...)
 }

@@ -56,6 +56,9 @@ func acceptable(title, content string, score float64, found []string, n Narrativ
 		if vagueNamed(title+"\n"+content, found) {
 			return false, []string{signalVagueNamed}
 		}
+		if namesOnly(title+"\n"+content, found) {
+			return false, []string{signalNamesOnly}
+		}
 		if vagueCounted(title+"\n"+content, found) {
 			return false, []string{signalVagueCounted}
 		}

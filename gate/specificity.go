@@ -47,7 +47,7 @@ var (
 	}
 	reNumber = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|months?|kb|kib|mb|mib|gb|gib|tb|tib|k|bytes?|b|bits?|x|rps|qps|rpm|tpm|wcu|rcu|rows?|keys?|connections?|conns|threads?|workers?|cores?|pods?|nodes?|replicas?|requests?|items?|files?|lines?|characters?|chars?|digits?|tokens?|units?|attempts?|times|steps?|commits?|tests?|retries|messages?|records?|entries|partitions?|shards?|gi|mi|ghz|mhz|px|em|rem|vh|vw|dvh|svh|fps)\b`),
-		regexp.MustCompile(`\d(?:[\d,.]*\d)?\s?(?:%|초|분|시간|바이트|자리|자|글자|개|배|건|번|회|행|유닛|명|GB|MB|KB|ms|천|만|억)`),
+		regexp.MustCompile(`\d(?:[\d,.]*\d)?\s?(?:%|초|분|시간|바이트|자리|자|글자|개|배|건|번|회|행|줄|유닛|명|GB|MB|KB|ms|천|만|억)`),
 		// A time of day, a schedule's window (03:00, 01:00–04:00, 새벽 3시):
 		// a reader can check a cron line or a policy against it.
 		regexp.MustCompile(`\b(?:[01]?\d|2[0-3]):[0-5]\d\b|\d{1,2}\s?시(?:\s?\d{1,2}\s?분)?(?:에|부터|까지|\s|$)`),
@@ -66,9 +66,11 @@ var (
 		regexp.MustCompile(`\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+`),
 		regexp.MustCompile(`\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN|VACUUM|EXPLAIN|INDEX|TABLE|NULL|NOT IN|NOT EXISTS|COUNT|RETURNING|ON CONFLICT|BEGIN|COMMIT|ROLLBACK|PRAGMA|TRUNCATE|GRANT|KEYS|SCAN|SET)\b`),
 	}
-	reFlag    = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
-	rePath    = regexp.MustCompile(`\b[\w.-]+/(?:\*|[\w.-]*\*)|(?:^|\s)\.[\w-]+/|(?:~|\.{1,2})?/[\w.@*-]+(?:/[\w.@*-]*)+|(?:^|\s)/[a-z][\w.-]+|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|sql|md|conf|ini|env|lock|sh|rs|java|kt|rb|php|cfg|xml|proto|tf|csv|pem|css|html|txt|log|db|service|plist|gradle)\b|\b[A-Z]:\\|\bhttps?://\S+|\b[a-z][\w-]*(?:\.[a-z][\w-]*)+/[\w./-]+`)
-	reCommand = regexp.MustCompile(`(?i)\b(?:kubectl|docker|npx|pnpm|yarn|pip3?|uv|poetry|cargo|rustup|curl|wget|terraform|helm|aws|gcloud|gh|psql|mysql|sqlite3|redis-cli|brew|apt(?:-get)?|ssh|scp|rsync|sed|awk|grep|xargs|tar|systemctl|journalctl|openssl|dig|tcpdump|iptables|ulimit|chmod|chown|lsof|strace|jq|sudo|lftp|mvn|gradle)\s+-{0,2}[a-z][\w.-]*|\bgit\s+(?:clone|commit|push|pull|fetch|merge|rebase|reset|checkout|switch|restore|stash|log|diff|status|add|rm|mv|tag|branch|bisect|describe|config|cherry-pick|revert|blame|show|submodule|worktree|filter-repo|gc|remote|init|apply|reflog|clean|lfs)\b|\bgo\s+(?:build|test|run|mod|get|install|vet|work|generate|env|tool|list|clean|fmt|doc|version)\b|\bnpm\s+(?:install|ci|run|test|explain|why|ls|publish|audit|update|exec|init|pack|start|view|i)\b|\bfind\s+[.~/]|\b(?:node|python3?)\s+(?:-|[\w/.-]+\.(?:m?js|py)\b)|\bjava\s+-|\becho\s+["'$\w]`)
+	reFlag = regexp.MustCompile(`(?:^|[\s("'\x60])--?[A-Za-z][\w-]*(?:=\S+)?`)
+	rePath = regexp.MustCompile(`\b[\w.-]+/(?:\*|[\w.-]*\*)|(?:^|\s)\.[\w-]+/|(?:~|\.{1,2})?/[\w.@*-]+(?:/[\w.@*-]*)+|(?:^|\s)/[a-z][\w.-]+|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|mjs|cjs|json|ya?ml|toml|sql|md|conf|ini|env|lock|sh|rs|java|kt|rb|php|cfg|xml|proto|tf|csv|pem|css|html|txt|log|db|service|plist|gradle)\b|\b[A-Z]:\\|\bhttps?://\S+|\b[a-z][\w-]*(?:\.[a-z][\w-]*)+/[\w./-]+`)
+	// reCommand's words stand on one line: a title naming a tool above a
+	// sentence that names it again is no command.
+	reCommand = regexp.MustCompile(`(?i)\b(?:kubectl|docker|npx|pnpm|yarn|pip3?|uv|poetry|cargo|rustup|curl|wget|terraform|helm|aws|gcloud|gh|psql|mysql|sqlite3|redis-cli|brew|apt(?:-get)?|ssh|scp|rsync|sed|awk|grep|xargs|tar|systemctl|journalctl|openssl|dig|tcpdump|iptables|ulimit|chmod|chown|lsof|strace|jq|sudo|lftp|mvn|gradle)[ \t]+-{0,2}[a-z][\w.-]*|\bgit[ \t]+(?:clone|commit|push|pull|fetch|merge|rebase|reset|checkout|switch|restore|stash|log|diff|status|add|rm|mv|tag|branch|bisect|describe|config|cherry-pick|revert|blame|show|submodule|worktree|filter-repo|gc|remote|init|apply|reflog|clean|lfs)\b|\bgo[ \t]+(?:build|test|run|mod|get|install|vet|work|generate|env|tool|list|clean|fmt|doc|version)\b|\bnpm[ \t]+(?:install|ci|run|test|explain|why|ls|publish|audit|update|exec|init|pack|start|view|i)\b|\bfind[ \t]+[.~/]|\b(?:node|python3?)[ \t]+(?:-|[\w/.-]+\.(?:m?js|py)\b)|\bjava[ \t]+-|\becho[ \t]+["'$\w]|\b(?:ls|cp|mv|rm|ln|du|df|ps|kill|tail|head|wc|sort|uniq|cut|diff|make|less|watch|time|nc|env)[ \t]+-[A-Za-z]`)
 	// reTechPattern names technologies by their syntax: CSS pseudo-classes
 	// and at-rules, Go directives, npm scopes.
 	reTechPattern = regexp.MustCompile(`(?:^|[\s(\x60])::?(?:focus|focus-visible|focus-within|hover|active|visited|before|after|has|is|where|not|nth-child|first-child|last-child|root|placeholder|checked|disabled)\b|@(?:media|container|supports|layer|keyframes|import)\b|//go:[a-z]+|(?:^|\s)@[a-z][\w-]*/[a-z][\w.-]*`)
@@ -93,17 +95,15 @@ func Specificity(title, content string) (float64, []string) {
 		signals = append(signals, name)
 	}
 	var folded string
-	matchAny := func(res []*regexp.Regexp) bool {
-		for _, re := range res {
-			if mayMatch(re, text, &folded) && re.MatchString(text) {
-				return true
-			}
-		}
-		return false
-	}
 	tools := namedTech(text, lower)
 	if reTechPattern.MatchString(text) {
 		tools = append(tools, "pattern")
+	}
+	// A command line names its program ("go test -race", "ls -A") as
+	// surely as a product's name does.
+	command := hasCommand(text)
+	if command && len(tools) == 0 {
+		tools = append(tools, "program")
 	}
 	if n := len(tools); n > 0 {
 		add(signalTech, 0.25+0.05*math.Min(float64(n-1), 2))
@@ -111,7 +111,7 @@ func Specificity(title, content string) (float64, []string) {
 	if reVersion.MatchString(text) || namedVersion(text) {
 		add(signalVersion, 0.20)
 	}
-	if matchAny(reError) {
+	if hasErrorText(text, &folded) {
 		add(signalError, 0.20)
 	}
 	// The number and identifier signals count at most 3 and 4 distinct
@@ -132,7 +132,7 @@ func Specificity(title, content string) (float64, []string) {
 	if rePath.MatchString(text) {
 		add(signalPath, 0.10)
 	}
-	if reCommand.MatchString(text) {
+	if command {
 		add(signalCommand, 0.15)
 	}
 	switch {
@@ -435,7 +435,7 @@ var reParticulars = regexp.MustCompile(`[():;"“”‘’「」]|\s[—–-]\s|
 func vagueProse(text, lower string) bool {
 	if letterLength(text) < vagueProseLength || strings.ContainsAny(text, "0123456789`") ||
 		reParticulars.MatchString(text) || reFirstPerson.MatchString(lower) ||
-		rePath.MatchString(text) || reFlag.MatchString(text) || reVersion.MatchString(text) || reCommand.MatchString(text) {
+		rePath.MatchString(text) || reFlag.MatchString(text) || reVersion.MatchString(text) || hasCommand(text) {
 		return false
 	}
 	for _, res := range [][]*regexp.Regexp{reError, reIdentifier} {

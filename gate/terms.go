@@ -23,10 +23,10 @@ var knownTech = []string{
 	"drizzle", "sqlalchemy", "golang-migrate", "flyway", "liquibase", "modernc", "duckdb", "parquet",
 	// Frameworks and libraries.
 	"django", "flask", "fastapi", "Rails", "laravel", "Spring", "spring boot", "Express", "express.js",
-	"next.js", "nextjs", "nuxt", "React", "react-dom", "vue", "svelte", "angular", "vite", "webpack", "esbuild",
+	"next.js", "nextjs", "nuxt", "React", "react-dom", "vue", "vue.js", "svelte", "angular", "vite", "webpack", "esbuild",
 	"rollup", "turbopack", "babel", "tsc", "zod", "redux", "jquery", "tailwind", "bootstrap", "htmx", "node-fetch",
 	"axios", "lodash", "ioredis", "pandas", "numpy", "scipy", "scikit-learn", "sklearn", "pydantic",
-	"celery", "asyncio", "tokio", "serde", "clippy", "anyhow", "thiserror", "errgroup", "gorilla", "grpc-go",
+	"celery", "gunicorn", "uvicorn", "asyncio", "tokio", "serde", "clippy", "anyhow", "thiserror", "errgroup", "gorilla", "grpc-go",
 	"golang-jwt", "jwt-go", "Bolt", "stripe.js", "libphonenumber", "jasypt", "delve",
 	// Data, ML ops, mobile, firmware and game engines.
 	"spark", "pyspark", "airflow", "hadoop", "hdfs", "flink", "trino", "presto", "delta lake", "iceberg",
@@ -449,6 +449,9 @@ var hedges = []string{
 	// A limit the writer leaves to the reader's judgement: "under 10
 	// minutes where possible", "가능하면 400줄 이하로".
 	"where possible", "when possible", "if you can", "if possible", "가능하면", "가급적",
+	// A judgement left to the reader: "lazy-load where it makes sense",
+	// "memoize where it matters", "tune the relevant parameters".
+	"makes sense", "make sense", "where it matters", "when it matters", "the relevant", "sometimes",
 }
 
 // consequences are the words with which a practice states what it does,
