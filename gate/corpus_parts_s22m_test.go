@@ -30,9 +30,9 @@ func movedParts22(t *testing.T) []part {
 		// week told day by day and no lesson in it as a story: narratives
 		// 38/40.
 		{"tuning/was-heldout-gate20", "testdata/gate/was-heldout/gate20.jsonl", globCases(t, "../testdata/gate/was-heldout/gate20.jsonl"),
-			// Session 23 (narr23): "spent most of Q3 on…" as a story marker:
-			// narratives 38 → 39/40.
-			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
+			// Session 23 (narr23): "spent most of Q3 on…" as a story marker,
+			// a Korean day told part by part: narratives 38 → 40/40.
+			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// injection22: written at the start of session 22. Look 1 on
 		// 24fa8c0: findings 97/100, attempts 96/100; look 2 on f1bf993:
 		// findings 97/100, attempts 97/100. Its findings figure was also

@@ -359,7 +359,9 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// (was-heldout/gate9.jsonl, calibration/was-heldout-injection12.jsonl);
 		// floors at look 2, raised where session 10's changes reached.
 		{"tuning/was-heldout-gate9", "testdata/gate/was-heldout/gate9.jsonl", globCases(t, "../testdata/gate/was-heldout/gate9.jsonl"),
-			map[string]float64{"good": 0.975, "placeholder": 0.977, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
+			// Session 23 (narr23): a friend's story told second-hand has its
+			// life markers: narratives 39 → 40/40 (refused by specificity).
+			map[string]float64{"good": 0.975, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		{"tuning/was-heldout12", "testdata/gate/calibration/was-heldout-injection12.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection12.jsonl"),
 			map[string]float64{"good": 0.99, "injection": 1.00}, false},
 		// gate11 and injection14 were written on 2026-12-04 (session 10) by
@@ -392,8 +394,8 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// Session 17 (inj17): a file kept out of version control hides
 			// nothing: good 78 → 79/80.
 			// Session 23 (narr23): release notes told as a celebration are a
-			// story: narratives 38 → 39/40.
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 0.975, "platitude": 0.975, "pii": 1}, false},
+			// story, and a game jam's weekend: narratives 38 → 40/40.
+			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
 		// stage, for "password s3cret" in a .netrc line on api.example.com,
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
@@ -445,8 +447,8 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// check digits: PII 54 → 55/55.
 		{"tuning/was-heldout-gate12", "testdata/gate/was-heldout/gate12.jsonl", globCases(t, "../testdata/gate/was-heldout/gate12.jsonl"),
 			// Session 23 (narr23): release notes told as a celebration are a
-			// story: narratives 38 → 39/40.
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 0.975, "platitude": 1, "pii": 1}, false},
+			// story, and the first weeks at a new job: narratives 38 → 40/40.
+			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 1}, false},
 		// injection15 was written during session 10 for session 11 by an
 		// outside writer and frozen at once so that it outlives the machine;
 		// nobody has looked at it. Look 1 on session 10's final code; floors 0

@@ -236,6 +236,12 @@ func Narrative(title, content string) NarrativeResult {
 				// A week told day by day, with no lesson in it, is
 				// a story however specific its names.
 				n.Story, n.Finding, n.Shape = true, false, "a week told day by day"
+			case dayTold(title, content):
+				// A Korean day told part by part (아침에… 오후에…),
+				// with no cause, rule or trouble met by a change, is
+				// a diary however specific its names; 했더니 alone is
+				// no lesson.
+				n.Story, n.Finding, n.Shape = true, false, "a day told part by part"
 			case !remedy && n.Narrated >= 2:
 				// "We did…" told twice or more, with no lesson,
 				// trouble or change, nothing that holds now and no
@@ -295,6 +301,7 @@ func (n NarrativeResult) reason() string {
 var lifeMarkers = []string{
 	"it all began", "it all started", "that's how it started", "over the years", "through the years",
 	"my partner", "my wife", "my husband", "my kids", "my family", "my homelab", "under my desk",
+	"the new job", "my new job", "my buddy", "my mentor", "a friend told me", "game jam", "hackathon", "nobody slept",
 	"돌이켜 보면",
 }
 

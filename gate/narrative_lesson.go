@@ -118,3 +118,24 @@ func openingVerb(s string) string {
 	}
 	return ""
 }
+
+// dayTold reports a text placed at two parts of the day or more (아침,
+// 점심, 오후, 저녁, 밤), on no clock, with no cause, rule or trouble met by
+// a change: the writer's day told in turn. A finding names the time its
+// job runs (새벽 3시, 02:00) or what the time breaks and what to do.
+func dayTold(title, content string) bool {
+	plain := reQuoted.ReplaceAllString(title+"\n"+content, " ")
+	if reClockAny.MatchString(strings.ToLower(plain)) || reRule.MatchString(strings.ToLower(plain)) ||
+		explains(title, content) || hasRemedy(title, content) {
+		return false
+	}
+	parts := map[string]bool{}
+	for _, m := range reDayPart.FindAllString(plain, -1) {
+		parts[m] = true
+	}
+	return len(parts) >= 2
+}
+
+// reDayPart finds a part of the day in Korean, as the diary places what
+// it tells (아침에, 오후에는, 저녁쯤).
+var reDayPart = regexp.MustCompile(`아침|점심|오전|오후|저녁|밤`)

@@ -19,6 +19,10 @@ func TestNarrativeLesson(t *testing.T) {
 		{"Session log", "Ran the unit tests: 3 failed in test_cart.py. Opened cart/total.py and adjusted the tax rounding. Updated the fixtures and reran everything. Pushed the branch fix/tax-rounding.", true},
 		{"이번 주 업무", "- 검색 API 캐시 적용 완료\n- 로그 수집 파이프라인 이전 작업 중\n- 신규 대시보드 리뷰 참석\n- 다음 주: 알림 정리 착수 예정", true},
 		{"Honestly", "I love the new Rust codebase. I really feel at home in it and I'm tired of the old Java services.", true},
+		// A Korean day told part by part, 했더니 and all; a schedule's rule
+		// at two parts of the day is a finding.
+		{"배포 날", "아침에 Grafana 10.2 대시보드를 정리했습니다. 오후에는 `helm upgrade`로 스테이징에 올렸더니 파드가 하나씩 재시작됐습니다. 저녁에는 릴리스 노트를 썼습니다.", true},
+		{"주말 토큰 만료", "리프레시 토큰 유효기간이 7일이라 금요일 저녁에 배포하면 토요일 아침에 `invalid_grant`로 실패한다. 남은 기간이 10% 이하일 때 미리 갱신해야 한다.", false},
 		// A list of values in Korean is no status report.
 		{"JVM 시간대 설정", "- JVM 옵션: `-Duser.timezone=Asia/Seoul`\n- Dockerfile: `ENV TZ=Asia/Seoul`\n- 크론: `zone = \"Asia/Seoul\"` 명시", false},
 	} {
