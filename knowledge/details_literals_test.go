@@ -56,3 +56,34 @@ func TestLiteralConflicts(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundConflicts pins details_bounds.go as TestLiteralConflicts does
+// details_literals.go.
+func TestBoundConflicts(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b string
+		want       bool
+	}{
+		{"korean bound", "풀 크기 합이 100을 초과하면 연결이 거절된다.", "풀 크기 합계가 100 미만이면 연결이 거부된다.", true},
+		{"korean bound kept", "풀 크기 합이 100을 초과하면 연결이 거절된다.", "풀 크기 합계가 100을 초과하면 연결이 거부된다.", false},
+		{"korean excess is no bound", "메모리 초과는 나눠서 쓰면 피한다. 2 GB 아래로 유지됐다.", "메모리가 2 GB 이하로 머물렀다.", false},
+		{"extent", "Raise the pool's maximum to 40.", "Raise the pool's minimum to 40.", true},
+		{"korean extent", "HPA의 최소 레플리카가 10이었다.", "HPA 최대 레플리카 값이 10이었다.", true},
+		{"korean order", "마이그레이션은 배포 전에 실행해야 한다.", "마이그레이션은 배포 후에 돌려야 한다.", true},
+		{"isolation level", "The transactions ran at READ COMMITTED.", "At REPEATABLE READ isolation the write was lost.", true},
+		{"isolation level kept", "The transactions ran at READ COMMITTED.", "At read committed isolation the write was lost.", false},
+		{"version range", `package.json declared "^2.27.0" for the plugin.`, `The manifest had the plugin at "~2.27.0".`, true},
+		{"version range kept", "requirements.txt said requests>=2.31.", "requests>=2.31 was in requirements.txt.", false},
+		{"approximately is no range", "It took ~30 seconds.", "It took about 30 seconds.", false},
+		{"image tag", "CI pulled postgres:latest.", "The compose file referenced postgres:alpine.", true},
+		{"time unit in words", "The socket timeout was 500 microseconds.", "With a socket timeout of 500 milliseconds calls were retried.", true},
+		{"time unit in words kept", "The socket timeout was 500 microseconds.", "A socket timeout of 500 us made calls retry.", false},
+	} {
+		if got := DetailsConflict(ParseDetails(c.a), ParseDetails(c.b)); got != c.want {
+			t.Errorf("%s: DetailsConflict = %v, want %v", c.name, got, c.want)
+		}
+		if got := DetailsConflict(ParseDetails(c.b), ParseDetails(c.a)); got != c.want {
+			t.Errorf("%s (b, a): DetailsConflict = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

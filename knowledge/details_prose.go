@@ -27,10 +27,11 @@ var (
 var (
 	unitAttached = regexp.MustCompile(`^(?i)(ns|us|µs|ms|s|sec|m|min|h|hr|d|w|[kmgtp]i?b?|b|%|x|px)(?:$|[^\pL\pN_])`)
 	unitKorean   = regexp.MustCompile(`^ ?(밀리초|초|분|시간|일|주|바이트|퍼센트)`)
-	unitSpaced   = regexp.MustCompile(`^(?i) (ns|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kmgtp]i?b|bytes?|percent|px)(?:$|[^\pL\pN_])`)
+	unitSpaced   = regexp.MustCompile(`^(?i) (ns|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|[kmgtp]i?b|bytes?|percent|px|milliseconds?|microseconds?|nanoseconds?)(?:$|[^\pL\pN_])`)
 	units        = map[string]string{"sec": "s", "secs": "s", "second": "s", "seconds": "s", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
 		"hr": "h", "hrs": "h", "hour": "h", "hours": "h", "day": "d", "days": "d", "week": "w", "weeks": "w", "percent": "%",
-		"byte": "b", "bytes": "b", "µs": "us", "밀리초": "ms", "초": "s", "분": "m", "시간": "h", "일": "d", "주": "w", "바이트": "b", "퍼센트": "%"}
+		"byte": "b", "bytes": "b", "µs": "us", "millisecond": "ms", "milliseconds": "ms", "microsecond": "us", "microseconds": "us",
+		"nanosecond": "ns", "nanoseconds": "ns", "밀리초": "ms", "초": "s", "분": "m", "시간": "h", "일": "d", "주": "w", "바이트": "b", "퍼센트": "%"}
 )
 
 // unitAfter is the unit that s, the prose after a number, begins with,

@@ -83,7 +83,7 @@ func DetailsConflict(a, b DetailSet) bool {
 			if p := a.Pascal[x] || b.Pascal[y]; pluralOf(x, y, p) || pluralOf(y, x, p) {
 				continue
 			}
-			if atomsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) || sameFamily(a.Parts[x], b.Parts[y]) || versionsRival(x, y) {
+			if atomsRival(x, y) || tagsRival(x, y) || sameFrame(a.Parts[x], b.Parts[y]) || sameFamily(a.Parts[x], b.Parts[y]) || versionsRival(x, y) {
 				return true
 			}
 		}
