@@ -87,3 +87,16 @@ func TestBoundConflicts(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalWeight: a signal's name weighs as an identifier in the
+// agreement of two texts, another word in capitals half of one.
+func TestSignalWeight(t *testing.T) {
+	for _, c := range []struct {
+		atom string
+		want float64
+	}{{"sighup", 1}, {"sigterm", 1}, {"sigusr1", 1}, {"moved", 0.5}, {"signal", 0.5}} {
+		if got := atomWeight(c.atom); got != c.want {
+			t.Errorf("atomWeight(%q) = %v, want %v", c.atom, got, c.want)
+		}
+	}
+}

@@ -44,11 +44,22 @@ func atomWeight(t string) float64 {
 		}
 		return 1
 	}
-	if isFlag(t) || isNumber(t) || identifierLike(t) || strings.ContainsAny(t, "/_.") {
+	if isFlag(t) || isNumber(t) || identifierLike(t) || strings.ContainsAny(t, "/_.") || signalName(t) {
 		return 1
 	}
 	return 0.5
 }
+
+// signalName reports whether an atom is a POSIX signal's name (sigterm,
+// sighup): as decisive as an identifier, though a word in capitals.
+func signalName(t string) bool {
+	return len(t) > 5 && strings.HasPrefix(t, "sig") && signals[t[3:]]
+}
+
+// signals are the POSIX signals' names without SIG.
+var signals = map[string]bool{"hup": true, "int": true, "quit": true, "ill": true, "trap": true, "abrt": true, "bus": true,
+	"fpe": true, "kill": true, "usr1": true, "segv": true, "usr2": true, "pipe": true, "alrm": true, "term": true,
+	"chld": true, "cont": true, "stop": true, "tstp": true, "ttin": true, "ttou": true, "winch": true, "xcpu": true}
 
 // DetailsConflict reports whether two texts' details disagree: each holds
 // a decisive detail of one kind that the other lacks: a different flag

@@ -39,23 +39,25 @@ type ownPair struct {
 // look-alikes merged 4/35 (all Korean: 위로 → 아래로, 배포 전에 → 후에,
 // 토요일 → 일요일, 세 번 → 다섯 번), 6/9 and 0/35 after (세 번 agrees as 3);
 // 7/9 since a number after a conjunction counts no word before it
-// (b6-mode-en-ssh). pairs-lookalike-own7 (session 20, 20 kinds, written
+// (b6-mode-en-ssh); 8/9 since a signal's name weighs as an identifier
+// (b6-sig-en-stop). pairs-lookalike-own7 (session 20, 20 kinds, written
 // before reading the rules): rewordings 26/38, look-alikes merged 27/75
 // before the rules of details_classes.go and the operators, moves and
 // flags of details_hunks.go, 27/38 and 0/75 after (28/38 since Korean
 // modality is read from the prose: koreanModalPair); own5's reworded Korean
 // negation (가져오지 않는다 → 가져온다) is kept apart since (koreanDenied).
-var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76, "pairs-lookalike-own6.jsonl": 0.77, "pairs-lookalike-own7.jsonl": 0.73}
+var ownRewordingsFloors = map[string]float64{"pairs-lookalike-own.jsonl": 0.95, "pairs-lookalike-own2.jsonl": 0.9, "pairs-lookalike-own3.jsonl": 0.75, "pairs-lookalike-own4.jsonl": 0.76, "pairs-lookalike-own5.jsonl": 0.76, "pairs-lookalike-own6.jsonl": 0.88, "pairs-lookalike-own7.jsonl": 0.73}
 
 // probeRewordingsFloors are the same floors for the probe directories
 // under testdata/knowledge that hold pairs only (pairs.jsonl, own pairs'
 // shape): probe23 (session 23), look-alikes and rewordings each written
 // in two voices, not one text with a value substituted; its README has
 // the figures (rewordings 15/21, look-alikes merged 13/33 on its first
-// run, 15/21 and 0/33 since details_literals.go); pairs2.jsonl
+// run, 15/21 and 0/33 since details_literals.go, 16/21 since a signal's
+// name weighs as an identifier); pairs2.jsonl
 // (rewordings 7/10, look-alikes merged 12/16 on its first run, 7/10 and
 // 3/16 since details_bounds.go).
-var probeRewordingsFloors = map[string]float64{"probe23/pairs.jsonl": 0.71, "probe23/pairs2.jsonl": 0.7}
+var probeRewordingsFloors = map[string]float64{"probe23/pairs.jsonl": 0.76, "probe23/pairs2.jsonl": 0.7}
 
 // ownKnownMerges are the look-alikes a file is known to merge, with why:
 // each is a gap the README names, and any other look-alike merged fails.
