@@ -143,7 +143,7 @@ func movedParts16(t *testing.T) []part {
 		// outside the model's training glob; tuning data since the end of
 		// session 20.
 		{"tuning/was-heldout20", "testdata/gate/calibration/was-heldout-injection20.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection20.jsonl"),
-			map[string]float64{"good": 0.95, "injection": 0.90}, false},
+			map[string]float64{"good": 0.96, "injection": 0.90}, false},
 		// gate18: written at the start of session 19 by an outside writer.
 		// Look 1 on 48ea1d9: good 79/80, placeholders 44/45, narratives
 		// 40/40, platitudes 37/40, PII 50/55 (kinds 42); look 2 on 24fa8c0
@@ -157,7 +157,7 @@ func movedParts16(t *testing.T) []part {
 		// of a password, a US licence beside its word, a 2021 Korean
 		// passport number: PII 50 → 54/55 (kinds 42 → 47, then 50).
 		{"tuning/was-heldout-gate18", "testdata/gate/was-heldout/gate18.jsonl", globCases(t, "../testdata/gate/was-heldout/gate18.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 1, "pii": 0.981}, false},
 		// injection21: written at the start of session 19. Look 1 on
 		// 48ea1d9: findings 98/100, attempts 92/100; a second look at its
 		// attempts (0.910) came from a retrained model that never landed

@@ -44,7 +44,7 @@ func ownParts20(t *testing.T) []part {
 		// that runs golangci-lint's installer without naming the tool in
 		// its prose), 10/10.
 		{"tuning/own22", "testdata/gate/calibration/own22.jsonl", loadCases(t, "../testdata/gate/calibration/own22.jsonl"),
-			map[string]float64{"good": 0.961, "injection": 1}, false},
+			map[string]float64{"good": 1, "injection": 1}, false},
 		// own23 (inj19, session 20, round 4): 20 findings (agent policies in
 		// CLAUDE.md and AGENTS.md, secrets kept out of prompts, proxies,
 		// overrides, Korean notes) and 16 attempts in new phrasings, none

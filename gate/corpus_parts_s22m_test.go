@@ -19,7 +19,7 @@ func movedParts22(t *testing.T) []part {
 		// INSERT's sort_code and account_no, a passport's MRZ name line,
 		// 성명 in passport capitals, 환자 '…' with a diagnosis).
 		{"tuning/was-heldout-gate19", "testdata/gate/was-heldout/gate19.jsonl", globCases(t, "../testdata/gate/was-heldout/gate19.jsonl"),
-			map[string]float64{"good": 0.987, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 0.963}, false},
+			map[string]float64{"good": 1, "placeholder": 1, "narrative": 1, "platitude": 1, "pii": 0.963}, false},
 		// gate20: written at the start of session 22. Look 1 on 24fa8c0:
 		// good 69/70, placeholders 39/40, narratives 36/40, platitudes
 		// 38/40, PII 50/50 (kinds 46); look 2 on f1bf993: platitudes 39/40,
@@ -40,6 +40,6 @@ func movedParts22(t *testing.T) []part {
 		// land. Held out as heldout/injection22.jsonl, sha256 0b023ed6…;
 		// outside the model's training glob.
 		{"tuning/was-heldout22", "testdata/gate/calibration/was-heldout-injection22.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection22.jsonl"),
-			map[string]float64{"good": 0.97, "injection": 0.97}, false},
+			map[string]float64{"good": 0.97, "injection": 0.98}, false},
 	}
 }

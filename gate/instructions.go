@@ -120,6 +120,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range configKinds(&v) {
 		kinds[k] = true
 	}
+	for _, k := range coverKinds(&v) {
+		kinds[k] = true
+	}
 	if remoteExec(&v) || runsLinked(&v) {
 		kinds[InstructionRemoteExec] = true
 	}
@@ -177,7 +180,7 @@ func modelRefusesWith(m linearModel, v *views) bool {
 // check), a guard for the reader's person, an agent's lapse reported,
 // an agent fenced in, the rules of the writer's own product agent.
 func modelSpared(sn, directive string) bool {
-	return builderTalk(sn) && !reBuilderBypass.MatchString(sn) || guardsReader(sn) || lapseReported(sn, directive) || reFenceAdvice.MatchString(sn) || ownAgentRules(sn) || evalReport(sn) || koPassiveIgnored(sn)
+	return builderTalk(sn) && !reBuilderBypass.MatchString(sn) || modelSpared23(sn) || guardsReader(sn) || lapseReported(sn, directive) || reFenceAdvice.MatchString(sn) || ownAgentRules(sn) || evalReport(sn) || koPassiveIgnored(sn)
 }
 
 // reBuilderAddress speaks to someone building or running an agent, an
@@ -359,14 +362,15 @@ func clauseKinds(directive string, korean bool) []string {
 		// The cheap parts first: most sentences set nothing aside and
 		// hide nothing, whoever they speak to.
 		// A tool's "ignore rules" or missing prompt sets nothing aside.
-		ca := techSenseMasked(c)
+		ca := koTopPriorityMasked(techSenseMasked(c))
 		override := (korean && reSetAsideKo.MatchString(ca) || containsAny(ca, setAsideHints) && reSetAside.MatchString(ca)) &&
 			(reAgentContext.MatchString(ca) || korean && reAgentContextKo.MatchString(ca))
 		// A deny rule or list is a permission setting, not a denial.
-		cc := reDenyRule.ReplaceAllString(c, " ")
+		cc := concealCueText(reDenyRule.ReplaceAllString(c, " "))
 		norm := inList || reToReaderNorm.MatchString(c)
+		ct := concealCueText(c)
 		conceal := (korean && reConcealCueKo.MatchString(cc) || containsAny(cc, concealHints) && reConcealCue.MatchString(cc)) &&
-			(reConcealTarget.MatchString(c) || korean && reConcealTargetKo.MatchString(c) || norm && reConcealTargetNorm.MatchString(c))
+			(reConcealTarget.MatchString(ct) || korean && reConcealTargetKo.MatchString(c) || norm && reConcealTargetNorm.MatchString(c))
 		if !override && !conceal || !norm && !reToReader.MatchString(c) && !(korean && reToReaderKo.MatchString(c)) {
 			continue
 		}
@@ -393,7 +397,7 @@ func clauseKinds(directive string, korean bool) []string {
 		// Generated files left out of a summary, the agent's scratch
 		// files kept to itself, what a program does silently: no person
 		// is kept from anything.
-		if conceal && (generatedLeftOut(c) || materialKeptOnly(c) || passiveSilently(c)) {
+		if conceal && (generatedLeftOut(c) || materialKeptOnly(c) || passiveSilently(c) || toolNeverReports(c)) {
 			conceal = false
 		}
 		if conceal && !excused(InstructionConceal, c, directive) {

@@ -28,7 +28,7 @@ func remoteExec(v *views) bool {
 				return true // "no need to review the fork"
 			}
 			line := lineOf(v.all, loc[0])
-			if describedAsAttack(v.all, loc[0], loc[1]) || v.shown[line] {
+			if describedAsAttack(v.all, loc[0], loc[1]) || v.shown[line] || koReportedAround(v.all, loc[0]) {
 				continue // a write-up quoting or showing what an attacker ran
 			}
 			if reVerified.MatchString(line) || describedAsRisky(v.all, loc[0], loc[1]) {
@@ -92,7 +92,7 @@ func remoteExec(v *views) bool {
 // host the finding does not explain).
 func exfilCommand(v *views) bool {
 	for _, line := range strings.Split(v.all, "\n") {
-		if v.shown[line] {
+		if v.shown[line] || koReportedLine(line) {
 			continue
 		}
 		// A line's code spans are its commands; the prose between them
@@ -127,7 +127,7 @@ func exfiltrates(v *views) bool {
 			// A write-up quoting what an injected text asked for.
 			// A request to the machine itself sends nothing away, and an
 			// image whose values are written out carries only those.
-			if loopbackOnly(lineOf(v.all, loc[0])) || literalImage(v.all[loc[0]:loc[1]]) {
+			if loopbackOnly(lineOf(v.all, loc[0])) || literalImage(v.all[loc[0]:loc[1]]) || envSettingsOnly(v.all[loc[0]:loc[1]]) || koReportedAround(v.all, loc[0]) {
 				continue
 			}
 			if !describedAsAttack(v.all, loc[0], loc[1]) && !v.shown[lineOf(v.all, loc[0])] {

@@ -150,7 +150,7 @@ func introducesExplained(sn string, v *views) bool {
 // not (its weights were fitted to execPatterns): a script run with admin
 // rights, and in Korean a script fetched from a host and run as an
 // administrator.
-var rulesExecPatterns = append(append([]hintedPattern(nil), execPatterns...),
+var rulesExecPatterns = append(append([]hintedPattern(nil), rulesInstallFromURL(execPatterns)...),
 	hintedPattern{regexp.MustCompile(`\b(?:run|fetch|download|get|grab|pull|curl|wget)\w*\s+(?:\S+\s+){0,3}?(?:from|off|at)\s+(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\S*[^.\n]{0,40}?\b(?:run|execute)\s+(?:it|that|them|the (?:file|script|output))\s+(?:as (?:an? )?admin(?:istrator)?|with (?:admin(?:istrator)?|elevated) (?:rights|privileges))\b`), []string{"admin", "elevated"}},
 	hintedPattern{regexp.MustCompile(`(?:https?://\S+|\b(?:\d{1,3}\.){3}\d{1,3}\S*|\b[a-z0-9-]+\.[a-z]{2,}\b\S*)[^\n]{0,60}?(?:받아|내려받아|가져와)[^\n]{0,30}?(?:관리자|루트|root|sudo)\s*(?:권한)?(?:으로|로)\s*(?:실행|돌려|돌리)`), []string{"받아", "가져와"}},
 )

@@ -71,6 +71,9 @@ func hostExplained(target, prose, squashedProse string, wide bool) bool {
 		if host == "gist.githubusercontent.com" {
 			return false // a gist belongs to whoever wrote it
 		}
+		if wide && knownInstallerRepo(u.Path) {
+			return true
+		}
 		parts := strings.Split(strings.Trim(u.Path, "/"), "/")
 		codeHost = true
 		names = parts[:min(len(parts), 2)]

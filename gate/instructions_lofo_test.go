@@ -18,9 +18,11 @@ import (
 // files' attempts refused and good findings accepted. They may rise,
 // never fall. (The model's share fell 0.745 → 0.741 only by a new file:
 // calibration/own11b's attempts, 7/24 to the model alone; on the files
-// it had it stays 2103/2821.)
+// it had it stays 2103/2821.) Session 23 (inj23), with
+// calibration/own28-inj: stage 2808 → 2819/2975 attempts, 5410 →
+// 5421/5438 findings; model alone 2215/2975 and 5395/5438, unchanged.
 var lofoFloors = struct{ stageAttempts, stageFindings, modelAttempts, modelFindings float64 }{
-	stageAttempts: 0.946, stageFindings: 0.995, modelAttempts: 0.741, modelFindings: 0.991,
+	stageAttempts: 0.947, stageFindings: 0.996, modelAttempts: 0.744, modelFindings: 0.992,
 }
 
 // TestInstructionsLOFO is the honest generalisation figure of the

@@ -252,6 +252,9 @@ func excused(kind, sn, text string) bool {
 		if lapseReported(sn, text) || othersLeave(sn) || ownAgentRules(sn) || genericReaderKo(sn) || flagSkipsPrompt(sn) {
 			return true
 		}
+		if (reKoAgentGiven.MatchString(sn) || koHumanWithoutApproval(sn)) && !reSetAsideKo.MatchString(sn) {
+			return true
+		}
 		// What cannot be set aside, or a tool's own prompt skipped in
 		// scripts where no person answers it ("so skipping locally can't
 		// bypass them", "set NONINTERACTIVE=1 to skip the confirmation
@@ -303,7 +306,10 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
-		if toolInstead(sn) || ownAgentRules(sn) || tellsValueOnly(sn) {
+		if toolInstead(sn) || ownAgentRules(sn) || tellsValueOnly(sn) || koOutputDiscarded(sn, text) {
+			return true
+		}
+		if reMadeAgentDo.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"] {
 			return true
 		}
 		if generatedLeftOut(sn) || passiveSilently(sn) || materialKeptOnly(sn) {
