@@ -148,6 +148,11 @@ var (
 	// two looks (the second on f1bf993), tuning data since the end of
 	// session 22.
 	tuning22Part = corpusPart{name: "tuning-22", dir: "retrieval22"}
+	// probe23pPart is session 23's paraphrase probe (probe23p/: zfs,
+	// jellyfin, pihole, syncthing, mastodon, android-adb, chrome-extension,
+	// sidekiq), written by a tuner from general knowledge before tuning
+	// symptom-first paraphrases; tuning data from the start.
+	probe23pPart = corpusPart{name: "probe-23p", dir: "probe23p"}
 	// heldOut23Part was written during session 22 by an outside writer who
 	// read no project file (vite, mlflow, nomad, linkerd, opensearch,
 	// sqlalchemy: 60 findings, 160 queries, 40 pairs), for the next
@@ -159,7 +164,7 @@ var (
 	// judge session 23's changes, and frozen when it was done.
 	heldOut24Part = corpusPart{name: "held-out-24", dir: "heldout24", heldOut: true}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, heldOut23Part, heldOut24Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, probe23pPart, heldOut23Part, heldOut24Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
