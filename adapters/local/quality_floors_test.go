@@ -107,7 +107,8 @@ var retrievalFloors = map[string]partFloors{
 	// look-alikes kept apart: 40/40 since hexadecimal codes, JSON members and compound settings are read (38/40 before).
 	// rewordings merged: 36/40 since session 11's settings given values (35 before); 38/40
 	// since session 15's quotes that are no apostrophes and negations weighed by what they deny.
-	tuning10Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.83, para5: 0.92, koEn5: 0.9, enKo5: 0.99, korean5: 0.95, rewordings: 0.95},
+	// ko→en recall@5 0.933 since session 23's native words in the glossary (0.900 before).
+	tuning10Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.83, para5: 0.92, koEn5: 0.93, enKo5: 0.99, korean5: 0.95, rewordings: 0.95},
 	// Session 9's held-out batch (heldout11/: rabbitmq, varnish, ldap,
 	// jenkins, julia, perl, hdfs, snmp, clickhouse), written during
 	// session 9 by a writer who read no project file (its README), frozen
@@ -176,7 +177,8 @@ var retrievalFloors = map[string]partFloors{
 	// look-alikes kept apart: 40/40 since a long flag's value after a space
 	// (--status applied) is a value and deno's words after it a subcommand
 	// (38/40 before: h17p-40, h17p-69).
-	tuning17Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.66, para5: 0.93, koEn5: 0.76, enKo5: 0.96, korean5: 0.90, rewordings: 0.875},
+	// ko→en recall@5 0.800 since session 23's native words in the glossary (0.767 before).
+	tuning17Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.66, para5: 0.93, koEn5: 0.79, enKo5: 0.96, korean5: 0.90, rewordings: 0.875},
 	// Session 17's held-out batch (heldout18/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// 92fe42d (session 17's final code): keyword 1.000 / 1.000 (90),
@@ -188,7 +190,8 @@ var retrievalFloors = map[string]partFloors{
 	// merged look-alike allowed until it is kept apart).
 	// Its one merged look-alike (h18p-75) is kept apart since 3a35700.
 	// ko→en recall@5 24/30 and Korean 74/84 since session 22's 불어나다 (23/30, 73/84 before).
-	tuning18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.79, enKo5: 0.96, korean5: 0.87, rewordings: 0.925, mergedLookAlikes: 0},
+	// ko→en recall@5 0.833 and Korean 0.905 since session 23's native words in the glossary (0.800, 0.881 before).
+	tuning18Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.87, koEn5: 0.83, enKo5: 0.96, korean5: 0.90, rewordings: 0.925, mergedLookAlikes: 0},
 	// Session 18's held-out batch (heldout19/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// f76e60f (the session's final code): keyword 0.989 / 1.000 (90),
@@ -238,7 +241,8 @@ var retrievalFloors = map[string]partFloors{
 	// floors at look 2 (its three merged look-alikes allowed until they
 	// are kept apart); two since session 23's tailsSwapped (allkeys-lru →
 	// volatile-lru).
-	tuning21Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.86, koEn5: 0.76, enKo5: 0.99, korean5: 0.89, rewordings: 0.94, mergedLookAlikes: 2},
+	// ko→en recall@5 0.833 and Korean 0.924 since session 23's native words in the glossary (0.767, 0.894 before).
+	tuning21Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.61, para5: 0.86, koEn5: 0.83, enKo5: 0.99, korean5: 0.92, rewordings: 0.94, mergedLookAlikes: 2},
 	// Session 22's held-out batch (heldout22/), written at its start by a
 	// writer who read no project file and frozen when done; look 1 on
 	// 24fa8c0 (session 21's final code): keyword 1.000 / 1.000 (60),
@@ -247,7 +251,8 @@ var retrievalFloors = map[string]partFloors{
 	// look-alikes merged 0/20. Look 2 on f1bf993 (session 22's final
 	// code): every figure the same. Spent: tuning data (retrieval22/) since
 	// the end of session 22, floors at look 2.
-	tuning22Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.89, para5: 0.96, koEn5: 0.79, enKo5: 0.99, korean5: 0.91, rewordings: 1, mergedLookAlikes: 0},
+	// ko→en recall@5 0.950 and Korean 0.964 since session 23's native words in the glossary (0.800, 0.911 before).
+	tuning22Part.name: {keyword1: 0.99, keyword5: 0.99, para1: 0.89, para5: 0.96, koEn5: 0.94, enKo5: 0.99, korean5: 0.96, rewordings: 1, mergedLookAlikes: 0},
 	// Written during session 22 (heldout23/) for the next session's
 	// changes, frozen when done; look 1 on f1bf993 (session 22's final
 	// code): keyword 0.983 / 1.000 (60), paraphrase 0.650 / 0.883 (60),
@@ -256,8 +261,9 @@ var retrievalFloors = map[string]partFloors{
 	// there; one look left.
 	// Session 23's paraphrase probe (probe23p/), written by a tuner from
 	// general knowledge; first run on 4e08cb3: paraphrase 0.796 / 0.939
-	// (49), ko→en 0.950 (20), en→ko 1.000 (11), Korean 0.968 (31). No
-	// keyword queries and no pairs: those floors are 0.
+	// (49), ko→en 0.950 (20), en→ko 1.000 (11), Korean 0.968 (31); the
+	// same after session 23's glossary. No keyword queries and no pairs:
+	// those floors are 0.
 	probe23pPart.name:  {para1: 0.79, para5: 0.93, koEn5: 0.94, enKo5: 0.99, korean5: 0.96},
 	heldOut23Part.name: {keyword1: 0.98, keyword5: 0.99, para1: 0.64, para5: 0.88, koEn5: 0.94, enKo5: 0.99, korean5: 0.97, rewordings: 0.95, mergedLookAlikes: 5},
 	// Written at the start of session 23 (heldout24/) to judge its
