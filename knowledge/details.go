@@ -360,7 +360,8 @@ func ParseDetails(text string) DetailSet {
 	d.addKinds(prose, caps) // details_classes.go
 	d.addKoreanDenied()     // details_kinds.go
 	d.addLiteralKinds(prose, words, text)
-	d.addBounds(prose, words, text) // details_bounds.go
+	d.addBounds(prose, words, text)  // details_bounds.go
+	d.addChoices(prose, words, text) // details_choices.go
 	for _, ix := range atomMatches(prose) {
 		w := foldCase(strings.TrimLeft(prose[ix[0]:ix[1]], " \t\n("))
 		if negativeAt(prose, ix[0]) && isNumber(w) && !isHex(w) {

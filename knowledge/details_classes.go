@@ -218,6 +218,9 @@ func kindsRival(x, y string) bool {
 		px, py := strings.Fields(x[len(kindPrefix)+len("kw:"):]), strings.Fields(y[len(kindPrefix)+len("kw:"):])
 		return len(px) == 2 && len(py) == 2 && (px[0] == py[0]) != (px[1] == py[1])
 	}
+	if kx == "switch" {
+		return switchesRival(x, y) // details_choices.go
+	}
 	if kx == "date" {
 		return !strings.HasSuffix(x, y[len(kindPrefix)+len("date:"):]) && !strings.HasSuffix(y, x[len(kindPrefix)+len("date:"):])
 	}

@@ -39,7 +39,13 @@ func detailAgreement(a, b DetailSet) (shared, fewer float64) {
 
 func atomWeight(t string) float64 {
 	if kind, ok := isKindAtom(t); ok {
-		if kind == "freq" || kind == "none" {
+		if kind == "switch" {
+			// Enabling said in both texts is how, not what: it adds no
+			// agreement (own5's tootctl search deploy, reset both enable
+			// Elasticsearch).
+			return 0
+		}
+		if kind == "freq" || kind == "none" || kind == "sort" {
 			return 0.5
 		}
 		return 1
