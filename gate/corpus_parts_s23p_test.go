@@ -29,5 +29,15 @@ func ownParts23Plat(t *testing.T) []part {
 		// in a file's shape (Vue.js) counted as a name: 20/20, 15/15.
 		{"tuning/own28b-vague", "testdata/gate/calibration/own28b-vague.jsonl", loadCases(t, "../testdata/gate/calibration/own28b-vague.jsonl"),
 			map[string]float64{"platitude": 1, "good": 1}, false},
+		// own28c-vague: 25 platitudes (lists of tools, a tool judged,
+		// agent tools named, a hedged number, Korean) and 15 findings
+		// about the same tools, run once on main at 36e9395: platitudes
+		// 20/25, good 15/15. After domain acronyms (API, AI) and
+		// "really need" in namesOnly: 23/25, 15/15 (left: "Helm charts
+		// can get complicated", read as a command, and a CLAUDE.md judged,
+		// a file's name; treating a capitalised tool as no command cost
+		// good.jsonl's Cargo finding, so it did not stay).
+		{"tuning/own28c-vague", "testdata/gate/calibration/own28c-vague.jsonl", loadCases(t, "../testdata/gate/calibration/own28c-vague.jsonl"),
+			map[string]float64{"platitude": 0.92, "good": 1}, false},
 	}
 }

@@ -451,7 +451,7 @@ var hedges = []string{
 	"where possible", "when possible", "if you can", "if possible", "가능하면", "가급적",
 	// A judgement left to the reader: "lazy-load where it makes sense",
 	// "memoize where it matters", "tune the relevant parameters".
-	"makes sense", "make sense", "where it matters", "when it matters", "the relevant", "sometimes",
+	"makes sense", "make sense", "really need", "where it matters", "when it matters", "the relevant", "sometimes",
 }
 
 // consequences are the words with which a practice states what it does,

@@ -93,12 +93,17 @@ func namesOnly(text string, found []string) bool {
 	for _, f := range strings.Fields(text) {
 		w := strings.Trim(f, ",.;:!?\"'`()")
 		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-		if len(w) >= 2 && reCodeToken.MatchString(w) && !productName(w) {
+		if len(w) >= 2 && reCodeToken.MatchString(w) && !productName(w) && !domainAcronyms[w] {
 			return false
 		}
 	}
 	return true
 }
+
+// domainAcronyms name a field of work, not a thing a reader could look
+// up ("Python API stack", "help the AI understand"); a process's acronym
+// (PR, CI) does not count here: a rule about PRs and CI names a gate.
+var domainAcronyms = setOf("API", "APIs", "AI", "UI", "UX", "SDK", "SDKs", "CLI", "IDE", "IDEs", "LLM", "LLMs")
 
 // productName reports a word that is a known technology's name and nothing
 // more.
