@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -9,10 +10,14 @@ import (
 // a sort order (ASC, DESC; ascending; 오름차순, 내림차순), a switch turned
 // one way or the other (enable, disable; turn swap off, turned it on), a
 // cloud region (ap-northeast-2, ap-northeast-1: the parse read 2 and 1,
-// which a text's other numbers explain) and a time zone set by name
-// (timeZone: Asia/Seoul, TZ=UTC). Each is a kind atom or a setting: a
+// which a text's other numbers explain), a time zone set by name
+// (timeZone: Asia/Seoul, TZ=UTC), a way from one value to another and the
+// one value allowed (port 53 over UDP only, for TCP only). Each is a kind atom or a setting: a
 // rewording keeps them, and a text that says both ways (disable A, enable
 // B) rivals neither.
+
+// onlyItem is one value of onlyValue.
+const onlyItem = `(?:[A-Z][A-Z0-9]+|[\w.-]*\d[\w./-]*)`
 
 var (
 	// sortWords are the words of a sort order: ASC and DESC as SQL
@@ -33,6 +38,11 @@ var (
 	// timeZoneSet is a time zone set by name: timeZone: Asia/Seoul,
 	// TZ=UTC, time_zone = '+09:00'.
 	timeZoneSet = regexp.MustCompile(`(?i)\b(?:time_?zone|tz)["']?\s*[:=]\s*["']?([a-z]+(?:/[a-z_]+)*|[+-]\d{1,2}(?::?\d{2})?)`)
+	// onlyValue is a value in capitals or with a digit, or a list of
+	// them, said to be the only one (UDP only, only over TCP, GET and
+	// PROPFIND only).
+	onlyValue = regexp.MustCompile(`\b((?:` + onlyItem + `(?:,\s*|\s+(?:and|or)\s+))*` + onlyItem + `)\s+only\b|\bonly\s+(?:over\s+|via\s+|on\s+|for\s+|in\s+)?(` + onlyItem + `(?:(?:,\s*|\s+(?:and|or)\s+)` + onlyItem + `)*)\b`)
+	onlySep   = regexp.MustCompile(`,\s*|\s+(?:and|or)\s+`)
 	// fromTo is a way from one value to another: from us-east-1 to
 	// eu-west-1 (values of a digit, dot, slash or hyphen, not words).
 	fromTo = regexp.MustCompile(`(?i)\bfrom\s+` + "`?" + `([\w.:/-]*[\d./:-][\w.:/-]*)` + "`?" + `\s+(?:to|into|onto)\s+` + "`?" + `([\w.:/-]*[\d./:-][\w.:/-]*)`)
@@ -122,6 +132,13 @@ func (d *DetailSet) addChoices(prose string, words [][]int, text string) {
 		} else {
 			d.addSetting("way:"+y+"|"+x, "<")
 		}
+	}
+	// The one value a text allows (port 53 over UDP only) against
+	// another (for TCP only), though both texts name both.
+	for _, m := range onlyValue.FindAllStringSubmatch(prose, -1) {
+		items := onlySep.Split(strings.ToLower(m[1]+m[2]), -1)
+		slices.Sort(items)
+		d.Atoms[kindAtom("only", strings.Join(items, " "))] = true
 	}
 	for _, m := range timeZoneSet.FindAllStringSubmatch(text, -1) {
 		d.addSetting("timezone", strings.ToLower(m[1]))

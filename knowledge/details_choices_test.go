@@ -23,6 +23,9 @@ func TestChoiceConflicts(t *testing.T) {
 		{"time zone", "Set timeZone: Asia/Seoul on the CronJob; schedules are UTC.", "Set timeZone: UTC on the CronJob.", true},
 		{"time zone kept", "Set timeZone: Asia/Seoul on the CronJob.", "The CronJob needs TZ=Asia/Seoul.", false},
 		{"way", "Replication runs from us-east-1 to eu-west-1.", "Objects replicate from eu-west-1 to us-east-1.", true},
+		{"only", "The security group allows port 53 over UDP only; TCP answers are dropped.", "Port 53 was open for TCP only, so queries over UDP failed.", true},
+		{"only kept", "The security group allows port 53 over UDP only.", "Port 53 is open only over UDP.", false},
+		{"only list kept", "The allow list let through GET and PROPFIND only.", "It allowed only GET and PROPFIND.", false},
 		{"way kept", "Replication runs from us-east-1 to eu-west-1.", "Objects replicate from us-east-1 into eu-west-1.", false},
 	} {
 		a, b := ParseDetails(c.a), ParseDetails(c.b)
