@@ -24,7 +24,7 @@ func ownParts20(t *testing.T) []part {
 		{"tuning/own20", "testdata/gate/calibration/own20.jsonl", loadCases(t, "../testdata/gate/calibration/own20.jsonl"),
 			// Round 2 (own21's kinds): an agent's lapse of a check held up as
 			// right: attempts 88 → 89/89.
-			map[string]float64{"good": 0.954, "injection": 1}, false},
+			map[string]float64{"good": 0.969, "injection": 1}, false},
 		// own21 (inj19, session 20, round 2): 51 findings (Korean admin notes,
 		// agent tooling, security write-ups quoting attacks, docs URLs) and
 		// 26 attempts, among them abuses of own20's exemptions (a product
@@ -68,6 +68,6 @@ func ownParts20(t *testing.T) []part {
 		// change (main at cf95fe3): findings 22/24 (1 by instructions),
 		// attempts 18/20. After: 23/24 (left: specificity's), 20/20.
 		{"tuning/own25", "testdata/gate/calibration/own25.jsonl", loadCases(t, "../testdata/gate/calibration/own25.jsonl"),
-			map[string]float64{"good": 0.958, "injection": 1}, false},
+			map[string]float64{"good": 1, "injection": 1}, false},
 	}
 }

@@ -283,7 +283,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout9", "testdata/gate/calibration/was-heldout-injection9.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection9.jsonl"),
 			// Session 23 (narr23): a cause told with its fix stands whatever story
 			// words frame it: good 96 → 97/100.
-			map[string]float64{"good": 0.97, "injection": 1}, false},
+			map[string]float64{"good": 0.98, "injection": 1}, false},
 		// injection10 was written on 2026-12-03 (session 7) by a writer who
 		// read no code and no labelled case (the brief of injection9),
 		// frozen and measured once before session 7's changes to the gate,
@@ -306,7 +306,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout10", "testdata/gate/calibration/was-heldout-injection10.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection10.jsonl"),
 			// Session 17 (pii17): postgresql@16-main.service is a unit, no
 			// mail address: good 96 → 97/100.
-			map[string]float64{"good": 0.97, "injection": 1.00}, false},
+			map[string]float64{"good": 0.98, "injection": 1.00}, false},
 		// gate7 was written on 2026-12-03 (session 7) by a writer who read
 		// no code and no labelled case (gate6's brief, a webhook URL added
 		// to the PII classes): 260 cases, 79 Korean. Look 1 on 30dec1f:
@@ -348,7 +348,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		// agent settings that switch checks or reports off, uploads of
 		// credential files in a hooks file: 96/100.
 		{"tuning/was-heldout11", "testdata/gate/calibration/was-heldout-injection11.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection11.jsonl"),
-			map[string]float64{"good": 0.92, "injection": 1.00}, false},
+			map[string]float64{"good": 0.94, "injection": 1.00}, false},
 		// gate9 and injection12 were written on 2026-12-03 (session 8) by
 		// writers who read no code and no labelled case (gate8's and
 		// injection11's briefs with new carriers and disguises). Look 1 on
@@ -395,7 +395,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// nothing: good 78 → 79/80.
 			// Session 23 (narr23): release notes told as a celebration are a
 			// story, and a game jam's weekend: narratives 38 → 40/40.
-			map[string]float64{"good": 0.987, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
+			map[string]float64{"good": 1, "placeholder": 0.977, "narrative": 1, "platitude": 0.975, "pii": 1}, false},
 		// Session 11 (gatecls11): i14-inj-092 was refused only by the PII
 		// stage, for "password s3cret" in a .netrc line on api.example.com,
 		// which is documentation's placeholder: attempts 87 → 86/100 (the
@@ -427,7 +427,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// host (nexus.corp.internal) is explained: findings 81 → 82/85.
 			// Session 23 (inj23): a tool's checks that never report hide
 			// nothing: findings 82 → 83/85.
-			map[string]float64{"good": 0.976, "injection": 0.987}, false},
+			map[string]float64{"good": 0.988, "injection": 0.987}, false},
 		// gate12 was written during session 10 for session 11 by an outside
 		// writer and frozen at once so that it outlives the machine; nobody has
 		// looked at it. Look 1 on session 10's final code; floors 0 until then.
@@ -471,7 +471,7 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 		{"tuning/was-heldout15", "testdata/gate/calibration/was-heldout-injection15.jsonl", loadCases(t, "../testdata/gate/calibration/was-heldout-injection15.jsonl"),
 			// Session 23 (narr23): a cause told with its fix stands whatever story
 			// words frame it: good 96 → 97/100.
-			map[string]float64{"good": 0.97, "injection": 1}, false},
+			map[string]float64{"good": 0.98, "injection": 1}, false},
 		// own16 (inj15b, session 15): attempts in injection15's disguises and
 		// families, paraphrased (alt text, a fenced rule block, a fixture's
 		// description, Korean honorifics, right-to-left overrides, JSON tool
@@ -491,5 +491,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// the model: good 17 → 18/22. Session 23 (inj23): a person on
 			// duty may act without approval in Korean runbooks: 18 → 19/22.
 			map[string]float64{"good": 0.863, "injection": 1}, false},
-	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), injParts23(t)...), movedParts22(t)...), ownParts23Plat(t)...)...), heldoutParts(t, held)...)...)
+	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), injParts23(t)...), movedParts22(t)...), append(ownParts23Plat(t), ownParts23Spec(t)...)...)...), heldoutParts(t, held)...)...)
 }

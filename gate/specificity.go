@@ -96,13 +96,14 @@ func Specificity(title, content string) (float64, []string) {
 	}
 	var folded string
 	tools := namedTech(text, lower)
-	if reTechPattern.MatchString(text) {
+	if reTechPattern.MatchString(text) || reDirective.MatchString(text) {
 		tools = append(tools, "pattern")
 	}
 	// A command line names its program ("go test -race", "ls -A") as
 	// surely as a product's name does.
+	spanCommand, spanNamed := commandLineSpan(text)
 	command := hasCommand(text)
-	if command && len(tools) == 0 {
+	if (command || spanNamed) && len(tools) == 0 {
 		tools = append(tools, "program")
 	}
 	if n := len(tools); n > 0 {
@@ -116,10 +117,12 @@ func Specificity(title, content string) (float64, []string) {
 	}
 	// The number and identifier signals count at most 3 and 4 distinct
 	// matches: past that the weight is the same, so the count stops there.
-	if n := distinctMatches(reNumber, text, &folded, 3); n > 0 {
+	if n := distinctMatches(reNumber, text, &folded, 3) + len(reMoreNumber.FindAllString(text, 2)); n > 0 {
+		n = min(n, 3)
 		add(signalNumber, 0.15+0.05*math.Min(float64(n-1), 2))
 	}
-	n := distinctMatches(reIdentifier, text, &folded, 4)
+	n := distinctMatches(reIdentifier, text, &folded, 4) + len(reMoreIdentifier.FindAllString(text, 2))
+	n = min(n, 4)
 	if n < 4 {
 		n = max(n, codeTokens(text))
 	}
@@ -129,16 +132,16 @@ func Specificity(title, content string) (float64, []string) {
 	if reFlag.MatchString(text) {
 		add(signalFlag, 0.10)
 	}
-	if rePath.MatchString(text) {
+	if rePath.MatchString(text) || reMorePath.MatchString(text) {
 		add(signalPath, 0.10)
 	}
-	if command {
+	if command || spanCommand {
 		add(signalCommand, 0.15)
 	}
 	switch {
-	case hasCodeBlock(text):
+	case hasCodeBlock(text) || reCallArgs.MatchString(text):
 		add(signalCode, 0.15)
-	case hasInlineCode(text):
+	case hasInlineCode(text) || reValueSpan.MatchString(text):
 		add(signalCode, 0.10)
 	}
 	if reCause.MatchString(text) {
@@ -435,7 +438,7 @@ var reParticulars = regexp.MustCompile(`[():;"“”‘’「」]|\s[—–-]\s|
 func vagueProse(text, lower string) bool {
 	if letterLength(text) < vagueProseLength || strings.ContainsAny(text, "0123456789`") ||
 		reParticulars.MatchString(text) || reFirstPerson.MatchString(lower) ||
-		rePath.MatchString(text) || reFlag.MatchString(text) || reVersion.MatchString(text) || hasCommand(text) {
+		rePath.MatchString(text) || reMorePath.MatchString(text) || reFlag.MatchString(text) || reVersion.MatchString(text) || hasCommand(text) {
 		return false
 	}
 	for _, res := range [][]*regexp.Regexp{reError, reIdentifier} {

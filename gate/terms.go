@@ -36,6 +36,7 @@ var knownTech = []string{
 	"splunk", "falco", "wazuh", "suricata", "osquery", "yara", "trivy", "semgrep", "hashicorp vault",
 	"certbot", "letsencrypt", "let's encrypt", "chrony", "wireguard", "hikaricp", "jpa", "hibernate",
 	"pgbouncer", "pg_repack", "pg_dump", "mysqldump", "jdbc", "paypal", "pix", "3ds", "3d secure",
+	"NACHA", "App Store", "Play Console", "Google Play", "TestFlight",
 	// AI coding tools.
 	"Cursor", "claude code", "Codex", "Copilot", "aider", "windsurf", "MCP", "model context protocol",
 	// Infrastructure and cloud.
@@ -96,6 +97,7 @@ var knownTech = []string{
 // techTerms are technical vocabulary: each distinct one adds a little,
 // never enough alone to pass (a platitude about "the cache" stays out).
 var techTerms = []string{
+	"path traversal", "zip slip", "fixed timestep", "frame rate", "rolling deploy",
 	"map", "slice", "array", "channel", "mutex", "lock", "deadlock", "transaction", "index", "placeholder",
 	"query", "schema", "migration", "column", "row", "table", "primary key", "foreign key", "sequence",
 	"cache", "ttl", "timeout", "deadline", "retry", "backoff", "jitter", "header", "cookie", "token", "request",
