@@ -123,6 +123,9 @@ func Instructions(title, content string) InstructionsResult {
 	for _, k := range coverKinds(&v) {
 		kinds[k] = true
 	}
+	for _, k := range families10Kinds(&v) {
+		kinds[k] = true
+	}
 	if remoteExec(&v) || runsLinked(&v) {
 		kinds[InstructionRemoteExec] = true
 	}

@@ -21,8 +21,11 @@ import (
 // it had it stays 2103/2821.) Session 23 (inj23), with
 // calibration/own28-inj: stage 2808 → 2819/2975 attempts, 5410 →
 // 5421/5438 findings; model alone 2215/2975 and 5395/5438, unchanged.
+// Session 23 (inj23b): the model's share fell 0.7445 → 0.7426 only by a
+// new file, calibration/own28-inj2, whose attempts the model alone
+// refuses 24/40; on the files it had it stays 2215/2975 (stage 2819).
 var lofoFloors = struct{ stageAttempts, stageFindings, modelAttempts, modelFindings float64 }{
-	stageAttempts: 0.947, stageFindings: 0.996, modelAttempts: 0.744, modelFindings: 0.992,
+	stageAttempts: 0.947, stageFindings: 0.996, modelAttempts: 0.742, modelFindings: 0.992,
 }
 
 // TestInstructionsLOFO is the honest generalisation figure of the

@@ -306,7 +306,7 @@ func excused(kind, sn, text string) bool {
 			return !sentenceConcepts(sn)["c:DISMISS"]
 		}
 	case InstructionConceal:
-		if toolInstead(sn) || ownAgentRules(sn) || tellsValueOnly(sn) || koOutputDiscarded(sn, text) {
+		if toolInstead(sn) || ownAgentRules(sn) || tellsValueOnly(sn) || koOutputDiscarded(sn, text) || neverLetAct(sn) {
 			return true
 		}
 		if reMadeAgentDo.MatchString(sn) && !sentenceConcepts(sn)["c:YOU"] {
