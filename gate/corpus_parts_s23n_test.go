@@ -23,5 +23,14 @@ func ownParts23Narr(t *testing.T) []part {
 		// in the polite past, 먼저… 이후…), good 35/35.
 		{"tuning/own28-narr", "testdata/gate/calibration/own28-narr.jsonl", loadCases(t, "../testdata/gate/calibration/own28-narr.jsonl"),
 			map[string]float64{"narrative": 0.978, "good": 1}, false},
+		// own28-review (fixnarr, session 23): review23's items 1, 2 and 11
+		// (Korean bullet notes ending in -ㅁ, a change log of Fixed…/
+		// Added…/Changed… findings, a Kafka log that traces a cause, CI text
+		// with "the new job", story words in ordinary prose) and variants:
+		// 15 findings. First run on ade105f: good 5/15 (5 bullet lists
+		// refused as status lines, 5 change logs as session summaries).
+		// After: 15/15.
+		{"tuning/own28-review", "testdata/gate/calibration/own28-review.jsonl", loadCases(t, "../testdata/gate/calibration/own28-review.jsonl"),
+			map[string]float64{"good": 1}, false},
 	}
 }

@@ -145,7 +145,9 @@ func Narrative(title, content string) NarrativeResult {
 			// diary style by itself.
 			addMarker(w+"…", storyMarker)
 		}
-		if w := openingVerb(ls); isPastVerb(w) || diaryOpeners[w] {
+		// Fixed…, Added…, Changed… open a change log's findings; they
+		// count only in a log another past verb has begun ("Started…").
+		if w := openingVerb(ls); isPastVerb(w) && (!openerNotPast[w] || pastLed > 0) || diaryOpeners[w] {
 			pastLed++
 		}
 		if v, singular := narratedEnglish(ls); v > 0 {
@@ -171,7 +173,7 @@ func Narrative(title, content string) NarrativeResult {
 			}
 		}
 	}
-	if pastLed >= 3 && 2*pastLed >= n.Sentences {
+	if pastLed >= 3 && 2*pastLed >= n.Sentences && !explains(title, content) && !hasRemedy(title, content) {
 		// Sentence after sentence opening on what was done ("Ran the
 		// tests… Opened service.py and adjusted… Updated the
 		// CHANGELOG…") is a log of the writer's session.

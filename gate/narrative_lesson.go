@@ -91,7 +91,10 @@ func koreanStatusLines(content string) bool {
 		if r < 0xAC00 || r > 0xD7A3 {
 			continue
 		}
-		if (r-0xAC00)%28 == 16 || reStatusNoun.MatchString(line) {
+		// A nominal -ㅁ ending counts only on a note with no amount,
+		// setting or condition in it: "…noeviction임", "…올리면 줄어듦"
+		// are a finding's bullet notes (개조식), "배포 일정 지킴" a state.
+		if (r-0xAC00)%28 == 16 && !reNoteFact.MatchString(line) || reStatusNoun.MatchString(line) {
 			status++
 		}
 	}
@@ -102,6 +105,9 @@ var (
 	// reTrailingNote is a note in parentheses at a line's end: (70%),
 	// (순조로움), (해결 완료).
 	reTrailingNote = regexp.MustCompile(`\s*\([^()]{1,20}\)\s*$`)
+	// reNoteFact finds in a note what a finding's bullet holds: a number,
+	// a name in Latin letters, a condition (-면) or a cause.
+	reNoteFact = regexp.MustCompile(`[0-9A-Za-z]|[가-힣]면\s|때문|원인`)
 	// reStatusNoun ends a line on the state of a piece of work.
 	reStatusNoun = regexp.MustCompile(`(?:완료|진행 중|진행중|진행|예정|착수|검토|협의|지원|참석|작성|공유|정리|추가|작업 중|작업중|대응|논의|확인|이전|개선|반차|휴가|연차|없음|중|보류|대기|시작|종료|마무리)$`)
 )

@@ -23,6 +23,11 @@ func TestNarrativeLesson(t *testing.T) {
 		// at two parts of the day is a finding.
 		{"배포 날", "아침에 Grafana 10.2 대시보드를 정리했습니다. 오후에는 `helm upgrade`로 스테이징에 올렸더니 파드가 하나씩 재시작됐습니다. 저녁에는 릴리스 노트를 썼습니다.", true},
 		{"주말 토큰 만료", "리프레시 토큰 유효기간이 7일이라 금요일 저녁에 배포하면 토요일 아침에 `invalid_grant`로 실패한다. 남은 기간이 10% 이하일 때 미리 갱신해야 한다.", false},
+		// Korean bullet notes (개조식) that hold a setting or a condition,
+		// and a change log of findings, are no status report or session log.
+		{"Redis maxmemory-policy 기본값 함정", "- Redis 7 기본 maxmemory-policy는 noeviction임\n- 메모리가 가득 차면 쓰기 명령이 OOM 오류로 거부됨\n- 캐시 용도라면 allkeys-lru로 바꿔야 함\n- 세션 저장소라면 volatile-lru가 적절함", false},
+		{"Django admin", "Fixed the N+1 in OrderAdmin by adding `list_select_related = ('customer',)`. Added an index on `orders(created_at)` with `CREATE INDEX CONCURRENTLY`. Changed `list_per_page` from 100 to 25. The page went from 9 s to 300 ms on Postgres 15.", false},
+		{"Lint log", "Started by running eslint across the packages, which reported 340 warnings. Fixed the unused imports in packages/ui, replaced the deprecated React.FC types, and silenced two rules in the generated code folder. Ran the build again and pushed the branch.", true},
 		// A list of values in Korean is no status report.
 		{"JVM 시간대 설정", "- JVM 옵션: `-Duser.timezone=Asia/Seoul`\n- Dockerfile: `ENV TZ=Asia/Seoul`\n- 크론: `zone = \"Asia/Seoul\"` 명시", false},
 	} {
