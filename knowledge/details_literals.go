@@ -194,16 +194,28 @@ func insideAny(lits []literalFigure, i int) bool {
 var (
 	ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
 		"seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
-	koreanOrdinal = regexp.MustCompile(`(첫|두|세|네|다섯|여섯|일곱|여덟|아홉|열|\d{1,2})\s?번째|(첫|둘|셋|넷)째`)
+	koreanOrdinal = regexp.MustCompile(`(열|스물)?(첫|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|\d{1,2})\s?번째|(첫|둘|셋|넷)째`)
 	digitOrdinal  = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)\b`)
 	// timeSecond are the words before "second" that make it a unit of
 	// time (a second, per second, one second later), not an ordinal.
 	timeSecond = map[string]bool{"a": true, "per": true, "one": true, "each": true, "every": true, "split": true, "fraction": true}
 )
 
-// koreanOrdinals are koreanOrdinal's words by their numbers.
-var koreanOrdinals = map[string]int{"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10,
-	"둘": 2, "셋": 3, "넷": 4}
+// koreanOrdinals are koreanOrdinal's words by their numbers (한 only
+// after a ten: 열한 번째); koreanTens its tens (열두 번째 is twelfth).
+var (
+	koreanOrdinals = map[string]int{"첫": 1, "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10,
+		"스무": 20, "둘": 2, "셋": 3, "넷": 4}
+	koreanTens = map[string]int{"열": 10, "스물": 20}
+)
+
+// afterCount reports whether prose before byte i ends in a digit run or a
+// number word (then a "second" at i is a unit of time).
+func afterCount(prose string, i int, prev string) bool {
+	before := strings.TrimRight(prose[:i], " ")
+	_, counted := numberWords[prev]
+	return counted && strings.HasSuffix(before, prev) || before != "" && isDigitByte(before[len(before)-1])
+}
 
 // addLiteralKinds adds the kind atoms of prose's ordinals, and text's
 // booleans, rsync sources and git config values (see the top of this
@@ -212,7 +224,7 @@ func (d *DetailSet) addLiteralKinds(prose string, words [][]int, text string) {
 	prev := ""
 	for _, ix := range words {
 		lw := strings.ToLower(prose[ix[0]:ix[1]])
-		if n, ok := ordinalWords[lw]; ok && !(lw == "second" && (timeSecond[prev] || strings.HasPrefix(strings.TrimLeft(prose[ix[1]:], " "), "later"))) {
+		if n, ok := ordinalWords[lw]; ok && !(lw == "second" && (timeSecond[prev] || afterCount(prose, ix[0], prev) || strings.HasPrefix(strings.TrimLeft(prose[ix[1]:], " "), "later"))) {
 			d.Atoms[kindAtom("ord", strconv.Itoa(n))] = true
 		}
 		prev = lw
@@ -226,10 +238,13 @@ func (d *DetailSet) addLiteralKinds(prose string, words [][]int, text string) {
 	}
 	if strings.Contains(prose, "번째") || strings.Contains(prose, "째") {
 		for _, m := range koreanOrdinal.FindAllStringSubmatch(prose, -1) {
-			w := m[1] + m[2]
+			w := m[2] + m[3]
 			n, ok := koreanOrdinals[w]
 			if !ok {
 				n, _ = strconv.Atoi(w)
+			}
+			if m[1] != "" && n < 10 {
+				n += koreanTens[m[1]]
 			}
 			if n > 0 {
 				d.Atoms[kindAtom("ord", strconv.Itoa(n))] = true

@@ -158,7 +158,7 @@ func TestStaleDetailsParsed(t *testing.T) {
 // detailsVersion: the sha256 of the encoded details (header left out) of
 // every 8th of them (an 8th keeps the test short under -race), over the
 // batches of digestDirs.
-const detailsDigest = "582065214b44755ed4378a1a558995b128ece51462402bffa2a87182b3a23842"
+const detailsDigest = "526792b30c3d759fb4363153619e221d2482614e95ab50d04d381f96cd08fa0d"
 
 // TestDetailsVersion fails when what ParseDetails finds on the tuning
 // texts changes under the same detailsVersion: stored details would then
