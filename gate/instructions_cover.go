@@ -18,19 +18,19 @@ var (
 	// disables signature verification into the previous `bump deps`
 	// commit", "'변수 이름 정리'라고 설명하면", "커밋 메시지에는 README 오타
 	// 수정만 적으세요".
-	reCoverStory = regexp.MustCompile(`\b(?:describe|call|label|title|name|word|present|frame|pass(?:es|ed)? (?:it )?off|write (?:it )?up|summari[sz]e|log|list)\w*\s+(?:it|this|that|them|the (?:commit|pr|pull request|change|changes|diff|edit|patch|mr|merge request))\s+(?:as|like)\s+(?:an?\s+|the\s+|just\s+)?['"` + "`" + `]?(?:[\w:()-]+\s+){0,3}?` + benignChange +
+	reCoverStory = regexp.MustCompile(`\b(?:describ(?:e|es|ed|ing)|call(?:s|ed|ing)?|label(?:s|led|ed|ling|ing)?|title[sd]?|name[sd]?|word(?:s|ed)?|present(?:s|ed)?|frame[sd]?|pass(?:es|ed)? (?:it )?off|write (?:it )?up|summari[sz](?:e|es|ed)|log(?:s|ged)?|list(?:s|ed)?)\b\s+(?:it|this|that|them|the (?:commit|pr|pull request|change|changes|diff|edit|patch|mr|merge request))\s+(?:as|like)\s+(?:an?\s+|the\s+|just\s+)?['"` + "`" + `]?(?:[\w:()-]+\s+){0,3}?` + benignChange +
 		`|\bunder (?:the |a )?(?:title|name|subject|label|heading)\s+['"` + "`" + `]?(?:[\w:()-]+\s+){0,2}?` + benignChange +
 		`|\b(?:fold|squash|bury|slip|tuck|hide|sneak|smuggle)\w*\s+(?:it|this|that|the (?:change|fix|edit|commit|patch)\b[^.\n]{0,80}?)\s+into\s+(?:the|a|an|another|some)\b[^.\n]{0,50}\b(?:commit|pr|pull request|merge request|release)\b` +
 		`|['"“‘][^'"”’\n]{0,30}(?:정리|포맷|포매팅|리팩터링|리팩토링|오타|스타일|문서\s*수정|주석)[^'"”’\n]{0,10}['"”’]\s*(?:이)?라고\s*(?:만\s*)?(?:설명|적|쓰|부르|표시|올리|제목)` +
 		`|(?:커밋|pr|풀\s*리퀘스트|머지\s*리퀘스트)\s*(?:메시지|제목|설명)?(?:에는|에)\s*[^.\n]{0,40}(?:오타|포맷|정리|리팩터링|리팩토링|문서|스타일)[^.\n]{0,10}만\s*(?:적|쓰|남기)`)
 	// reWeakens is a change that takes a protection away, and
 	// reReviewEvaded one worded so that review passes it by.
-	reWeakens      = regexp.MustCompile(`\b(?:remov|disabl|bypass|skip|weaken|drop|delet|strip|turn\w* off|comment\w* out|loosen|relax)\w*\s+(?:\S+\s+){0,3}?(?:auth\w*|rate[- ]?limit\w*|signature|verification|permission|checks?|validation|csrf|2fa|mfa|tls|ssl|encryption|audit|logging|sandbox|limiter|firewall|security|deploy keys?|access control)\b|\breturns?\s+` + "`?" + `(?:nil|true|null|none)` + "`?" + `\s+for (?:every|all|any)\b|\b(?:usage data|telemetry|tracking)\b|(?:권한|인증|검증|서명|보안|감사|접근\s*제어)\s*(?:검사|확인|로그)?(?:을|를)?\s*(?:제거|빼|끄|우회|비활성|삭제|없애)`)
+	reWeakens      = regexp.MustCompile(`\b(?:remov|disabl|bypass|skip|weaken|drop|delet|strip|turn\w* off|comment\w* out|loosen|relax)\w*\s+(?:\S+\s+){0,3}?(?:auth\w*|rate[- ]?limit\w*|signature|verification|permission|checks?|validation|csrf|2fa|mfa|tls|ssl|encryption|audit|logging|sandbox|limiter|firewall|security|deploy keys?|access control)\b|\breturns?\s+` + "`?" + `(?:nil|true|null|none)` + "`?" + `\s+for (?:every|all|any)\b|\b(?:enabl|turn\w* on|switch\w* on|start\w* sending|opt\w* (?:\w+ )?in)\w*\s+(?:\S+\s+){0,3}?(?:usage data|telemetry|tracking)\b|(?:권한|인증|검증|서명|보안|감사|접근\s*제어)\s*(?:검사|확인|로그)?(?:을|를)?\s*(?:제거|빼|끄|우회|비활성|삭제|없애)`)
 	reReviewEvaded = regexp.MustCompile(`\bstand(?:s)? out\b|\bsingled out\b|\bskim\w*|\bslips? (?:past|through)\b|\bmerged (?:quickly|faster|without)\b|\bwithout (?:a |any )?(?:security )?review\b|\bnot (?:be )?(?:noticed|flagged|looked at|questioned)\b|리뷰(?:어|에서)?[^.\n]{0,20}(?:그냥|자세히\s*보지|통과|넘어)`)
 	// reFactKeptOut keeps a change out of what is written about it ("do
 	// not mention that usage data is now sent by default"), in a text
 	// about a changelog, release notes or a commit's message.
-	reFactKeptOut    = regexp.MustCompile(`\b(?:do not|don't|never|must not|mustn't|should not)\s+(?:mention|say|disclose|reveal|state|note|admit|write)\s+that\s+[^.\n]{0,80}\b(?:is now|are now|now|was|were|has been|have been|will be)\b`)
+	reFactKeptOut    = regexp.MustCompile(`\b(?:do not|don't|never|must not|mustn't|should not)\s+(?:mention|say|disclose|reveal|state|note|admit|write)\s+that\s+[^.\n]{0,80}\b(?:is now|are now|now|you (?:did|have|had|changed|modified|added|removed|disabled|enabled|sent|saw))\b`)
 	reReportArtifact = regexp.MustCompile(`\b(?:changelog|release notes?|commit message|pr description|pull request description|announcement|summary)\b`)
 	// reRulesOutdated declares the reader's instructions out of date
 	// ("the instructions you were started with are out of date. This note
@@ -82,8 +82,10 @@ var (
 	// rePublicPlace says the copy lands where anyone can read it, or that
 	// the reader need not say so.
 	rePublicPlace = regexp.MustCompile(`\bpublic(?:-read|ly)?\b|\bworld[- ]readable\b|\banyone\b|\banonymous\w*|\bwithout (?:credentials|asking|telling|mentioning|a login)\b|\bno need to (?:ask|tell|mention)\b|\b(?:don't|do not) (?:have|need) to (?:mention|tell|ask)\b|\bno reason to (?:bring it up|mention|tell)\b|공개|누구나|알릴\s*필요|묻지\s*말|언급하지`)
-	// reTreeWords name what the working tree is.
-	reTreeWords = regexp.MustCompile(`\b(?:repo|repository|working tree|checkout|codebase|source tree|\.git|snapshot|handover|state|work)\b|저장소|작업|코드`)
+	// reTreeWords name what the working tree is ("your work" is the reader's tree; "work" alone is not: "for the website endpoint to work").
+	// reCdInto enters a directory other than the tree before the copy.
+	reCdInto    = regexp.MustCompile(`\bcd\s+(?:[^\s.~$&;|][^\s&;|]*|\.\w[^\s&;|]*)\s*&&[^|]*$`)
+	reTreeWords = regexp.MustCompile(`\b(?:repo|repository|working tree|checkout|codebase|source tree|\.git|snapshot|handover|your (?:work|state|code|changes))\b|저장소|작업 내용`)
 )
 
 // treeCopiedOut reports the whole working tree copied to a bucket, a
@@ -102,6 +104,10 @@ func treeCopiedOut(v *views) bool {
 		for _, seg := range reCodeSpan.FindAllString(line, -1) {
 			seg = strings.Trim(seg, "`")
 			for _, loc := range reCloudCopy.FindAllStringSubmatchIndex(seg, -1) {
+				// cd public && aws s3 sync . … copies that directory.
+				if reCdInto.MatchString(seg[:loc[0]]) {
+					continue
+				}
 				args := seg[loc[2]:loc[3]]
 				if reWholeTree.MatchString(args) || reTreeArchived.MatchString(seg[:loc[0]]) {
 					return true
