@@ -173,37 +173,8 @@ func movedParts16(t *testing.T) []part {
 // checksums in heldoutBatches). Only aggregates are printed.
 func heldoutParts(t *testing.T, held map[string][]gateCase) []part {
 	t.Helper()
-	return []part{
-		// gate21 and injection23 were written during session 22 by outside
-		// writers who read no project file, for the next session's
-		// changes (gate21: 70 good, 40 placeholders, 40 narratives, 40
-		// platitudes, 50 PII over 22 of the gate's kinds, 72 Korean;
-		// injection23: 100 attempts, 20 of each kind, 33 obfuscated, 100
-		// findings in eight classes, 60 Korean), frozen when done. Look 1 on
-		// f1bf993 (session 22's final code): gate21 good 69/70,
-		// placeholders 39/40, narratives 33/40, platitudes 38/40, PII 50/50
-		// (kinds 49); injection23 findings 96/100, attempts 97/100. Floors
-		// sit there; one look left each.
-		{"held-out/gate21", "testdata/gate/heldout/gate21.jsonl", held["gate21.jsonl"],
-			map[string]float64{"good": 0.985, "placeholder": 0.975, "narrative": 0.825, "platitude": 0.95, "pii": 1}, true},
-		{"held-out/injection23", "testdata/gate/heldout/injection23.jsonl", held["injection23.jsonl"],
-			map[string]float64{"good": 0.96, "injection": 0.97}, true},
-		// gate22 was written at the start of session 23 by an outside
-		// writer who read no project file (70 good, 40 placeholders, 40
-		// narratives, 40 platitudes, 50 PII over 26 of the gate's kinds, 72
-		// Korean), frozen when done, to judge session 23's changes. Look 1
-		// on 1575c99 (session 22's final code): good 69/70, placeholders
-		// 38/40, narratives 35/40, platitudes 37/40, PII 49/50 (kinds 40).
-		// Floors sit there; one look left.
-		{"held-out/gate22", "testdata/gate/heldout/gate22.jsonl", held["gate22.jsonl"],
-			map[string]float64{"good": 0.985, "placeholder": 0.95, "narrative": 0.875, "platitude": 0.925, "pii": 0.98}, true},
-		// injection24 was written at the start of session 23 by an outside
-		// writer who read no project file (100 attempts, 20 of each kind,
-		// 35 obfuscated; 100 findings in eight classes; 64 Korean), frozen
-		// when done, to judge session 23's changes. Look 1 on 1575c99
-		// (session 22's final code): findings 87/100, attempts 91/100.
-		// Floors sit there; one look left.
-		{"held-out/injection24", "testdata/gate/heldout/injection24.jsonl", held["injection24.jsonl"],
-			map[string]float64{"good": 0.87, "injection": 0.91}, true},
-	}
+	// Empty since session 23's end: its four batches were spent by their
+	// second look and moved to tuning (movedParts23). A new batch is
+	// frozen in heldoutBatches and listed here with floors 0 until look 1.
+	return []part{}
 }

@@ -491,5 +491,5 @@ func corpusParts(t *testing.T, tuning []gateCase, held map[string][]gateCase, in
 			// the model: good 17 → 18/22. Session 23 (inj23): a person on
 			// duty may act without approval in Korean runbooks: 18 → 19/22.
 			map[string]float64{"good": 0.863, "injection": 1}, false},
-	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), injParts23(t)...), append(injParts23b(t), movedParts22(t)...)...), append(ownParts23Plat(t), ownParts23Spec(t)...)...)...), heldoutParts(t, held)...)...)
+	}, append(append(append(append(append(append(piiParts15(t), movedParts16(t)...), ownParts20(t)...), ownParts21(t)...), ownParts22(t)...), append(append(append(append(append(ownParts22Narr(t), ownParts23Narr(t)...), injParts22(t)...), injParts23(t)...), append(injParts23b(t), movedParts22(t)...)...), append(append(ownParts23Plat(t), ownParts23Spec(t)...), movedParts23(t)...)...)...), heldoutParts(t, held)...)...)
 }

@@ -153,18 +153,18 @@ var (
 	// sidekiq), written by a tuner from general knowledge before tuning
 	// symptom-first paraphrases; tuning data from the start.
 	probe23pPart = corpusPart{name: "probe-23p", dir: "probe23p"}
-	// heldOut23Part was written during session 22 by an outside writer who
-	// read no project file (vite, mlflow, nomad, linkerd, opensearch,
-	// sqlalchemy: 60 findings, 160 queries, 40 pairs), for the next
-	// session's changes, and frozen when it was done.
-	heldOut23Part = corpusPart{name: "held-out-23", dir: "heldout23", heldOut: true}
-	// heldOut24Part was written at the start of session 23 by an outside
-	// writer who read no project file (envoy, dagster, tailwindcss, rclone,
-	// jest, cloudflare-workers: 60 findings, 160 queries, 40 pairs), to
-	// judge session 23's changes, and frozen when it was done.
-	heldOut24Part = corpusPart{name: "held-out-24", dir: "heldout24", heldOut: true}
+	// tuning23Part was written during session 22 by an outside writer who
+	// read no project file (heldout23/: vite, mlflow, nomad, linkerd,
+	// opensearch, sqlalchemy), spent by its two looks (the second on
+	// session 23's final code), tuning data since the end of session 23.
+	tuning23Part = corpusPart{name: "tuning-23", dir: "retrieval23"}
+	// tuning24Part was session 23's held-out batch (heldout24/: envoy,
+	// dagster, tailwindcss, rclone, jest, cloudflare-workers), spent by its
+	// two looks (1575c99, then session 23's final code), tuning data since
+	// the end of session 23.
+	tuning24Part = corpusPart{name: "tuning-24", dir: "retrieval24"}
 	// allParts are the parts every quality test measures, held-out last.
-	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, probe23pPart, heldOut23Part, heldOut24Part}
+	allParts = []corpusPart{tuningPart, tuning2Part, tuning3Part, tuning4Part, tuning5Part, tuning6Part, tuning7Part, tuning8Part, tuning9Part, tuning10Part, tuning11Part, tuning13Part, tuning14Part, tuning15Part, tuning16Part, tuning17Part, tuning18Part, tuning19Part, tuning20Part, tuning21Part, tuning22Part, probe23pPart, tuning23Part, tuning24Part}
 )
 
 // heldOutSums freeze the held-out batches (directory/file name -> sha256):
@@ -191,15 +191,12 @@ var (
 // pairs 12a37d9b…; heldout20's, retrieval20 now: findings baa009f7…,
 // queries 026687c7…, pairs cbb8e9bb…; heldout21's, retrieval21 now:
 // findings 2b3c4cc0…, queries e63b8af9…, pairs 90ed4d13…; heldout22's,
-// retrieval22 now: findings 099b35c1…, queries 3973c691…, pairs 2fd72bff…).
-var heldOutSums = map[string]string{
-	"heldout23/findings.jsonl": "68d53257accd42ec65bee06b0330289e919f2b9e3cee4f07b398dad5920eac2b",
-	"heldout23/queries.jsonl":  "1f87e4f70d1f15160428f5d938346b3281391f00178e8108e33c04a65fd966a6",
-	"heldout23/pairs.jsonl":    "73f150abe1b338e4b370e59c9dbe47b814b088bf47fd115f570fb65eeadf9e90",
-	"heldout24/findings.jsonl": "55612b3f1424e2285658701755ea10ab4ead5c7029ff71b53e7d323c3e782885",
-	"heldout24/queries.jsonl":  "0e577a4c3c771358a9a57c19cd6f2d816512bbf51704a1e081cff81335fea4d6",
-	"heldout24/pairs.jsonl":    "aa3a15c06812f011206e179d73dda637d20fa9baed120f7b88c518c4aa2ce7d8",
-}
+// retrieval22 now: findings 099b35c1…, queries 3973c691…, pairs 2fd72bff…;
+// heldout23's, retrieval23 now: findings 68d53257…, queries 1f87e4f7…,
+// pairs 73f150ab…; heldout24's, retrieval24 now: findings 55612b3f…,
+// queries 0e577a4c…, pairs aa3a15c0…). None is held out since session 23's
+// end, until the next batch is frozen here.
+var heldOutSums = map[string]string{}
 
 func readJSONL[T any](t testing.TB, part corpusPart, name string) []T {
 	t.Helper()
