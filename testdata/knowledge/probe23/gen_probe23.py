@@ -12,16 +12,7 @@ duration unit, an ordinal, a boolean, an HTTP method, a signal name, a size
 unit, a percentage, an environment's name, a load-balancing choice; English
 and Korean. Run: python3 gen_probe23.py (prints OK and rewrites the file).
 """
-import json, os, re, sys
-
-PAIRS = []
-def alike(iid, cat, lang, form, a, b, old, new):
-    PAIRS.append(dict(id=iid + "-alike", label="distinct", variant="one_detail", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": old, "to": new}))
-def reworded(iid, cat, lang, form, a, b, keep):
-    PAIRS.append(dict(id=iid + "-reworded", label="reworded", variant="rewrite", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": keep, "to": keep}))
-
+from probe_pairs import alike, reworded, write
 # ---- scientific notation ----
 alike("p23-sci-en-rope", "sci", "en", "prose",
  ("Long-context fine-tune only converged with a larger RoPE base",
@@ -375,29 +366,4 @@ reworded("p23-sig-ko-reload", "signal", "ko", "prose",
   "nginx 마스터에 SIGHUP 신호를 주면 기존 연결을 끊지 않고 새 워커로 설정을 다시 읽는다. 재시작은 연결을 끊으니 피하자."),
  "SIGHUP")
 
-def words(s):
-    return re.findall(r"\w+", s.lower())
-
-def main():
-    ids = set()
-    for p in PAIRS:
-        if p["id"] in ids:
-            sys.exit("duplicate id " + p["id"])
-        ids.add(p["id"])
-        a = p["a"]["title"] + "\n" + p["a"]["content"]
-        b = p["b"]["title"] + "\n" + p["b"]["content"]
-        if p["from"] not in a:
-            sys.exit(p["id"] + ": a lacks " + p["from"])
-        if p["to"] not in b:
-            sys.exit(p["id"] + ": b lacks " + p["to"])
-        # two voices: the b side is not a with one value substituted
-        if a.replace(p["from"], p["to"]) == b:
-            sys.exit(p["id"] + ": b is a substitution of a")
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "pairs.jsonl"), "w", encoding="utf-8") as f:
-        for p in PAIRS:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    n = sum(p["label"] == "distinct" for p in PAIRS)
-    print("OK", n, "look-alikes,", len(PAIRS) - n, "rewordings")
-
-main()
+write("pairs.jsonl")

@@ -10,16 +10,7 @@ isolation level, a unit of binary or decimal size; with rewordings that
 keep the detail. Run: python3 gen_probe23b.py (prints OK and rewrites
 pairs2.jsonl).
 """
-import json, os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-PAIRS = []
-def alike(iid, cat, lang, form, a, b, old, new):
-    PAIRS.append(dict(id=iid + "-alike", label="distinct", variant="one_detail", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": old, "to": new}))
-def reworded(iid, cat, lang, form, a, b, keep):
-    PAIRS.append(dict(id=iid + "-reworded", label="reworded", variant="rewrite", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": keep, "to": keep}))
+from probe_pairs import alike, reworded, write
 
 alike("p23b-range-en-caret", "version_range", "en", "prose",
  ("CI pulled a breaking minor release of a dependency",
@@ -179,23 +170,4 @@ reworded("p23b-glob-en-ignore", "glob", "en", "prose",
   "Logs inside subdirectories were still tracked, so we changed the .gitignore entry to **/*.log, which covers them."),
  "**/*.log")
 
-def main():
-    ids = set()
-    for p in PAIRS:
-        if p["id"] in ids:
-            sys.exit("duplicate id " + p["id"])
-        ids.add(p["id"])
-        a = p["a"]["title"] + "\n" + p["a"]["content"]
-        b = p["b"]["title"] + "\n" + p["b"]["content"]
-        if p["from"] not in a or p["to"] not in b:
-            sys.exit(p["id"] + ": detail missing")
-        if a.replace(p["from"], p["to"]) == b:
-            sys.exit(p["id"] + ": b is a substitution of a")
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "pairs2.jsonl"), "w", encoding="utf-8") as f:
-        for p in PAIRS:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    n = sum(p["label"] == "distinct" for p in PAIRS)
-    print("OK", n, "look-alikes,", len(PAIRS) - n, "rewordings")
-
-main()
+write("pairs2.jsonl")

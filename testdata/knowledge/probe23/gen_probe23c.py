@@ -11,17 +11,7 @@ policy, a merge mode; rewordings keep the detail (most are a look-alike's
 two texts with the detail agreeing). Run: python3 gen_probe23c.py (prints OK
 and rewrites pairs3.jsonl).
 """
-import json, os, sys
-
-PAIRS = []
-def alike(iid, cat, lang, form, a, b, old, new, reword=False):
-    PAIRS.append(dict(id=iid + "-alike", label="distinct", variant="one_detail", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": old, "to": new}))
-    if reword:
-        rb = (b[0].replace(new, old), b[1].replace(new, old))
-        PAIRS.append(dict(id=iid + "-reworded", label="reworded", variant="rewrite", category=cat, lang=lang, form=form,
-                          a=dict(title=a[0], content=a[1]), b=dict(title=rb[0], content=rb[1]), **{"from": old, "to": old}))
-
+from probe_pairs import alike, reworded, write
 alike("p23c-anchor-en-route", "regex_anchor", "en", "code",
  ("Health checks matched every path",
   "The ingress rule used the pattern `/healthz` without anchors, so /api/healthz-report also skipped auth. Write it as `^/healthz$`."),
@@ -215,10 +205,6 @@ alike("p23c-arch-ko-build", "cpu_arch", "ko", "prose",
   "서버에서 exec format error가 나서 확인해 보니 아키텍처 문제였고, 빌드할 때 --platform linux/arm64를 지정해서 고쳤다."),
  "linux/amd64", "linux/arm64")
 
-# Rewordings written whole, two voices.
-def reworded(iid, cat, lang, form, a, b, keep):
-    PAIRS.append(dict(id=iid + "-reworded", label="reworded", variant="rewrite", category=cat, lang=lang, form=form,
-                      a=dict(title=a[0], content=a[1]), b=dict(title=b[0], content=b[1]), **{"from": keep, "to": keep}))
 reworded("p23c-neg-en-cache2", "negated_verb", "en", "prose",
  ("Enable the BuildKit cache mount for pip",
   "Docker builds were slow because pip downloaded every wheel each time; enable the cache mount with RUN --mount=type=cache,target=/root/.cache/pip."),
@@ -238,23 +224,4 @@ reworded("p23c-onoff-ko-feature2", "korean_onoff", "ko", "prose",
   "결제 실패가 늘어날 때 new_checkout 플래그를 끄면 즉시 이전 결제 흐름으로 되돌아가고, 재배포는 필요 없다."),
  "끄면")
 
-def main():
-    ids = set()
-    for p in PAIRS:
-        if p["id"] in ids:
-            sys.exit("duplicate id " + p["id"])
-        ids.add(p["id"])
-        a = p["a"]["title"] + "\n" + p["a"]["content"]
-        b = p["b"]["title"] + "\n" + p["b"]["content"]
-        if p["from"] not in a or p["to"] not in b:
-            sys.exit(p["id"] + ": detail missing")
-        if a.replace(p["from"], p["to"]) == b:
-            sys.exit(p["id"] + ": b is a substitution of a")
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "pairs3.jsonl"), "w", encoding="utf-8") as f:
-        for p in PAIRS:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    n = sum(p["label"] == "distinct" for p in PAIRS)
-    print("OK", n, "look-alikes,", len(PAIRS) - n, "rewordings")
-
-main()
+write("pairs3.jsonl")
